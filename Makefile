@@ -1,0 +1,50 @@
+# SPDX-License-Identifier: GPL-2.0
+# kdump-file: top-level build, install, tests and the demonstration.
+#
+#   make demo     build (or reuse) kernel and guest, crash a guest, capture
+#                 and analyse the dump
+#   make check    unit tests, shell checks, KUnit and the QEMU scenarios
+#
+# Kernel builds and guest images are cached under $(KDUMP_FILE_CACHE);
+# scenario outputs go to $(KDUMP_FILE_OUT).
+
+PREFIX ?= /usr
+DESTDIR ?=
+export KDUMP_FILE_CACHE ?= /var/cache/kdump-file
+export KDUMP_FILE_OUT ?= /var/tmp/kdump-file
+
+SUBDIRS := kdump-service dracut-module analysis
+
+all:
+	@for d in $(SUBDIRS); do $(MAKE) -C $$d all || exit 1; done
+
+install:
+	@for d in $(SUBDIRS); do $(MAKE) -C $$d install DESTDIR=$(abspath $(DESTDIR)) PREFIX=$(PREFIX) || exit 1; done
+
+deps:
+	@test/lib/deps.sh
+
+kernel: deps
+	@test/lib/kernel-build.sh
+
+image: kernel
+	@test/lib/guest-image.sh "$$(test/lib/kernel-build.sh)"
+
+# Everything that runs without a guest.
+check-unit: deps
+	@for d in $(SUBDIRS); do $(MAKE) -C $$d check || exit 1; done
+	shellcheck -x test/lib/*.sh test/*.sh test/TEST-*/test.sh
+
+check-scenarios: deps
+	@test/run-scenarios.sh
+
+check: deps
+	@test/run-check.sh
+
+demo: deps
+	@test/demo.sh
+
+clean:
+	@for d in $(SUBDIRS); do $(MAKE) -C $$d clean || exit 1; done
+
+.PHONY: all install deps kernel image check-unit check-scenarios check demo clean

@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cmdline.h"
+
+/*
+ * Parameters of the first kernel a capture kernel must not inherit: memory
+ * reservations and layout it cannot honour in crashkernel memory, the root
+ * filesystem (the capture initramfs finds its own target), and those the
+ * capture parameters below set themselves.
+ */
+static const char *const drop_always[] = {
+	"crashkernel", "elfcorehdr", "hugepages", "hugepagesz",
+	"default_hugepagesz", "hugetlb_cma", "cma", "resume", "resume_offset",
+	"root", "rootflags", "rootfstype", "rootwait", "ro", "rw", "init",
+	"nr_cpus", "maxcpus", "irqpoll", "reset_devices", "panic",
+	"rd.emergency", "rd.shell", "rd.break", "kdump_file_test", NULL,
+};
+
+/* Length of the next token, honouring double quotes as the kernel does. */
+static size_t token_len(const char *s)
+{
+	bool quoted = false;
+	size_t n = 0;
+
+	for (; s[n]; n++) {
+		if (s[n] == '"')
+			quoted = !quoted;
+		else if (!quoted && (s[n] == ' ' || s[n] == '\t' ||
+				     s[n] == '\n'))
+			break;
+	}
+	return n;
+}
+
+static size_t name_len(const char *tok, size_t len)
+{
+	const char *eq = memchr(tok, '=', len);
+
+	return eq ? (size_t)(eq - tok) : len;
+}
+
+static bool name_in_list(const char *name, size_t len, const char *list)
+{
+	const char *p = list;
+
+	while (*p) {
+		size_t n;
+
+		while (*p == ' ')
+			p++;
+		n = token_len(p);
+		if (n == 0)
+			break;
+		if (name_len(p, n) == len && strncmp(p, name, len) == 0)
+			return true;
+		p += n;
+	}
+	return false;
+}
+
+static bool drop(const char *tok, size_t len, const struct kdump_conf *c)
+{
+	size_t n = name_len(tok, len);
+
+	for (unsigned int i = 0; drop_always[i]; i++)
+		if (strlen(drop_always[i]) == n &&
+		    strncmp(tok, drop_always[i], n) == 0)
+			return true;
+	return name_in_list(tok, n, c->cmdline_remove);
+}
+
+static int append(char *buf, size_t size, size_t *pos, const char *s,
+		  size_t len)
+{
+	size_t need = len + (*pos ? 1 : 0);
+
+	if (len == 0)
+		return 0;
+	if (*pos + need >= size)
+		return -ENOBUFS;
+	if (*pos)
+		buf[(*pos)++] = ' ';
+	memcpy(buf + *pos, s, len);
+	*pos += len;
+	buf[*pos] = '\0';
+	return 0;
+}
+
+static const char *action_param(enum conf_action a)
+{
+	switch (a) {
+	case ACTION_POWEROFF:
+		return "rd.emergency=poweroff";
+	case ACTION_HALT:
+		return "rd.emergency=halt";
+	case ACTION_SHELL:
+		return "";
+	default:
+		return "rd.emergency=reboot";
+	}
+}
+
+int cmdline_build(const char *running, const struct kdump_conf *c, char *buf,
+		  size_t size)
+{
+	const char *p = running;
+	size_t pos = 0;
+	int r;
+
+	if (size == 0)
+		return -ENOBUFS;
+	buf[0] = '\0';
+	while (*p) {
+		size_t n;
+
+		while (*p == ' ' || *p == '\t' || *p == '\n')
+			p++;
+		n = token_len(p);
+		if (n == 0)
+			break;
+		/* Everything after "--" belongs to init, not the kernel. */
+		if (n == 2 && strncmp(p, "--", 2) == 0)
+			break;
+		if (!drop(p, n, c)) {
+			r = append(buf, size, &pos, p, n);
+			if (r < 0)
+				return r;
+		}
+		p += n;
+	}
+	r = append(buf, size, &pos, CMDLINE_CAPTURE_ADD,
+		   strlen(CMDLINE_CAPTURE_ADD));
+	if (r >= 0)
+		r = append(buf, size, &pos, action_param(c->failure_action),
+			   strlen(action_param(c->failure_action)));
+	if (r >= 0)
+		r = append(buf, size, &pos, c->cmdline_append,
+			   strlen(c->cmdline_append));
+	if (r < 0)
+		return r;
+	if (pos + 1 + CMDLINE_ELFCOREHDR_RESERVE > CMDLINE_KERNEL_MAX)
+		return -E2BIG;
+	return (int)pos;
+}

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef KDUMP_FILE_CMDLINE_H
+#define KDUMP_FILE_CMDLINE_H
+
+#include <stddef.h>
+
+#include "conf.h"
+
+/*
+ * x86's COMMAND_LINE_SIZE is 2048 and the kernel prepends
+ * "elfcorehdr=0x<addr>K " (arch/x86/kernel/kexec-bzimage64.c), so the
+ * command line we pass must leave room for it.
+ */
+#define CMDLINE_KERNEL_MAX 2048
+#define CMDLINE_ELFCOREHDR_RESERVE 32
+
+/* Parameters a capture kernel always gets (before cmdline_append). */
+#define CMDLINE_CAPTURE_ADD                                                   \
+	"irqpoll nr_cpus=1 reset_devices cgroup_disable=memory mce=off "     \
+	"numa=off udev.children-max=2 panic=10 acpi_no_memhotplug "          \
+	"transparent_hugepage=never"
+
+/*
+ * Build the capture kernel's command line from the running one: drop the
+ * parameters that must not reach a capture kernel and those named in
+ * c->cmdline_remove, then add the capture parameters and c->cmdline_append.
+ * Returns the length, -E2BIG when the result leaves no room for the
+ * elfcorehdr= the kernel adds, or -ENOBUFS when buf is too small.
+ */
+int cmdline_build(const char *running, const struct kdump_conf *c, char *buf,
+		  size_t size);
+
+#endif

@@ -1,0 +1,484 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Parser of /etc/kdump-file.conf.  Input is hostile until proven otherwise:
+ * values are bounded, must be valid UTF-8 without control characters, and
+ * are never handed to a shell by any user of this parser.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "conf.h"
+
+#define CONF_FILE_MAX (64 * 1024)
+
+static const char *const action_names[] = {
+	[ACTION_REBOOT] = "reboot",
+	[ACTION_POWEROFF] = "poweroff",
+	[ACTION_HALT] = "halt",
+	[ACTION_SHELL] = "shell",
+};
+
+static const char *const compression_names[] = {
+	[COMPRESS_LZO] = "lzo",
+	[COMPRESS_ZLIB] = "zlib",
+	[COMPRESS_NONE] = "none",
+};
+
+const char *conf_action_to_string(enum conf_action a)
+{
+	return a <= ACTION_SHELL ? action_names[a] : "?";
+}
+
+const char *conf_compression_to_string(enum conf_compression c)
+{
+	return c <= COMPRESS_NONE ? compression_names[c] : "?";
+}
+
+const char *conf_compression_flag(enum conf_compression c)
+{
+	switch (c) {
+	case COMPRESS_LZO:
+		return "-l";
+	case COMPRESS_ZLIB:
+		return "-c";
+	default:
+		return "";
+	}
+}
+
+void conf_init(struct kdump_conf *c)
+{
+	memset(c, 0, sizeof(*c));
+	strcpy(c->path, "/var/crash");
+	c->dump_level = 31;
+	c->compression = COMPRESS_LZO;
+	c->failure_action = ACTION_REBOOT;
+	c->final_action = ACTION_REBOOT;
+	c->target_timeout = 60;
+}
+
+static int fail(struct conf_error *err, unsigned int line, const char *key,
+		int r, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err) {
+		err->line = line;
+		snprintf(err->key, sizeof(err->key), "%s", key ? key : "");
+		va_start(ap, fmt);
+		vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+		va_end(ap);
+	}
+	return r;
+}
+
+/* Strict UTF-8 (no overlongs, no surrogates), no control characters. */
+static int check_text(const unsigned char *s, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len) {
+		unsigned char b = s[i];
+		unsigned int cp, n;
+
+		if (b < 0x80) {
+			if (b < 0x20 || b == 0x7f)
+				return -EINVAL;
+			i++;
+			continue;
+		}
+		if (b >= 0xc2 && b <= 0xdf) {
+			n = 1;
+			cp = b & 0x1f;
+		} else if (b >= 0xe0 && b <= 0xef) {
+			n = 2;
+			cp = b & 0x0f;
+		} else if (b >= 0xf0 && b <= 0xf4) {
+			n = 3;
+			cp = b & 0x07;
+		} else {
+			return -EILSEQ;
+		}
+		if (i + n >= len)
+			return -EILSEQ;
+		for (unsigned int k = 1; k <= n; k++) {
+			if ((s[i + k] & 0xc0) != 0x80)
+				return -EILSEQ;
+			cp = (cp << 6) | (s[i + k] & 0x3f);
+		}
+		if ((n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000) ||
+		    cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+			return -EILSEQ;
+		i += n + 1;
+	}
+	return 0;
+}
+
+static int parse_uint(const char *v, unsigned long long max,
+		      unsigned long long *ret)
+{
+	unsigned long long x;
+	char *end;
+
+	if (*v < '0' || *v > '9')
+		return -EINVAL;
+	errno = 0;
+	x = strtoull(v, &end, 10);
+	if (errno == ERANGE || x > max)
+		return -ERANGE;
+	if (*end)
+		return -EINVAL;
+	*ret = x;
+	return 0;
+}
+
+static int parse_action(const char *v, bool allow_shell, enum conf_action *ret)
+{
+	for (unsigned int a = 0; a <= ACTION_SHELL; a++) {
+		if (strcmp(v, action_names[a]) == 0) {
+			if (a == ACTION_SHELL && !allow_shell)
+				return -EINVAL;
+			*ret = a;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+/* An absolute path without "..", ".", "//" or a trailing slash (but "/"). */
+static bool path_is_clean(const char *p)
+{
+	const char *s;
+
+	if (p[0] != '/')
+		return false;
+	if (strcmp(p, "/") == 0)
+		return true;
+	for (s = p; *s; s++) {
+		if (s[0] == '/' && (s[1] == '/' || s[1] == '\0'))
+			return false;
+		if (s[0] == '/' && s[1] == '.' &&
+		    (s[2] == '/' || s[2] == '\0' ||
+		     (s[2] == '.' && (s[3] == '/' || s[3] == '\0'))))
+			return false;
+	}
+	return true;
+}
+
+static bool is_device_spec(const char *v)
+{
+	if (strncmp(v, "UUID=", 5) == 0)
+		return v[5] != '\0';
+	if (strncmp(v, "LABEL=", 6) == 0)
+		return v[6] != '\0';
+	return strncmp(v, "/dev/", 5) == 0 && path_is_clean(v);
+}
+
+/* Kernel parameters as the kernel splits them: no quotes, no backslashes. */
+static bool is_cmdline_safe(const char *v)
+{
+	return strpbrk(v, "\"'\\") == NULL;
+}
+
+enum key_id {
+	KEY_PATH,
+	KEY_TARGET,
+	KEY_RAW,
+	KEY_DUMP_LEVEL,
+	KEY_COMPRESSION,
+	KEY_CMDLINE_APPEND,
+	KEY_CMDLINE_REMOVE,
+	KEY_KERNEL,
+	KEY_INITRAMFS,
+	KEY_FAILURE_ACTION,
+	KEY_FINAL_ACTION,
+	KEY_KEEP,
+	KEY_MIN_FREE,
+	KEY_TARGET_TIMEOUT,
+	KEY_MAX,
+};
+
+static const char *const key_names[KEY_MAX] = {
+	[KEY_PATH] = "path",
+	[KEY_TARGET] = "target",
+	[KEY_RAW] = "raw",
+	[KEY_DUMP_LEVEL] = "dump_level",
+	[KEY_COMPRESSION] = "compression",
+	[KEY_CMDLINE_APPEND] = "cmdline_append",
+	[KEY_CMDLINE_REMOVE] = "cmdline_remove",
+	[KEY_KERNEL] = "kernel",
+	[KEY_INITRAMFS] = "initramfs",
+	[KEY_FAILURE_ACTION] = "failure_action",
+	[KEY_FINAL_ACTION] = "final_action",
+	[KEY_KEEP] = "keep",
+	[KEY_MIN_FREE] = "min_free_mb",
+	[KEY_TARGET_TIMEOUT] = "target_timeout",
+};
+
+static int set_key(struct kdump_conf *c, enum key_id k, const char *v,
+		   unsigned int line, struct conf_error *err)
+{
+	const char *key = key_names[k];
+	unsigned long long x;
+	int r;
+
+	switch (k) {
+	case KEY_PATH:
+		if (!path_is_clean(v))
+			return fail(err, line, key, -EINVAL,
+				    "'%s' is not a clean absolute path", v);
+		strcpy(c->path, v);
+		return 0;
+	case KEY_TARGET:
+	case KEY_RAW:
+		if (*v && !is_device_spec(v))
+			return fail(err, line, key, -EINVAL,
+				    "'%s' is not UUID=..., LABEL=... or a /dev/ path",
+				    v);
+		strcpy(k == KEY_TARGET ? c->target : c->raw, v);
+		return 0;
+	case KEY_DUMP_LEVEL:
+		r = parse_uint(v, 31, &x);
+		if (r < 0)
+			return fail(err, line, key, r,
+				    "'%s' is not a dump level from 0 to 31", v);
+		c->dump_level = x;
+		return 0;
+	case KEY_COMPRESSION:
+		for (unsigned int i = 0; i <= COMPRESS_NONE; i++) {
+			if (strcmp(v, compression_names[i]) == 0) {
+				c->compression = i;
+				return 0;
+			}
+		}
+		return fail(err, line, key, -EINVAL,
+			    "'%s' is not one of lzo, zlib, none", v);
+	case KEY_CMDLINE_APPEND:
+	case KEY_CMDLINE_REMOVE:
+		if (!is_cmdline_safe(v))
+			return fail(err, line, key, -EINVAL,
+				    "quotes and backslashes are not allowed in kernel parameters");
+		strcpy(k == KEY_CMDLINE_APPEND ? c->cmdline_append :
+						 c->cmdline_remove, v);
+		return 0;
+	case KEY_KERNEL:
+	case KEY_INITRAMFS:
+		if (*v && !path_is_clean(v))
+			return fail(err, line, key, -EINVAL,
+				    "'%s' is not a clean absolute path", v);
+		strcpy(k == KEY_KERNEL ? c->kernel : c->initramfs, v);
+		return 0;
+	case KEY_FAILURE_ACTION:
+	case KEY_FINAL_ACTION:
+		r = parse_action(v, k == KEY_FAILURE_ACTION,
+				 k == KEY_FAILURE_ACTION ? &c->failure_action :
+							   &c->final_action);
+		if (r < 0)
+			return fail(err, line, key, r,
+				    k == KEY_FAILURE_ACTION ?
+					    "'%s' is not one of reboot, poweroff, halt, shell" :
+					    "'%s' is not one of reboot, poweroff, halt",
+				    v);
+		return 0;
+	case KEY_KEEP:
+		r = parse_uint(v, 1000, &x);
+		if (r < 0)
+			return fail(err, line, key, r,
+				    "'%s' is not a count from 0 (keep all) to 1000", v);
+		c->keep = x;
+		return 0;
+	case KEY_MIN_FREE:
+		r = parse_uint(v, 1ULL << 40, &x);
+		if (r < 0)
+			return fail(err, line, key, r,
+				    "'%s' is not a size in MiB from 0 to %llu", v,
+				    1ULL << 40);
+		c->min_free_mb = x;
+		return 0;
+	case KEY_TARGET_TIMEOUT:
+		r = parse_uint(v, 3600, &x);
+		if (r < 0 || x == 0)
+			return fail(err, line, key, r < 0 ? r : -ERANGE,
+				    "'%s' is not a number of seconds from 1 to 3600",
+				    v);
+		c->target_timeout = x;
+		return 0;
+	case KEY_MAX:
+		break;
+	}
+	return -EINVAL;
+}
+
+static char *strip(char *s, char *end)
+{
+	while (s < end && (*s == ' ' || *s == '\t'))
+		s++;
+	while (end > s && (end[-1] == ' ' || end[-1] == '\t'))
+		end--;
+	*end = '\0';
+	return s;
+}
+
+int conf_parse_buffer(struct kdump_conf *c, const char *buf, size_t len,
+		      struct conf_error *err)
+{
+	bool seen[KEY_MAX] = { false };
+	unsigned int seen_line[KEY_MAX] = { 0 };
+	char line_buf[CONF_VALUE_MAX + 128];
+	struct kdump_conf tmp;
+	unsigned int lineno = 0;
+	size_t pos = 0;
+	int r;
+
+	conf_init(&tmp);
+	if (memchr(buf, '\0', len))
+		return fail(err, 0, NULL, -EINVAL, "the file contains a NUL byte");
+
+	while (pos < len) {
+		const char *nl = memchr(buf + pos, '\n', len - pos);
+		size_t n = nl ? (size_t)(nl - (buf + pos)) : len - pos;
+		char *key, *val, *eq;
+		enum key_id k;
+
+		lineno++;
+		if (n >= sizeof(line_buf))
+			return fail(err, lineno, NULL, -E2BIG,
+				    "line is longer than %zu bytes",
+				    sizeof(line_buf) - 1);
+		memcpy(line_buf, buf + pos, n);
+		line_buf[n] = '\0';
+		pos += n + 1;
+		if (n && line_buf[n - 1] == '\r')
+			line_buf[--n] = '\0';
+
+		/* Tabs are separators; any other control character is not. */
+		for (size_t i = 0; i < n; i++)
+			if (line_buf[i] == '\t')
+				line_buf[i] = ' ';
+		r = check_text((unsigned char *)line_buf, n);
+		if (r < 0)
+			return fail(err, lineno, NULL, r,
+				    r == -EILSEQ ? "line is not valid UTF-8" :
+						   "line contains a control character");
+
+		key = strip(line_buf, line_buf + n);
+		if (*key == '#' || *key == '\0')
+			continue;
+		eq = strchr(key, '=');
+		if (!eq)
+			return fail(err, lineno, NULL, -EINVAL,
+				    "expected 'key = value', got '%.60s'", key);
+		val = strip(eq + 1, key + strlen(key));
+		key = strip(key, eq);
+		for (k = 0; k < KEY_MAX; k++)
+			if (strcmp(key, key_names[k]) == 0)
+				break;
+		if (k == KEY_MAX)
+			return fail(err, lineno, key, -ENOKEY, "unknown key");
+		if (seen[k])
+			return fail(err, lineno, key, -EEXIST,
+				    "key already set on line %u", seen_line[k]);
+		seen[k] = true;
+		seen_line[k] = lineno;
+		if (strlen(val) >= CONF_VALUE_MAX)
+			return fail(err, lineno, key, -E2BIG,
+				    "value is longer than %d bytes",
+				    CONF_VALUE_MAX - 1);
+		r = set_key(&tmp, k, val, lineno, err);
+		if (r < 0)
+			return r;
+	}
+	if (tmp.target[0] && tmp.raw[0])
+		return fail(err, seen_line[KEY_RAW], "raw", -EINVAL,
+			    "'raw' and 'target' exclude each other (line %u)",
+			    seen_line[KEY_TARGET]);
+	*c = tmp;
+	return 0;
+}
+
+int conf_parse_file(struct kdump_conf *c, const char *path,
+		    struct conf_error *err)
+{
+	char *buf;
+	struct stat st;
+	ssize_t n;
+	int fd, r;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return fail(err, 0, NULL, -errno, "cannot open: %s",
+			    strerror(errno));
+	if (fstat(fd, &st) < 0) {
+		r = -errno;
+		close(fd);
+		return fail(err, 0, NULL, r, "cannot stat: %s", strerror(-r));
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return fail(err, 0, NULL, -EINVAL, "not a regular file");
+	}
+	if (st.st_size > CONF_FILE_MAX) {
+		close(fd);
+		return fail(err, 0, NULL, -EFBIG, "larger than %d bytes",
+			    CONF_FILE_MAX);
+	}
+	buf = malloc(CONF_FILE_MAX + 1);
+	if (!buf) {
+		close(fd);
+		return -ENOMEM;
+	}
+	n = read(fd, buf, CONF_FILE_MAX + 1);
+	r = n < 0 ? -errno : 0;
+	close(fd);
+	if (r < 0) {
+		free(buf);
+		return fail(err, 0, NULL, r, "cannot read: %s", strerror(-r));
+	}
+	if (n > CONF_FILE_MAX) {
+		free(buf);
+		return fail(err, 0, NULL, -EFBIG, "larger than %d bytes",
+			    CONF_FILE_MAX);
+	}
+	r = conf_parse_buffer(c, buf, n, err);
+	free(buf);
+	return r;
+}
+
+int conf_write(const struct kdump_conf *c, char *buf, size_t size)
+{
+	int n;
+
+	n = snprintf(buf, size,
+		     "path = %s\n"
+		     "target = %s\n"
+		     "raw = %s\n"
+		     "dump_level = %u\n"
+		     "compression = %s\n"
+		     "cmdline_append = %s\n"
+		     "cmdline_remove = %s\n"
+		     "kernel = %s\n"
+		     "initramfs = %s\n"
+		     "failure_action = %s\n"
+		     "final_action = %s\n"
+		     "keep = %u\n"
+		     "min_free_mb = %llu\n"
+		     "target_timeout = %u\n",
+		     c->path, c->target, c->raw, c->dump_level,
+		     conf_compression_to_string(c->compression),
+		     c->cmdline_append, c->cmdline_remove, c->kernel,
+		     c->initramfs, conf_action_to_string(c->failure_action),
+		     conf_action_to_string(c->final_action), c->keep,
+		     c->min_free_mb, c->target_timeout);
+	if (n < 0)
+		return -EINVAL;
+	if ((size_t)n >= size)
+		return -ENOBUFS;
+	return n;
+}

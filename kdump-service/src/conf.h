@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * /etc/kdump-file.conf: "key = value" lines, '#' comments, every key at most
+ * once.  The parser never logs; on failure it fills a struct conf_error that
+ * names the line and the key, and returns a negative errno.
+ */
+#ifndef KDUMP_FILE_CONF_H
+#define KDUMP_FILE_CONF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define CONF_PATH_DEFAULT "/etc/kdump-file.conf"
+#define CONF_VALUE_MAX 1024
+
+enum conf_action {
+	ACTION_REBOOT,
+	ACTION_POWEROFF,
+	ACTION_HALT,
+	ACTION_SHELL,
+};
+
+enum conf_compression {
+	COMPRESS_LZO,
+	COMPRESS_ZLIB,
+	COMPRESS_NONE,
+};
+
+struct kdump_conf {
+	/* Directory for dumps, on the target filesystem. */
+	char path[CONF_VALUE_MAX];
+	/* Filesystem to dump to: "" (the one holding path), UUID=, LABEL=, /dev/... */
+	char target[CONF_VALUE_MAX];
+	/* Raw block device to write a flattened dump to ("" when unused). */
+	char raw[CONF_VALUE_MAX];
+	unsigned int dump_level;
+	enum conf_compression compression;
+	char cmdline_append[CONF_VALUE_MAX];
+	char cmdline_remove[CONF_VALUE_MAX];
+	char kernel[CONF_VALUE_MAX];
+	char initramfs[CONF_VALUE_MAX];
+	enum conf_action failure_action;
+	enum conf_action final_action;
+	/* Dumps to keep on the target, 0 keeps all. */
+	unsigned int keep;
+	/* Space to leave free on the target, in MiB. */
+	unsigned long long min_free_mb;
+	/* Seconds to wait for the target device in the capture kernel. */
+	unsigned int target_timeout;
+};
+
+struct conf_error {
+	unsigned int line;	/* 0 when not tied to a line */
+	char key[64];
+	char msg[256];
+};
+
+void conf_init(struct kdump_conf *c);
+int conf_parse_buffer(struct kdump_conf *c, const char *buf, size_t len,
+		      struct conf_error *err);
+int conf_parse_file(struct kdump_conf *c, const char *path,
+		    struct conf_error *err);
+int conf_write(const struct kdump_conf *c, char *buf, size_t size);
+
+const char *conf_action_to_string(enum conf_action a);
+const char *conf_compression_to_string(enum conf_compression c);
+/* makedumpfile's flag for the compression, "" for none. */
+const char *conf_compression_flag(enum conf_compression c);
+
+#endif

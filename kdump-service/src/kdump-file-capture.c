@@ -1,0 +1,469 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kdump-file-capture: runs in the capture kernel's initramfs (started by the
+ * dracut module's hook) and saves the crashed kernel's dmesg and memory:
+ *
+ *   wait for the target device, mount it, make <path>/<time>/ (0700),
+ *   dmesg.txt first, then vmcore-incomplete -> sync -> vmcore,
+ *   metadata.json last, unmount, then the final action.
+ *
+ * Any failure takes the failure action; exit status 99 asks the hook for a
+ * shell.  Only main() and the phase reporter print.
+ */
+#include <dirent.h>
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/reboot.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "conf.h"
+#include "target.h"
+#include "util.h"
+
+#define CAPTURE_CONF "/etc/kdump-file/capture.conf"
+#define VMCORE "/proc/vmcore"
+#define MNT "/kdump-target"
+#define EXIT_SHELL 99
+
+static unsigned long long t_start;
+
+static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void say(const char *fmt, ...)
+{
+	unsigned long long t = now_ms() - t_start;
+	va_list ap;
+
+	printf("kdump-file: [%3llu.%01llus] ", t / 1000, (t % 1000) / 100);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	fflush(stdout);
+}
+
+struct vmcoreinfo {
+	char release[65];
+	long long crash_time; /* -1 when absent */
+};
+
+/* Pull OSRELEASE and CRASHTIME out of the VMCOREINFO note of /proc/vmcore. */
+static int read_vmcoreinfo(struct vmcoreinfo *ret)
+{
+	Elf64_Ehdr eh;
+	Elf64_Phdr ph;
+	char *notes = NULL;
+	int fd, r = -ENOENT;
+
+	ret->release[0] = '\0';
+	ret->crash_time = -1;
+	fd = open(VMCORE, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (pread(fd, &eh, sizeof(eh), 0) != sizeof(eh) ||
+	    memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 ||
+	    eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh.e_phentsize != sizeof(ph) || eh.e_phnum > 4096) {
+		r = -EINVAL;
+		goto out;
+	}
+	for (unsigned int i = 0; i < eh.e_phnum; i++) {
+		size_t off = 0;
+
+		if (pread(fd, &ph, sizeof(ph), eh.e_phoff + i * sizeof(ph)) !=
+		    sizeof(ph)) {
+			r = -EIO;
+			goto out;
+		}
+		if (ph.p_type != PT_NOTE || ph.p_filesz > (1 << 20))
+			continue;
+		notes = malloc(ph.p_filesz + 1);
+		if (!notes) {
+			r = -ENOMEM;
+			goto out;
+		}
+		if (pread(fd, notes, ph.p_filesz, ph.p_offset) !=
+		    (ssize_t)ph.p_filesz) {
+			r = -EIO;
+			goto out;
+		}
+		notes[ph.p_filesz] = '\0';
+		while (off + sizeof(Elf64_Nhdr) <= ph.p_filesz) {
+			Elf64_Nhdr nh;
+			size_t name_off, desc_off, next;
+			char *desc, *s;
+
+			memcpy(&nh, notes + off, sizeof(nh));
+			name_off = off + sizeof(nh);
+			desc_off = name_off + ((nh.n_namesz + 3) & ~3UL);
+			next = desc_off + ((nh.n_descsz + 3) & ~3UL);
+			if (nh.n_namesz > ph.p_filesz || nh.n_descsz > ph.p_filesz ||
+			    next > ph.p_filesz)
+				break;
+			if (nh.n_namesz == sizeof("VMCOREINFO") &&
+			    memcmp(notes + name_off, "VMCOREINFO", nh.n_namesz) == 0) {
+				desc = notes + desc_off;
+				desc[nh.n_descsz ? nh.n_descsz - 1 : 0] = '\0';
+				s = strstr(desc, "OSRELEASE=");
+				if (s)
+					sscanf(s, "OSRELEASE=%64[^\n]", ret->release);
+				s = strstr(desc, "CRASHTIME=");
+				if (s)
+					ret->crash_time = strtoll(s + 10, NULL, 10);
+				r = 0;
+				goto out;
+			}
+			off = next;
+		}
+		free(notes);
+		notes = NULL;
+	}
+out:
+	free(notes);
+	close(fd);
+	return r;
+}
+
+/* The "Kernel panic - not syncing: ..." text from the saved dmesg. */
+static void find_panic(const char *dmesg, char *buf, size_t size)
+{
+	char line[1024];
+	FILE *f;
+
+	buf[0] = '\0';
+	f = fopen(dmesg, "re");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char *s = strstr(line, "Kernel panic - not syncing: ");
+
+		if (s) {
+			s += strlen("Kernel panic - not syncing: ");
+			s[strcspn(s, "\n")] = '\0';
+			snprintf(buf, size, "%s", s);
+		}
+	}
+	fclose(f);
+}
+
+static void json_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = *s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+static int fsync_path(const char *path)
+{
+	int fd, r = 0;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fsync(fd) < 0)
+		r = -errno;
+	close(fd);
+	return r;
+}
+
+static long long file_size(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 ? (long long)st.st_size : -1;
+}
+
+static int dir_is_dump(const char *name)
+{
+	/* Our names: YYYY-MM-DD-HH:MM:SS, maybe with a -N suffix. */
+	return strlen(name) >= 19 && name[4] == '-' && name[7] == '-' &&
+	       name[10] == '-' && name[13] == ':';
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int remove_tree(const char *dir)
+{
+	struct dirent *de;
+	DIR *d;
+
+	d = opendir(dir);
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		char p[PATH_MAX];
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(p, sizeof(p), "%s/%s", dir, de->d_name);
+		(void)unlink(p);
+	}
+	closedir(d);
+	return rmdir(dir) < 0 ? -errno : 0;
+}
+
+/* Keep at most keep - 1 old dumps so that the new one makes keep. */
+static void apply_retention(const char *base, unsigned int keep)
+{
+	char *names[1024];
+	unsigned int n = 0;
+	struct dirent *de;
+	DIR *d;
+
+	if (keep == 0)
+		return;
+	d = opendir(base);
+	if (!d)
+		return;
+	while ((de = readdir(d)) && n < 1024)
+		if (dir_is_dump(de->d_name))
+			names[n++] = strdup(de->d_name);
+	closedir(d);
+	qsort(names, n, sizeof(names[0]), cmp_name);
+	for (unsigned int i = 0; i < n; i++) {
+		if (names[i] && n - i >= keep) {
+			char p[PATH_MAX];
+
+			snprintf(p, sizeof(p), "%s/%s", base, names[i]);
+			if (remove_tree(p) == 0)
+				say("removed old dump %s (keep = %u)", names[i],
+				    keep);
+		}
+		free(names[i]);
+	}
+}
+
+static void take_action(enum conf_action a)
+{
+	sync();
+	switch (a) {
+	case ACTION_POWEROFF:
+		say("powering off");
+		reboot(RB_POWER_OFF);
+		break;
+	case ACTION_HALT:
+		say("halting");
+		reboot(RB_HALT_SYSTEM);
+		break;
+	case ACTION_SHELL:
+		say("dropping to a shell");
+		exit(EXIT_SHELL);
+	default:
+		say("rebooting");
+		reboot(RB_AUTOBOOT);
+		break;
+	}
+	exit(EXIT_FAILURE);
+}
+
+static int capture(const struct kdump_conf *c)
+{
+	char dev[PATH_MAX], fstype[32] = "", base[PATH_MAX], dir[PATH_MAX + 8];
+	char stem[PATH_MAX];
+	char dmesg[PATH_MAX + 16], inc[PATH_MAX + 32], core[PATH_MAX + 16];
+	char meta[PATH_MAX + 32], panic[512], level[16];
+	unsigned long long t_dev, t_dmesg = 0, t_core = 0, deadline;
+	struct vmcoreinfo vi;
+	struct tm tm;
+	time_t now;
+	FILE *f;
+	int r;
+
+	/* 1. The target device, within target_timeout. */
+	deadline = now_ms() + c->target_timeout * 1000ULL;
+	say("waiting up to %us for dump target %s", c->target_timeout,
+	    c->target);
+	for (;;) {
+		r = target_find_device(c->target, dev, sizeof(dev), fstype,
+				       sizeof(fstype));
+		if (r != -ENODEV || now_ms() >= deadline)
+			break;
+		usleep(200 * 1000);
+	}
+	if (r < 0) {
+		say("error: dump target %s not found within %us: %s",
+		    c->target, c->target_timeout, strerror(-r));
+		return r;
+	}
+	t_dev = now_ms();
+	if (mkdir(MNT, 0700) < 0 && errno != EEXIST)
+		return -errno;
+	if (mount(dev, MNT, fstype[0] ? fstype : "ext4", 0, NULL) < 0) {
+		r = -errno;
+		say("error: cannot mount %s (%s) on %s: %s", dev, fstype, MNT,
+		    strerror(-r));
+		return r;
+	}
+	say("mounted %s (%s, %s)", c->target, dev, fstype);
+
+	/* 2. One directory per crash, named by its time, private to root. */
+	umask(0077);
+	snprintf(base, sizeof(base), MNT "%s", c->path);
+	r = mkdir_p(base, 0700);
+	if (r < 0) {
+		say("error: cannot create %s: %s", base, strerror(-r));
+		goto out_umount;
+	}
+	apply_retention(base, c->keep);
+	now = time(NULL);
+	gmtime_r(&now, &tm);
+	snprintf(stem, sizeof(stem), "%s/%04d-%02d-%02d-%02d:%02d:%02d", base,
+		 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
+		 tm.tm_min, tm.tm_sec);
+	snprintf(dir, sizeof(dir), "%s", stem);
+	for (unsigned int i = 1; mkdir(dir, 0700) < 0; i++) {
+		if (errno != EEXIST || i > 99) {
+			r = -errno;
+			say("error: cannot create %s: %s", dir, strerror(-r));
+			goto out_umount;
+		}
+		snprintf(dir, sizeof(dir), "%s-%u", stem, i);
+	}
+	snprintf(dmesg, sizeof(dmesg), "%s/dmesg.txt", dir);
+	snprintf(inc, sizeof(inc), "%s/vmcore-incomplete", dir);
+	snprintf(core, sizeof(core), "%s/vmcore", dir);
+	snprintf(meta, sizeof(meta), "%s/metadata.json", dir);
+	say("saving to %s", dir + strlen(MNT));
+
+	/* 3. dmesg first: small, and the most useful part of a dump. */
+	{
+		char *const argv[] = { "makedumpfile", "--dump-dmesg", VMCORE,
+				       dmesg, NULL };
+		unsigned long long t = now_ms();
+
+		r = run_program(argv, -1);
+		t_dmesg = now_ms() - t;
+		if (r != 0)
+			say("warning: makedumpfile --dump-dmesg failed (%d)", r);
+		else
+			say("dmesg saved (%lld bytes)", file_size(dmesg));
+	}
+
+	/* 4. The vmcore, under a name that says it is not complete yet. */
+	snprintf(level, sizeof(level), "%u", c->dump_level);
+	{
+		const char *flag = conf_compression_flag(c->compression);
+		char *argv[8];
+		unsigned int n = 0;
+		unsigned long long t = now_ms();
+
+		argv[n++] = "makedumpfile";
+		if (flag[0])
+			argv[n++] = (char *)flag;
+		argv[n++] = "-d";
+		argv[n++] = level;
+		argv[n++] = VMCORE;
+		argv[n++] = inc;
+		argv[n] = NULL;
+		say("saving vmcore (makedumpfile %s -d %s)", flag, level);
+		r = run_program(argv, -1);
+		t_core = now_ms() - t;
+	}
+	if (r != 0) {
+		say("error: makedumpfile failed (%d): %s left as vmcore-incomplete",
+		    r, dir + strlen(MNT));
+		r = -EIO;
+		goto out_meta;
+	}
+	r = fsync_path(inc);
+	if (r == 0 && rename(inc, core) < 0)
+		r = -errno;
+	if (r == 0)
+		r = fsync_path(dir);
+	if (r < 0) {
+		say("error: cannot commit %s: %s", core, strerror(-r));
+		goto out_meta;
+	}
+	say("vmcore saved (%lld bytes in %.1fs)", file_size(core),
+	    t_core / 1000.0);
+
+out_meta:
+	/* 5. Metadata, whatever happened to the vmcore. */
+	(void)read_vmcoreinfo(&vi);
+	find_panic(dmesg, panic, sizeof(panic));
+	f = fopen(meta, "we");
+	if (f) {
+		fprintf(f, "{\n  \"kernel_release\": ");
+		json_string(f, vi.release);
+		fprintf(f, ",\n  \"crash_time\": %lld,\n  \"panic\": ", vi.crash_time);
+		json_string(f, panic);
+		fprintf(f, ",\n  \"dump_level\": %u,\n  \"compression\": \"%s\","
+			   "\n  \"complete\": %s,\n  \"vmcore_bytes\": %lld,"
+			   "\n  \"dmesg_bytes\": %lld,\n  \"target\": ",
+			c->dump_level, conf_compression_to_string(c->compression),
+			r == 0 ? "true" : "false", file_size(core),
+			file_size(dmesg));
+		json_string(f, c->target);
+		fprintf(f, ",\n  \"seconds\": { \"find_target\": %.3f, \"dmesg\": %.3f, \"vmcore\": %.3f, \"total\": %.3f }\n}\n",
+			(t_dev - t_start) / 1000.0, t_dmesg / 1000.0,
+			t_core / 1000.0, (now_ms() - t_start) / 1000.0);
+		fflush(f);
+		(void)fsync(fileno(f));
+		fclose(f);
+	}
+	(void)fsync_path(dir);
+out_umount:
+	sync();
+	if (umount(MNT) < 0)
+		say("warning: cannot unmount %s: %s", MNT, strerror(errno));
+	return r;
+}
+
+int main(void)
+{
+	struct conf_error err = { 0 };
+	struct kdump_conf c;
+	char cmdline[4096];
+	int r;
+
+	t_start = now_ms();
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (access(VMCORE, R_OK) < 0) {
+		say("no %s: not a capture kernel, nothing to do", VMCORE);
+		return 0;
+	}
+	r = conf_parse_file(&c, CAPTURE_CONF, &err);
+	if (r < 0) {
+		say("error: %s:%u: %s%s%s", CAPTURE_CONF, err.line, err.key,
+		    err.key[0] ? ": " : "", err.msg);
+		conf_init(&c);
+		take_action(c.failure_action);
+	}
+	say("capture started: target %s, path %s, dump level %u, %s",
+	    c.target, c.path, c.dump_level,
+	    conf_compression_to_string(c.compression));
+	if (read_line_file("/proc/cmdline", cmdline, sizeof(cmdline)) == 0)
+		say("capture kernel command line: %s", cmdline);
+	r = capture(&c);
+	if (r < 0) {
+		say("capture failed after %.1fs: %s", (now_ms() - t_start) / 1000.0,
+		    strerror(-r));
+		take_action(c.failure_action);
+	}
+	say("capture complete in %.1fs", (now_ms() - t_start) / 1000.0);
+	take_action(c.final_action);
+	return 0;
+}

@@ -1,0 +1,566 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kdump-file: load a capture kernel with kexec_file_load(2) so that a kernel
+ * panic boots it and saves the dump; report on what is loaded and saved.
+ *
+ * Only this file prints; everything it calls returns a negative errno.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "cmdline.h"
+#include "conf.h"
+#include "initramfs.h"
+#include "kexec.h"
+#include "target.h"
+#include "util.h"
+
+#define RUN_DIR "/run/kdump-file"
+#define SYS_CRASH_SIZE "/sys/kernel/kexec_crash_size"
+#define SYS_CRASH_LOADED "/sys/kernel/kexec_crash_loaded"
+
+#define EXIT_USAGE 2
+#define EXIT_NOT_LOADED 3
+
+static const char *arg_config = CONF_PATH_DEFAULT;
+
+static void log_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void log_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("kdump-file: error: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static void help(void)
+{
+	printf("Usage: kdump-file [OPTIONS] COMMAND\n"
+	       "\n"
+	       "Load a capture kernel so that a kernel crash is saved to disk.\n"
+	       "\n"
+	       "Commands:\n"
+	       "  load       build the capture initramfs if needed and load the capture kernel\n"
+	       "  unload     unload the capture kernel\n"
+	       "  reload     unload, then load\n"
+	       "  status     show the reservation, what is loaded and the last dump\n"
+	       "             (exit 3 when no capture kernel is loaded)\n"
+	       "  show       show the effective configuration and capture command line\n"
+	       "  rebuild    rebuild the capture initramfs\n"
+	       "\n"
+	       "Options:\n"
+	       "  -c, --config FILE   configuration file (default %s)\n"
+	       "  -h, --help          show this help\n",
+	       CONF_PATH_DEFAULT);
+}
+
+/* Everything load, show and rebuild derive from the configuration. */
+struct plan {
+	struct kdump_conf conf;
+	struct kdump_conf capture; /* as the capture kernel will see it */
+	char release[65];
+	char kernel[PATH_MAX];
+	char initramfs[PATH_MAX];
+	bool initramfs_managed; /* ours to build (not a user override) */
+	char capture_conf_text[8192];
+	char cmdline[CMDLINE_KERNEL_MAX * 2];
+};
+
+static int load_config(struct kdump_conf *c)
+{
+	struct conf_error err = { 0 };
+	int r;
+
+	r = conf_parse_file(c, arg_config, &err);
+	if (r == -ENOENT && strcmp(arg_config, CONF_PATH_DEFAULT) == 0) {
+		conf_init(c); /* no file: the documented defaults */
+		return 0;
+	}
+	if (r < 0) {
+		if (err.line && err.key[0])
+			log_error("%s:%u: key '%s': %s", arg_config, err.line,
+				  err.key, err.msg);
+		else if (err.line)
+			log_error("%s:%u: %s", arg_config, err.line, err.msg);
+		else
+			log_error("cannot read configuration '%s': %s",
+				  arg_config, err.msg[0] ? err.msg : strerror(-r));
+		return r;
+	}
+	return 0;
+}
+
+static int make_plan(struct plan *p)
+{
+	char running[4096];
+	struct utsname u;
+	int r;
+
+	memset(p, 0, sizeof(*p));
+	r = load_config(&p->conf);
+	if (r < 0)
+		return r;
+	if (uname(&u) < 0)
+		return -errno;
+	snprintf(p->release, sizeof(p->release), "%s", u.release);
+	if (p->conf.kernel[0])
+		snprintf(p->kernel, sizeof(p->kernel), "%s", p->conf.kernel);
+	else
+		snprintf(p->kernel, sizeof(p->kernel), "/boot/vmlinuz-%s",
+			 p->release);
+	p->initramfs_managed = !p->conf.initramfs[0];
+	if (p->initramfs_managed)
+		snprintf(p->initramfs, sizeof(p->initramfs),
+			 KDUMP_FILE_STATE_DIR "/initramfs-%s.img", p->release);
+	else
+		snprintf(p->initramfs, sizeof(p->initramfs), "%s",
+			 p->conf.initramfs);
+
+	/* The capture kernel finds its target by UUID, not by mount point. */
+	p->capture = p->conf;
+	if (!p->conf.target[0] && !p->conf.raw[0]) {
+		struct target_fs fs;
+
+		r = mkdir_p(p->conf.path, 0700);
+		if (r < 0) {
+			log_error("cannot create dump directory '%s': %s",
+				  p->conf.path, strerror(-r));
+			return r;
+		}
+		r = target_resolve_path(p->conf.path, &fs);
+		if (r < 0) {
+			log_error("cannot find the filesystem of dump directory '%s': %s%s",
+				  p->conf.path, strerror(-r),
+				  r == -ENOTBLK ? " (it is not on a block device: set 'target' in " CONF_PATH_DEFAULT ")" : "");
+			return r;
+		}
+		snprintf(p->capture.target, sizeof(p->capture.target), "%s",
+			 fs.spec);
+		snprintf(p->capture.path, sizeof(p->capture.path), "%s",
+			 fs.relpath);
+	}
+	r = conf_write(&p->capture, p->capture_conf_text,
+		       sizeof(p->capture_conf_text));
+	if (r < 0)
+		return r;
+
+	r = read_line_file("/proc/cmdline", running, sizeof(running));
+	if (r < 0) {
+		log_error("cannot read /proc/cmdline: %s", strerror(-r));
+		return r;
+	}
+	r = cmdline_build(running, &p->conf, p->cmdline, sizeof(p->cmdline));
+	if (r < 0) {
+		log_error("the capture command line is too long (the kernel takes %d bytes including elfcorehdr=): shorten cmdline_append or remove parameters with cmdline_remove in %s",
+			  CMDLINE_KERNEL_MAX - 1, arg_config);
+		return r;
+	}
+	return 0;
+}
+
+static int open_regular(const char *what, const char *path, int *ret_fd)
+{
+	struct stat st;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0) {
+		int r = -errno;
+
+		log_error("cannot open %s '%s': %s%s", what, path, strerror(-r),
+			  r == -ENOENT ? " (set it in " CONF_PATH_DEFAULT ")" : "");
+		return r;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size == 0) {
+		log_error("%s '%s' is not a non-empty regular file", what, path);
+		close(fd);
+		return -EINVAL;
+	}
+	*ret_fd = fd;
+	return 0;
+}
+
+static int take_lock(int *ret_fd)
+{
+	int fd, r;
+
+	r = mkdir_p(RUN_DIR, 0700);
+	if (r < 0) {
+		log_error("cannot create %s: %s", RUN_DIR, strerror(-r));
+		return r;
+	}
+	fd = open(RUN_DIR "/lock", O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		r = -errno;
+		log_error("cannot open %s/lock: %s", RUN_DIR, strerror(-r));
+		return r;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		r = -errno;
+		close(fd);
+		if (r == -EWOULDBLOCK) {
+			log_error("another kdump-file is loading or unloading the capture kernel (busy): try again when it has finished");
+			return -EBUSY;
+		}
+		log_error("cannot lock %s/lock: %s", RUN_DIR, strerror(-r));
+		return r;
+	}
+	*ret_fd = fd;
+	return 0;
+}
+
+static int ensure_initramfs(struct plan *p, bool force)
+{
+	char fingerprint[16384], conf_file[] = RUN_DIR "/capture.conf";
+	unsigned long long t0;
+	int r;
+
+	if (!p->initramfs_managed)
+		return 0;
+	r = initramfs_fingerprint(p->kernel, p->capture_conf_text, fingerprint,
+				  sizeof(fingerprint));
+	if (r < 0) {
+		log_error("cannot inspect the capture inputs (is the dracut module installed in %s?): %s",
+			  KDUMP_FILE_DRACUT_MODULE, strerror(-r));
+		return r;
+	}
+	if (!force && initramfs_is_current(p->initramfs, fingerprint))
+		return 0;
+	r = mkdir_p(KDUMP_FILE_STATE_DIR, 0700);
+	if (r >= 0)
+		r = mkdir_p(RUN_DIR, 0700);
+	if (r >= 0)
+		r = write_file_atomic(conf_file, p->capture_conf_text,
+				      strlen(p->capture_conf_text), 0600);
+	if (r < 0) {
+		log_error("cannot write %s: %s", conf_file, strerror(-r));
+		return r;
+	}
+	printf("kdump-file: building capture initramfs %s\n", p->initramfs);
+	fflush(stdout);
+	t0 = now_ms();
+	r = initramfs_build(p->initramfs, p->release, conf_file, fingerprint);
+	if (r < 0) {
+		log_error("cannot build capture initramfs '%s' with dracut: %s",
+			  p->initramfs,
+			  r == -ENOENT ? "dracut is not installed" :
+			  r == -EIO ? "dracut failed (its messages are above)" :
+				      strerror(-r));
+		return r;
+	}
+	printf("kdump-file: built %s in %.1f s\n", p->initramfs,
+	       (now_ms() - t0) / 1000.0);
+	return 0;
+}
+
+static void fill_context(struct kexec_context *ctx, const struct plan *p,
+			 char *lockdown, size_t lsize)
+{
+	unsigned long long v;
+	char *s, *e;
+
+	memset(ctx, 0, sizeof(*ctx));
+	ctx->kernel = p->kernel;
+	ctx->initramfs = p->initramfs;
+	ctx->is_root = geteuid() == 0;
+	if (read_ull_file(SYS_CRASH_SIZE, &v) == 0)
+		ctx->reserved = v;
+	if (read_ull_file("/proc/sys/kernel/kexec_load_disabled", &v) == 0)
+		ctx->kexec_disabled = v != 0;
+	/* "none [integrity] confidentiality": the bracketed one is active. */
+	if (read_line_file("/sys/kernel/security/lockdown", lockdown, lsize) == 0 &&
+	    (s = strchr(lockdown, '[')) && (e = strchr(s, ']'))) {
+		*e = '\0';
+		ctx->lockdown = s + 1;
+	}
+}
+
+static int write_state(const struct plan *p)
+{
+	char buf[PATH_MAX * 2 + sizeof(p->cmdline) + 64];
+	int n;
+
+	n = snprintf(buf, sizeof(buf), "kernel=%s\ninitramfs=%s\ncmdline=%s\n",
+		     p->kernel, p->initramfs, p->cmdline);
+	if (n < 0 || (size_t)n >= sizeof(buf))
+		return -ENOBUFS;
+	return write_file_atomic(RUN_DIR "/loaded", buf, n, 0600);
+}
+
+static int do_load(void)
+{
+	struct kexec_context ctx;
+	unsigned long long reserved = 0, loaded = 0;
+	char lockdown[128] = "";
+	struct plan p;
+	int lock_fd = -1, kfd = -1, ifd = -1, r;
+
+	r = make_plan(&p);
+	if (r < 0)
+		return r;
+	r = read_ull_file(SYS_CRASH_SIZE, &reserved);
+	if (r < 0) {
+		log_error("cannot read %s: %s (is this kernel built with CONFIG_KEXEC_FILE and CONFIG_CRASH_DUMP?)",
+			  SYS_CRASH_SIZE, strerror(-r));
+		return r;
+	}
+	if (reserved == 0) {
+		log_error("cannot load capture kernel '%s': no crashkernel= memory is reserved (add crashkernel=256M to the kernel command line, e.g. in GRUB_CMDLINE_LINUX of /etc/default/grub, run update-grub and reboot)",
+			  p.kernel);
+		return -EADDRNOTAVAIL;
+	}
+	r = take_lock(&lock_fd);
+	if (r < 0)
+		return r;
+
+	r = open_regular("capture kernel", p.kernel, &kfd);
+	if (r < 0)
+		goto out;
+	r = kexec_check_bzimage(kfd);
+	if (r < 0) {
+		log_error("cannot load capture kernel '%s': not an x86_64 bzImage that kexec_file_load accepts (boot protocol 2.12, 64-bit entry): point 'kernel' in %s at a vmlinuz",
+			  p.kernel, arg_config);
+		goto out;
+	}
+	r = ensure_initramfs(&p, false);
+	if (r < 0)
+		goto out;
+	r = open_regular("capture initramfs", p.initramfs, &ifd);
+	if (r < 0)
+		goto out;
+	r = kexec_check_initramfs(ifd);
+	if (r < 0) {
+		log_error("capture initramfs '%s' is neither a cpio archive nor compressed one: rebuild it with 'kdump-file rebuild'",
+			  p.initramfs);
+		goto out;
+	}
+
+	r = kexec_crash_load(kfd, ifd, p.cmdline);
+	if (r < 0) {
+		char why[512];
+
+		fill_context(&ctx, &p, lockdown, sizeof(lockdown));
+		kexec_explain(-r, &ctx, why, sizeof(why));
+		log_error("cannot load capture kernel '%s' with initramfs '%s': kexec_file_load: %s: %s",
+			  p.kernel, p.initramfs, strerror(-r), why);
+		goto out;
+	}
+	r = read_ull_file(SYS_CRASH_LOADED, &loaded);
+	if (r < 0 || loaded != 1) {
+		log_error("the kernel accepted capture kernel '%s' but %s does not read 1",
+			  p.kernel, SYS_CRASH_LOADED);
+		r = -EIO;
+		goto out;
+	}
+	r = write_state(&p);
+	if (r < 0)
+		log_error("capture kernel loaded, but cannot record it in %s/loaded: %s",
+			  RUN_DIR, strerror(-r));
+	printf("kdump-file: capture kernel %s loaded (initramfs %s, %llu MiB reserved)\n",
+	       p.kernel, p.initramfs, reserved >> 20);
+	r = 0;
+out:
+	if (ifd >= 0)
+		close(ifd);
+	if (kfd >= 0)
+		close(kfd);
+	close(lock_fd);
+	return r;
+}
+
+static int do_unload(void)
+{
+	unsigned long long loaded = 0;
+	int lock_fd, r;
+
+	r = take_lock(&lock_fd);
+	if (r < 0)
+		return r;
+	r = kexec_crash_unload();
+	if (r < 0) {
+		log_error("cannot unload the capture kernel: kexec_file_load: %s%s",
+			  strerror(-r),
+			  r == -EPERM ? " (run as root)" : "");
+		goto out;
+	}
+	(void)unlink(RUN_DIR "/loaded");
+	if (read_ull_file(SYS_CRASH_LOADED, &loaded) == 0 && loaded) {
+		log_error("the capture kernel is still loaded after unloading (%s reads 1)",
+			  SYS_CRASH_LOADED);
+		r = -EIO;
+		goto out;
+	}
+	printf("kdump-file: capture kernel unloaded\n");
+out:
+	close(lock_fd);
+	return r;
+}
+
+/* The newest dump directory under dir (names sort by time). */
+static int last_dump(const char *dir, char *ret, size_t size)
+{
+	struct dirent *de;
+	char best[256] = "";
+	DIR *d;
+
+	d = opendir(dir);
+	if (!d)
+		return -errno;
+	while ((de = readdir(d)))
+		if (de->d_name[0] != '.' && strcmp(de->d_name, best) > 0 &&
+		    strlen(de->d_name) < sizeof(best))
+			strcpy(best, de->d_name);
+	closedir(d);
+	if (!best[0])
+		return -ENOENT;
+	snprintf(ret, size, "%s/%s", dir, best);
+	return 0;
+}
+
+static int do_status(void)
+{
+	unsigned long long reserved = 0, loaded = 0;
+	char state[8192] = "", dump[PATH_MAX], p[PATH_MAX + 32];
+	struct kdump_conf c;
+	struct stat st;
+	int r;
+
+	r = load_config(&c);
+	if (r < 0)
+		return r;
+	if (read_ull_file(SYS_CRASH_SIZE, &reserved) < 0)
+		printf("reservation:  unknown (%s unreadable)\n", SYS_CRASH_SIZE);
+	else if (reserved == 0)
+		printf("reservation:  none (add crashkernel=256M to the kernel command line)\n");
+	else
+		printf("reservation:  %llu MiB\n", reserved >> 20);
+	(void)read_ull_file(SYS_CRASH_LOADED, &loaded);
+	printf("loaded:       %s\n", loaded ? "yes" : "no");
+	if (loaded && read_line_file(RUN_DIR "/loaded", state, sizeof(state)) == 0) {
+		for (char *line = strtok(state, "\n"); line;
+		     line = strtok(NULL, "\n")) {
+			char *eq = strchr(line, '=');
+
+			if (eq) {
+				*eq = '\0';
+				printf("%-13s %s\n", line, eq + 1);
+			}
+		}
+	}
+	if (last_dump(c.path, dump, sizeof(dump)) == 0) {
+		snprintf(p, sizeof(p), "%s/vmcore", dump);
+		if (stat(p, &st) == 0)
+			printf("last dump:    %s (complete, %lld MiB)\n", dump,
+			       (long long)st.st_size >> 20);
+		else
+			printf("last dump:    %s (incomplete: no vmcore)\n", dump);
+	} else {
+		printf("last dump:    none in %s\n", c.path);
+	}
+	return loaded ? 0 : EXIT_NOT_LOADED;
+}
+
+static int do_show(void)
+{
+	struct plan p;
+	int r;
+
+	r = make_plan(&p);
+	if (r < 0)
+		return r;
+	printf("# configuration: %s\n", arg_config);
+	printf("kernel:      %s\ninitramfs:   %s\ncmdline:     %s\n", p.kernel,
+	       p.initramfs, p.cmdline);
+	printf("# as the capture kernel sees it:\n%s", p.capture_conf_text);
+	return 0;
+}
+
+static int do_rebuild(void)
+{
+	struct plan p;
+	int lock_fd, r;
+
+	r = make_plan(&p);
+	if (r < 0)
+		return r;
+	if (!p.initramfs_managed) {
+		log_error("'initramfs' is set to '%s' in %s: kdump-file does not build an initramfs it does not own",
+			  p.initramfs, arg_config);
+		return -EINVAL;
+	}
+	r = take_lock(&lock_fd);
+	if (r < 0)
+		return r;
+	r = ensure_initramfs(&p, true);
+	close(lock_fd);
+	return r;
+}
+
+int main(int argc, char *argv[])
+{
+	static const struct option options[] = {
+		{ "config", required_argument, NULL, 'c' },
+		{ "help", no_argument, NULL, 'h' },
+		{}
+	};
+	static const struct {
+		const char *name;
+		int (*fn)(void);
+	} verbs[] = {
+		{ "load", do_load },	   { "unload", do_unload },
+		{ "status", do_status },   { "show", do_show },
+		{ "rebuild", do_rebuild },
+	};
+	const char *verb;
+	int c, r;
+
+	while ((c = getopt_long(argc, argv, "c:h", options, NULL)) >= 0) {
+		switch (c) {
+		case 'c':
+			arg_config = optarg;
+			break;
+		case 'h':
+			help();
+			return 0;
+		default:
+			return EXIT_USAGE;
+		}
+	}
+	if (optind != argc - 1) {
+		fprintf(stderr, "kdump-file: expected one command; see kdump-file --help\n");
+		return EXIT_USAGE;
+	}
+	verb = argv[optind];
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (strcmp(verb, "reload") == 0) {
+		r = do_unload();
+		if (r >= 0)
+			r = do_load();
+		return r < 0 ? EXIT_FAILURE : 0;
+	}
+	for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++) {
+		if (strcmp(verb, verbs[i].name) == 0) {
+			r = verbs[i].fn();
+			return r < 0 ? EXIT_FAILURE : r;
+		}
+	}
+	fprintf(stderr, "kdump-file: unknown command '%s'; see kdump-file --help\n",
+		verb);
+	return EXIT_USAGE;
+}

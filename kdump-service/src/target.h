@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef KDUMP_FILE_TARGET_H
+#define KDUMP_FILE_TARGET_H
+
+#include <stddef.h>
+
+struct target_fs {
+	char spec[4096];	/* UUID=... (or /dev/... without a UUID) */
+	char fstype[64];
+	char relpath[4096];	/* path below the filesystem's root */
+	char mountpoint[4096];
+};
+
+/*
+ * Find the filesystem that holds the existing directory path in the running
+ * system (from /proc/self/mountinfo) and name it in a way the capture kernel
+ * can find again.
+ */
+int target_resolve_path(const char *path, struct target_fs *ret);
+
+/*
+ * Find the block device named by spec (UUID=, LABEL= or /dev/...) by
+ * probing every block device, without udev. Returns -ENODEV when absent.
+ */
+int target_find_device(const char *spec, char *ret_dev, size_t dev_size,
+		       char *ret_fstype, size_t fstype_size);
+
+#endif

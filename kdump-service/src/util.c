@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "util.h"
+
+int read_line_file(const char *path, char *buf, size_t size)
+{
+	ssize_t n;
+	int fd, r = 0;
+
+	if (size == 0)
+		return -EINVAL;
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, size - 1);
+	if (n < 0)
+		r = -errno;
+	close(fd);
+	if (r < 0)
+		return r;
+	buf[n] = '\0';
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+		buf[--n] = '\0';
+	return 0;
+}
+
+int read_ull_file(const char *path, unsigned long long *ret)
+{
+	char buf[64], *end;
+	unsigned long long x;
+	int r;
+
+	r = read_line_file(path, buf, sizeof(buf));
+	if (r < 0)
+		return r;
+	errno = 0;
+	x = strtoull(buf, &end, 0);
+	if (errno || end == buf || *end)
+		return -EINVAL;
+	*ret = x;
+	return 0;
+}
+
+int write_file_atomic(const char *path, const char *data, size_t len,
+		      mode_t mode)
+{
+	char tmp[PATH_MAX];
+	size_t done = 0;
+	int fd, r = 0;
+
+	if (snprintf(tmp, sizeof(tmp), "%s.tmpXXXXXX", path) >= (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	while (done < len) {
+		ssize_t n = write(fd, data + done, len - done);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			r = -errno;
+			break;
+		}
+		done += n;
+	}
+	if (r == 0 && fchmod(fd, mode) < 0)
+		r = -errno;
+	if (r == 0 && fsync(fd) < 0)
+		r = -errno;
+	if (close(fd) < 0 && r == 0)
+		r = -errno;
+	if (r == 0 && rename(tmp, path) < 0)
+		r = -errno;
+	if (r < 0)
+		(void)unlink(tmp);
+	return r;
+}
+
+int mkdir_p(const char *path, mode_t mode)
+{
+	char buf[PATH_MAX];
+	size_t len = strlen(path);
+
+	if (len == 0 || len >= sizeof(buf))
+		return -EINVAL;
+	memcpy(buf, path, len + 1);
+	for (char *p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(buf, mode) < 0 && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	if (mkdir(buf, mode) < 0 && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+int run_program(char *const argv[], int stdout_fd)
+{
+	int status;
+	pid_t pid;
+
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		if (stdout_fd >= 0 && dup2(stdout_fd, STDOUT_FILENO) < 0)
+			_exit(127);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status) == 127 ? -ENOENT :
+						     WEXITSTATUS(status);
+	return -EINTR;
+}
+
+unsigned long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (unsigned long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}

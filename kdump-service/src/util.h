@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef KDUMP_FILE_UTIL_H
+#define KDUMP_FILE_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+/* Read a small file into buf (NUL-terminated, trailing newline removed). */
+int read_line_file(const char *path, char *buf, size_t size);
+int read_ull_file(const char *path, unsigned long long *ret);
+/* Write data to path through a temporary file renamed into place. */
+int write_file_atomic(const char *path, const char *data, size_t len,
+		      mode_t mode);
+int mkdir_p(const char *path, mode_t mode);
+/*
+ * Run argv[0] (looked up in PATH) without a shell and wait for it. Returns
+ * its exit status (>= 0), or a negative errno if it could not run or died
+ * from a signal (-EINTR). stdout_fd, if >= 0, becomes its stdout.
+ */
+int run_program(char *const argv[], int stdout_fd);
+/* Monotonic time in milliseconds. */
+unsigned long long now_ms(void);
+
+#endif

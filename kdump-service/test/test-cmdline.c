@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdlib.h>
+
+#include "cmdline.h"
+#include "tests.h"
+
+static bool has_word(const char *s, const char *w)
+{
+	size_t n = strlen(w);
+
+	for (const char *p = s; (p = strstr(p, w)); p++)
+		if ((p == s || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
+			return true;
+	return false;
+}
+
+static void test_basic(void)
+{
+	struct kdump_conf c;
+	char buf[4096];
+	int r;
+
+	conf_init(&c);
+	r = cmdline_build("BOOT_IMAGE=/vmlinuz root=/dev/vda rw console=ttyS0 crashkernel=256M quiet panic=-1",
+			  &c, buf, sizeof(buf));
+	CHECK(r == (int)strlen(buf));
+	CHECK(!strstr(buf, "crashkernel"));
+	CHECK(!strstr(buf, "root="));
+	CHECK(!has_word(buf, "rw"));
+	CHECK(!strstr(buf, "panic=-1"));
+	CHECK(has_word(buf, "console=ttyS0"));
+	CHECK(has_word(buf, "quiet"));
+	CHECK(has_word(buf, "BOOT_IMAGE=/vmlinuz"));
+	CHECK(has_word(buf, "irqpoll"));
+	CHECK(has_word(buf, "nr_cpus=1"));
+	CHECK(has_word(buf, "reset_devices"));
+	CHECK(has_word(buf, "rd.emergency=reboot"));
+	CHECK(has_word(buf, "panic=10"));
+}
+
+static void test_remove_append_and_quotes(void)
+{
+	struct kdump_conf c;
+	char buf[4096];
+
+	conf_init(&c);
+	strcpy(c.cmdline_remove, "quiet splash");
+	strcpy(c.cmdline_append, "loglevel=7");
+	c.failure_action = ACTION_POWEROFF;
+	CHECK(cmdline_build("quiet  splash=1 dyndbg=\"file x.c +p\" crashkernel=1G-:256M nr_cpus=4 -- single",
+			    &c, buf, sizeof(buf)) > 0);
+	CHECK(!has_word(buf, "quiet"));
+	CHECK(!strstr(buf, "splash"));
+	CHECK(strstr(buf, "dyndbg=\"file x.c +p\"") != NULL);
+	CHECK(!strstr(buf, "nr_cpus=4"));
+	CHECK(!strstr(buf, "single"));
+	CHECK(has_word(buf, "rd.emergency=poweroff"));
+	/* The user's parameters come last, so they win. */
+	CHECK(strcmp(buf + strlen(buf) - strlen("loglevel=7"), "loglevel=7") == 0);
+}
+
+static void test_too_long(void)
+{
+	struct kdump_conf c;
+	char running[3000], buf[8192];
+
+	conf_init(&c);
+	memset(running, 'x', sizeof(running) - 1);
+	running[sizeof(running) - 1] = '\0';
+	CHECK(cmdline_build(running, &c, buf, sizeof(buf)) == -E2BIG);
+	CHECK(cmdline_build("a b c", &c, buf, 8) == -ENOBUFS);
+	/* Exactly at the limit is fine; one byte more is not. */
+	{
+		char base[4096];
+		int len0, room;
+
+		CHECK((len0 = cmdline_build("", &c, base, sizeof(base))) > 0);
+		room = CMDLINE_KERNEL_MAX - 1 - CMDLINE_ELFCOREHDR_RESERVE -
+		       len0 - 1;
+		memset(running, 'y', room);
+		running[room] = '\0';
+		CHECK(cmdline_build(running, &c, buf, sizeof(buf)) ==
+		      CMDLINE_KERNEL_MAX - 1 - CMDLINE_ELFCOREHDR_RESERVE);
+		running[room] = 'y';
+		running[room + 1] = '\0';
+		CHECK(cmdline_build(running, &c, buf, sizeof(buf)) == -E2BIG);
+	}
+}
+
+int main(void)
+{
+	test_basic();
+	test_remove_append_and_quotes();
+	test_too_long();
+	return tests_done();
+}

@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "conf.h"
+#include "tests.h"
+
+static int parse(const char *text, struct kdump_conf *c, struct conf_error *e)
+{
+	memset(e, 0, sizeof(*e));
+	conf_init(c);
+	return conf_parse_buffer(c, text, strlen(text), e);
+}
+
+/* A rejected text: the error, its line and key, and c left untouched. */
+static void reject(const char *text, int err, unsigned int line,
+		   const char *key)
+{
+	struct kdump_conf c;
+	struct conf_error e;
+	int r = parse(text, &c, &e);
+
+	CHECK(r == err);
+	CHECK(e.line == line);
+	CHECK(strcmp(e.key, key) == 0);
+	CHECK(e.msg[0] != '\0');
+	CHECK(c.dump_level == 31 && strcmp(c.path, "/var/crash") == 0);
+	if (r != err || e.line != line || strcmp(e.key, key) != 0)
+		fprintf(stderr, "  for %s: r=%d line=%u key=%s msg=%s\n", text,
+			r, e.line, e.key, e.msg);
+}
+
+static void test_defaults(void)
+{
+	struct kdump_conf c;
+	struct conf_error e;
+
+	CHECK(parse("", &c, &e) == 0);
+	CHECK(strcmp(c.path, "/var/crash") == 0);
+	CHECK(c.target[0] == '\0' && c.raw[0] == '\0');
+	CHECK(c.dump_level == 31);
+	CHECK(c.compression == COMPRESS_LZO);
+	CHECK(c.failure_action == ACTION_REBOOT);
+	CHECK(c.final_action == ACTION_REBOOT);
+	CHECK(c.keep == 0 && c.min_free_mb == 0 && c.target_timeout == 60);
+}
+
+static void test_all_keys(void)
+{
+	struct kdump_conf c;
+	struct conf_error e;
+	const char *text =
+		"# comment\n"
+		"\n"
+		"  path = /srv/dumps  \n"
+		"target=LABEL=dumps\n"
+		"dump_level = 0\n"
+		"compression = zlib\n"
+		"cmdline_append = console=ttyS0 loglevel=7\n"
+		"cmdline_remove = quiet splash\n"
+		"kernel = /boot/vmlinuz-x\n"
+		"initramfs = /boot/initrd-x\n"
+		"failure_action = shell\n"
+		"final_action = poweroff\n"
+		"keep = 3\n"
+		"min_free_mb = 512\n"
+		"\ttarget_timeout\t=\t5\r\n";
+
+	CHECK(parse(text, &c, &e) == 0);
+	CHECK(strcmp(c.path, "/srv/dumps") == 0);
+	CHECK(strcmp(c.target, "LABEL=dumps") == 0);
+	CHECK(c.dump_level == 0);
+	CHECK(c.compression == COMPRESS_ZLIB);
+	CHECK(strcmp(c.cmdline_append, "console=ttyS0 loglevel=7") == 0);
+	CHECK(strcmp(c.cmdline_remove, "quiet splash") == 0);
+	CHECK(strcmp(c.kernel, "/boot/vmlinuz-x") == 0);
+	CHECK(strcmp(c.initramfs, "/boot/initrd-x") == 0);
+	CHECK(c.failure_action == ACTION_SHELL);
+	CHECK(c.final_action == ACTION_POWEROFF);
+	CHECK(c.keep == 3 && c.min_free_mb == 512 && c.target_timeout == 5);
+}
+
+static void test_rejections(void)
+{
+	reject("bogus = 1\n", -ENOKEY, 1, "bogus");
+	reject("path = /a\npath = /b\n", -EEXIST, 2, "path");
+	reject("\n\njust words\n", -EINVAL, 3, "");
+	reject("path = relative\n", -EINVAL, 1, "path");
+	reject("path = /a/../b\n", -EINVAL, 1, "path");
+	reject("path = /a//b\n", -EINVAL, 1, "path");
+	reject("path = /a/\n", -EINVAL, 1, "path");
+	reject("path = /a/./b\n", -EINVAL, 1, "path");
+	reject("target = /etc/passwd\n", -EINVAL, 1, "target");
+	reject("target = UUID=\n", -EINVAL, 1, "target");
+	reject("target = sda1\n", -EINVAL, 1, "target");
+	reject("raw = dumps\n", -EINVAL, 1, "raw");
+	reject("target = LABEL=a\nraw = /dev/vdb\n", -EINVAL, 2, "raw");
+	reject("dump_level = 32\n", -ERANGE, 1, "dump_level");
+	reject("dump_level = -1\n", -EINVAL, 1, "dump_level");
+	reject("dump_level = 3x\n", -EINVAL, 1, "dump_level");
+	reject("dump_level = \n", -EINVAL, 1, "dump_level");
+	reject("dump_level = 99999999999999999999999\n", -ERANGE, 1,
+	       "dump_level");
+	reject("compression = zstd\n", -EINVAL, 1, "compression");
+	reject("failure_action = explode\n", -EINVAL, 1, "failure_action");
+	reject("final_action = shell\n", -EINVAL, 1, "final_action");
+	reject("keep = 1001\n", -ERANGE, 1, "keep");
+	reject("min_free_mb = 18446744073709551616\n", -ERANGE, 1,
+	       "min_free_mb");
+	reject("target_timeout = 0\n", -ERANGE, 1, "target_timeout");
+	reject("target_timeout = 3601\n", -ERANGE, 1, "target_timeout");
+	reject("cmdline_append = init=\"/bin/sh\"\n", -EINVAL, 1,
+	       "cmdline_append");
+	reject("cmdline_append = a\\b\n", -EINVAL, 1, "cmdline_append");
+	reject("cmdline_remove = 'quiet'\n", -EINVAL, 1, "cmdline_remove");
+	reject("kernel = vmlinuz\n", -EINVAL, 1, "kernel");
+	reject("initramfs = ../initrd\n", -EINVAL, 1, "initramfs");
+	/* Not text: invalid UTF-8, overlongs, surrogates, control bytes. */
+	reject("path = /caf\xc3\n", -EILSEQ, 1, "");
+	reject("path = /\xc0\xaf\n", -EILSEQ, 1, "");
+	reject("path = /\xed\xa0\x80\n", -EILSEQ, 1, "");
+	reject("path = /\xff\n", -EILSEQ, 1, "");
+	reject("path = /a\x1b[31m\n", -EINVAL, 1, "");
+	reject("keep = 1\n\x7f\n", -EINVAL, 2, "");
+}
+
+static void test_shell_metacharacters_are_plain_text(void)
+{
+	struct kdump_conf c;
+	struct conf_error e;
+
+	/* Accepted as a path, but never given to a shell by anyone. */
+	CHECK(parse("path = /var/crash;rm -rf $(x)`y`|z\n", &c, &e) == 0);
+	CHECK(strcmp(c.path, "/var/crash;rm -rf $(x)`y`|z") == 0);
+	CHECK(parse("path = /dumps/\xc3\xa9t\xc3\xa9\n", &c, &e) == 0);
+}
+
+static void test_limits(void)
+{
+	struct kdump_conf c;
+	struct conf_error e;
+	char *big = malloc(CONF_VALUE_MAX + 64);
+	int r;
+
+	strcpy(big, "path = /");
+	memset(big + 8, 'a', CONF_VALUE_MAX);
+	strcpy(big + 8 + CONF_VALUE_MAX, "\n");
+	r = parse(big, &c, &e);
+	CHECK(r == -E2BIG);
+	CHECK(e.line == 1);
+	free(big);
+
+	CHECK(conf_parse_buffer(&c, "path = /a\0b\n", 12, &e) == -EINVAL);
+}
+
+static void test_file(void)
+{
+	char path[] = "/tmp/test-conf.XXXXXX";
+	struct kdump_conf c;
+	struct conf_error e = { 0 };
+	int fd;
+
+	CHECK(conf_parse_file(&c, "/nonexistent/kdump-file.conf", &e) == -ENOENT);
+	CHECK(conf_parse_file(&c, "/tmp", &e) == -EINVAL);
+	fd = mkstemp(path);
+	CHECK(fd >= 0);
+	CHECK(write(fd, "keep = 2\n", 9) == 9);
+	close(fd);
+	CHECK(conf_parse_file(&c, path, &e) == 0);
+	CHECK(c.keep == 2);
+	unlink(path);
+}
+
+static void test_roundtrip(void)
+{
+	struct kdump_conf a, b;
+	struct conf_error e;
+	char buf[8192];
+
+	CHECK(parse("path = /x\ntarget = UUID=1234\nkeep = 4\ncompression = none\nfinal_action = halt\n",
+		    &a, &e) == 0);
+	CHECK(conf_write(&a, buf, sizeof(buf)) > 0);
+	CHECK(parse(buf, &b, &e) == 0);
+	CHECK(memcmp(&a, &b, sizeof(a)) == 0);
+	CHECK(conf_write(&a, buf, 10) == -ENOBUFS);
+}
+
+int main(void)
+{
+	test_defaults();
+	test_all_keys();
+	test_rejections();
+	test_shell_metacharacters_are_plain_text();
+	test_limits();
+	test_file();
+	test_roundtrip();
+	return tests_done();
+}

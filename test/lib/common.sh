@@ -1,0 +1,140 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# Shared helpers of the QEMU scenarios (sourced by test/TEST-*/test.sh and
+# test/run-scenarios.sh).  Every guest runs under TCG with a hard timeout,
+# its serial console kept in a log file.
+
+set -euo pipefail
+
+KDUMP_FILE_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+KDUMP_FILE_LIB=$KDUMP_FILE_TOP/test/lib
+export KDUMP_FILE_CACHE=${KDUMP_FILE_CACHE:-/var/cache/kdump-file}
+export KDUMP_FILE_OUT=${KDUMP_FILE_OUT:-/var/tmp/kdump-file}
+
+# Set by the failing checks; a scenario fails when any check failed.
+failures=0
+checks=0
+
+log() {
+	printf '%s: %s\n' "${SCENARIO:-test}" "$*"
+}
+
+pass() {
+	checks=$((checks + 1))
+	log "ok: $*"
+}
+
+fail() {
+	checks=$((checks + 1))
+	failures=$((failures + 1))
+	log "FAIL: $*"
+}
+
+# check DESCRIPTION COMMAND...: pass if the command succeeds.
+check() {
+	local what=$1
+	shift
+	if "$@"; then
+		pass "$what"
+	else
+		fail "$what"
+	fi
+}
+
+finish() {
+	log "$((checks - failures)) of $checks checks passed"
+	[ "$failures" -eq 0 ]
+}
+
+kernel_dir() {
+	"$KDUMP_FILE_LIB/kernel-build.sh"
+}
+
+guest_image() {
+	"$KDUMP_FILE_LIB/guest-image.sh" "$1"
+}
+
+# A scenario's own working copy of the guest disk (sparse, seconds).
+scenario_disk() {
+	local img=$1 out=$2
+	cp --sparse=always "$img" "$out"
+}
+
+# qemu_boot LOG TIMEOUT FIRMWARE MEM_MB KERNEL APPEND DISK [QEMU ARGS...]
+# FIRMWARE: bios or uefi.  Returns QEMU's status, 124 on timeout.
+qemu_boot() {
+	local log=$1 timeout=$2 fw=$3 mem=$4 kernel=$5 append=$6 disk=$7
+	shift 7
+	local -a fwargs=()
+	if [ "$fw" = uefi ]; then
+		local vars=${disk%.img}.vars.fd
+		[ -f "$vars" ] || cp /usr/share/OVMF/OVMF_VARS_4M.fd "$vars"
+		fwargs=(-machine q35
+			-drive "if=pflash,format=raw,readonly=on,file=/usr/share/OVMF/OVMF_CODE_4M.fd"
+			-drive "if=pflash,format=raw,file=$vars")
+	fi
+	local rc=0
+	echo "=== boot $(date -u +%T) fw=$fw mem=${mem}M append: $append" >>"$log"
+	timeout -k 10 "$timeout" qemu-system-x86_64 -accel tcg -smp 2 -m "$mem" \
+		"${fwargs[@]}" -display none -monitor none -serial "file:$log.serial" \
+		-no-reboot -nic none -kernel "$kernel" -append "$append" \
+		-drive "file=$disk,format=raw,if=virtio" "$@" >>"$log" 2>&1 || rc=$?
+	cat "$log.serial" >>"$log"
+	rm -f "$log.serial"
+	echo "=== end $(date -u +%T) rc=$rc" >>"$log"
+	return "$rc"
+}
+
+# dump_dirs DISK DIR: names of the dump directories below DIR on an ext4 image.
+dump_dirs() {
+	debugfs -R "ls -p $2" "$1" 2>/dev/null |
+		awk -F/ '$6 != "." && $6 != ".." && $6 != "" { print $6 }' | sort
+}
+
+# dump_fetch DISK DIR NAME DEST: copy one dump's files out of the image.
+dump_fetch() {
+	local disk=$1 dir=$2 name=$3 dest=$4 f
+	mkdir -p "$dest"
+	for f in $(debugfs -R "ls -p $dir/$name" "$disk" 2>/dev/null |
+		awk -F/ '$6 != "." && $6 != ".." && $6 != "" { print $6 }'); do
+		debugfs -R "dump $dir/$name/$f $dest/$f" "$disk" >/dev/null 2>&1
+	done
+}
+
+# file_mode DISK PATH: octal permission bits of a file in the image.
+file_mode() {
+	debugfs -R "stat $2" "$1" 2>/dev/null |
+		sed -n 's/.*Mode: *\([0-7]*\).*/\1/p' | head -n 1
+}
+
+# crash_run VMLINUX VMCORE OUT COMMANDS...: run crash(8) non-interactively.
+crash_run() {
+	local vmlinux=$1 vmcore=$2 out=$3
+	shift 3
+	printf '%s\n' "$@" quit >"$out.cmds"
+	timeout 300 crash -s "$vmlinux" "$vmcore" <"$out.cmds" >"$out" 2>&1
+}
+
+# check_dump NAME VMLINUX DUMPDIR: the dump is complete and crash opens it.
+check_dump() {
+	local name=$1 vmlinux=$2 d=$3
+	check "$name: vmcore saved" test -s "$d/vmcore"
+	check "$name: no vmcore-incomplete left" test ! -e "$d/vmcore-incomplete"
+	check "$name: dmesg saved" grep -q "sysrq: Trigger a crash" "$d/dmesg.txt"
+	check "$name: metadata says complete" grep -q '"complete": true' "$d/metadata.json"
+	if makedumpfile --dump-dmesg "$d/vmcore" "$d/dmesg.from-vmcore" >"$d/makedumpfile.log" 2>&1; then
+		pass "$name: makedumpfile --dump-dmesg reads the vmcore"
+	else
+		fail "$name: makedumpfile --dump-dmesg on the vmcore ($(tail -n 1 "$d/makedumpfile.log"))"
+	fi
+	check "$name: its dmesg has the crash" grep -q "sysrq: Trigger a crash" "$d/dmesg.from-vmcore"
+	if crash_run "$vmlinux" "$d/vmcore" "$d/crash.out" sys bt; then
+		pass "$name: crash opens the vmcore"
+	else
+		fail "$name: crash failed on the vmcore ($(grep -m1 -iE 'error|mismatch|not match|inconsisten' "$d/crash.out" || tail -n 1 "$d/crash.out"))"
+	fi
+	check "$name: crash: PANIC is the sysrq crash" \
+		grep -qE 'PANIC: "(Kernel panic - not syncing: )?sysrq triggered crash' "$d/crash.out"
+	check "$name: crash: bt shows sysrq_handle_crash" grep -q "sysrq_handle_crash" "$d/crash.out"
+}

@@ -1,0 +1,78 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The guest disk image: the cached base rootfs (guest-base.sh), our kernel
+# under /boot with its modules, the product from "make install DESTDIR=...",
+# and the scenario driver, made into an ext4 image with mkfs.ext4 -d (no
+# mount).  Cached by a hash of its inputs; a product change costs seconds.
+#
+#   guest-image.sh KERNEL_DIR      print the path of the image
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+cache=${KDUMP_FILE_CACHE:-/var/cache/kdump-file}
+kdir=${1:?usage: guest-image.sh KERNEL_DIR}
+size=${KDUMP_FILE_IMAGE_SIZE:-3G}
+
+die() {
+	echo "guest-image: error: $*" >&2
+	exit 1
+}
+
+[ -f "$kdir/done" ] || die "$kdir is not a finished kernel build"
+base=$("$here/guest-base.sh")
+release=$(cat "$kdir/release")
+
+# The product, installed into a layer directory.
+layer=$(mktemp -d "${TMPDIR:-/tmp}/kdump-file-layer.XXXXXX")
+trap 'rm -rf "$layer"' EXIT
+make -s -C "$top" install DESTDIR="$layer" >/dev/null ||
+	die "make install DESTDIR=$layer failed"
+install -D -m 0755 "$here/guest-driver.sh" "$layer/usr/local/sbin/kdump-file-test-driver"
+install -D -m 0644 "$here/kdump-file-test.service" \
+	"$layer/etc/systemd/system/kdump-file-test.service"
+mkdir -p "$layer/etc/systemd/system/multi-user.target.wants"
+ln -sf ../kdump-file-test.service \
+	"$layer/etc/systemd/system/multi-user.target.wants/kdump-file-test.service"
+for m in "$top"/test/modules/*.ko; do
+	[ -e "$m" ] || continue
+	install -D -m 0644 "$m" "$layer/usr/local/lib/kdump-file-test/$(basename "$m")"
+done
+
+key=$({
+	echo "$base $size"
+	cat "$kdir/done" "$kdir/release"
+	basename "$kdir"
+	(cd "$layer" && find . -type f -print0 | sort -z | xargs -0 sha256sum)
+	(cd "$layer" && find . -printf '%p %m %l\n' | sort)
+} | sha256sum | cut -c1-16)
+img=$cache/guest/image-$key.img
+if [ -f "$img" ]; then
+	echo "$img"
+	exit 0
+fi
+
+stage=$cache/guest/stage-$key
+rm -rf "$stage"
+# Hard links: nothing below writes into a file of the base in place (rsync
+# writes new files and renames them over).
+cp -al "$base" "$stage"
+install -D -m 0644 "$kdir/bzImage" "$stage/boot/vmlinuz-$release"
+install -D -m 0644 "$kdir/System.map" "$stage/boot/System.map-$release"
+install -D -m 0644 "$kdir/config" "$stage/boot/config-$release"
+rsync -a "$kdir/modules/lib/modules/" "$stage/usr/lib/modules/"
+# --keep-dirlinks: /lib and /sbin are symlinks into /usr on Debian 12.
+rsync -aK "$layer/" "$stage/"
+chroot "$stage" depmod -a "$release"
+
+tmp=$img.tmp
+rm -f "$tmp"
+truncate -s "$size" "$tmp"
+mkfs.ext4 -q -F -L kdump-root -d "$stage" "$tmp" || die "mkfs.ext4 -d $stage failed"
+mv "$tmp" "$img"
+rm -rf "$stage"
+# Keep the newest few images only.
+# shellcheck disable=SC2012 # names are hex keys, ls -t is safe here
+ls -1t "$cache"/guest/image-*.img 2>/dev/null | tail -n +4 | xargs -r rm -f
+echo "$img"

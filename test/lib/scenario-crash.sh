@@ -1,0 +1,69 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The end-to-end crash scenario: a systemd guest enables kdump-file, crashes
+# with sysrq c, the capture kernel saves the dump and reboots; the host then
+# checks the dump with crash(8) and makedumpfile(8).
+#
+#   scenario-crash.sh NAME FIRMWARE(bios|uefi) [MEM_MB] [CRASHKERNEL]
+# shellcheck source=test/lib/common.sh
+. "$(dirname "$0")/common.sh"
+
+SCENARIO=$1
+fw=$2
+mem=${3:-1024}
+ck=${4:-256M}
+out=$KDUMP_FILE_OUT/$SCENARIO
+rm -rf "$out"
+mkdir -p "$out"
+log "firmware $fw, ${mem} MiB, crashkernel=$ck; output in $out"
+
+kdir=$(kernel_dir)
+img=$(guest_image "$kdir")
+release=$(cat "$kdir/release")
+disk=$out/disk.img
+scenario_disk "$img" "$disk"
+
+t0=$(date +%s)
+rc=0
+qemu_boot "$out/console.log" "${KDUMP_FILE_BOOT_TIMEOUT:-900}" "$fw" "$mem" \
+	"$kdir/bzImage" \
+	"root=/dev/vda rw console=ttyS0 crashkernel=$ck panic=-1 kdump_file_test=crash" \
+	"$disk" || rc=$?
+log "guest ended with status $rc after $(($(date +%s) - t0)) s (console: $out/console.log)"
+check "guest ended by itself (no timeout)" test "$rc" -ne 124
+
+con=$out/console.log
+check "kdump-file.service active after enable --now" grep -q "KDUMP-FILE-TEST: is-active: active" "$con"
+check "kexec_crash_loaded reads 1" grep -q "KDUMP-FILE-TEST: kexec_crash_loaded: 1" "$con"
+check "kdump-file status exits 0" grep -q "KDUMP-FILE-TEST: rc=0: kdump-file status" "$con"
+check "capture kernel ran the capture" grep -q "kdump-file: .* capture started" "$con"
+check "capture kernel command line has elfcorehdr=" \
+	grep -qE "capture kernel command line: .*elfcorehdr=0x[0-9a-f]+" "$con"
+check "capture kernel command line has no crashkernel=" \
+	bash -c "! grep 'capture kernel command line:' '$con' | grep -q crashkernel="
+if [ "$fw" = uefi ]; then
+	# Two "efi: EFI v" lines: the first kernel's and the capture kernel's.
+	check "capture kernel booted with EFI" \
+		test "$(grep -c 'efi: EFI v[0-9]' "$con")" -ge 2
+fi
+check "capture completed" grep -q "kdump-file: .* capture complete" "$con"
+
+mapfile -t dirs < <(dump_dirs "$disk" /var/crash)
+check "exactly one dump directory in /var/crash (found ${#dirs[@]})" test "${#dirs[@]}" -eq 1
+if [ "${#dirs[@]}" -ge 1 ]; then
+	name=${dirs[-1]}
+	dump=$out/dump
+	dump_fetch "$disk" /var/crash "$name" "$dump"
+	check "dump directory is 0700" test "$(file_mode "$disk" "/var/crash/$name")" = 0700
+	check "vmcore is 0600" test "$(file_mode "$disk" "/var/crash/$name/vmcore")" = 0600
+	check "metadata names kernel $release" \
+		grep -q "\"kernel_release\": \"$release\"" "$dump/metadata.json"
+	check_dump "$name" "$kdir/vmlinux" "$dump"
+	{
+		echo "vmcore: $dump/vmcore"
+		echo "vmlinux: $kdir/vmlinux"
+	} >"$out/paths"
+fi
+rm -f "$disk" "${disk%.img}.vars.fd"
+finish

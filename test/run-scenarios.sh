@@ -1,0 +1,57 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Run the QEMU scenarios test/TEST-*/test.sh (or those named as arguments),
+# at most KDUMP_FILE_JOBS at a time (default 2: TCG guests are CPU bound).
+# Kernel and guest image are built once, before any guest starts.
+# shellcheck source=test/lib/common.sh
+. "$(dirname "$0")/lib/common.sh"
+
+jobs=${KDUMP_FILE_JOBS:-2}
+cd "$KDUMP_FILE_TOP"
+if [ "$#" -gt 0 ]; then
+	scenarios=("$@")
+else
+	mapfile -t scenarios < <(find test -mindepth 1 -maxdepth 1 -name 'TEST-*' -type d -printf '%f\n' | sort)
+fi
+
+kdir=$(kernel_dir)
+guest_image "$kdir" >/dev/null
+mkdir -p "$KDUMP_FILE_OUT"
+
+running=0
+start=$(date +%s)
+for s in "${scenarios[@]}"; do
+	while [ "$running" -ge "$jobs" ]; do
+		wait -n || true
+		running=$((running - 1))
+	done
+	echo "== $s: started"
+	rm -f "$KDUMP_FILE_OUT/$s.result"
+	(
+		t0=$(date +%s)
+		if "test/$s/test.sh" >"$KDUMP_FILE_OUT/$s.log" 2>&1; then
+			echo "== $s: PASS ($(($(date +%s) - t0)) s)"
+			echo pass >"$KDUMP_FILE_OUT/$s.result"
+		else
+			echo "== $s: FAIL ($(($(date +%s) - t0)) s); log: $KDUMP_FILE_OUT/$s.log"
+			grep -E 'FAIL|checks passed' "$KDUMP_FILE_OUT/$s.log" | sed 's/^/   /'
+			echo fail >"$KDUMP_FILE_OUT/$s.result"
+		fi
+	) &
+	running=$((running + 1))
+done
+wait
+
+passed=0
+failed=0
+for s in "${scenarios[@]}"; do
+	if [ "$(cat "$KDUMP_FILE_OUT/$s.result" 2>/dev/null)" = pass ]; then
+		passed=$((passed + 1))
+	else
+		failed=$((failed + 1))
+	fi
+done
+echo "scenarios: $(($(date +%s) - start)) s"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
