@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "conf.h"
+#include "dump.h"
 #include "target.h"
 #include "util.h"
 
@@ -193,13 +194,6 @@ static long long file_size(const char *path)
 	return stat(path, &st) == 0 ? (long long)st.st_size : -1;
 }
 
-static int dir_is_dump(const char *name)
-{
-	/* Our names: YYYY-MM-DD-HH:MM:SS, maybe with a -N suffix. */
-	return strlen(name) >= 19 && name[4] == '-' && name[7] == '-' &&
-	       name[10] == '-' && name[13] == ':';
-}
-
 static int cmp_name(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -239,7 +233,7 @@ static void apply_retention(const char *base, unsigned int keep)
 	if (!d)
 		return;
 	while ((de = readdir(d)) && n < 1024)
-		if (dir_is_dump(de->d_name))
+		if (dump_name_valid(de->d_name))
 			names[n++] = strdup(de->d_name);
 	closedir(d);
 	qsort(names, n, sizeof(names[0]), cmp_name);

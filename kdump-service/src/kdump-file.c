@@ -18,10 +18,12 @@
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cmdline.h"
 #include "conf.h"
+#include "dump.h"
 #include "initramfs.h"
 #include "kexec.h"
 #include "target.h"
@@ -35,6 +37,7 @@
 #define EXIT_NOT_LOADED 3
 
 static const char *arg_config = CONF_PATH_DEFAULT;
+static bool arg_yes;
 
 static void log_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
@@ -63,9 +66,12 @@ static void help(void)
 	       "             (exit 3 when no capture kernel is loaded)\n"
 	       "  show       show the effective configuration and capture command line\n"
 	       "  rebuild    rebuild the capture initramfs\n"
+	       "  test       crash the machine now to test the capture (asks first);\n"
+	       "             after the reboot, status tells whether it passed\n"
 	       "\n"
 	       "Options:\n"
 	       "  -c, --config FILE   configuration file (default %s)\n"
+	       "  -y, --yes           do not ask before 'test' crashes the machine\n"
 	       "  -h, --help          show this help\n",
 	       CONF_PATH_DEFAULT);
 }
@@ -412,33 +418,80 @@ out:
 	return r;
 }
 
-/* The newest dump directory under dir (names sort by time). */
-static int last_dump(const char *dir, char *ret, size_t size)
-{
-	struct dirent *de;
-	char best[256] = "";
-	DIR *d;
+#define TEST_FILE KDUMP_FILE_STATE_DIR "/test"
 
-	d = opendir(dir);
-	if (!d)
-		return -errno;
-	while ((de = readdir(d)))
-		if (de->d_name[0] != '.' && strcmp(de->d_name, best) > 0 &&
-		    strlen(de->d_name) < sizeof(best))
-			strcpy(best, de->d_name);
-	closedir(d);
-	if (!best[0])
-		return -ENOENT;
-	snprintf(ret, size, "%s/%s", dir, best);
-	return 0;
+/* Whether img would be rebuilt by the next load. */
+static const char *initramfs_state(const char *img)
+{
+	static struct plan p;
+	char fingerprint[16384];
+
+	if (make_plan(&p) < 0 || strcmp(p.initramfs, img) != 0)
+		return "not the configured one: reload to change";
+	if (!p.initramfs_managed)
+		return "set in the configuration";
+	if (initramfs_fingerprint(p.kernel, p.capture_conf_text, fingerprint,
+				  sizeof(fingerprint)) < 0 ||
+	    !initramfs_is_current(img, fingerprint))
+		return "out of date: the next load rebuilds it";
+	return "current";
+}
+
+static void print_dump(const char *label, const struct dump_info *d)
+{
+	if (d->has_vmcore)
+		printf("%-13s %s: complete, %lld MiB", label, d->dir,
+		       d->vmcore_bytes >> 20);
+	else if (d->has_dmesg)
+		printf("%-13s %s: INCOMPLETE (dmesg saved, no vmcore%s)", label,
+		       d->dir, d->has_incomplete ? "; vmcore-incomplete left" : "");
+	else
+		printf("%-13s %s: FAILED (nothing saved)", label, d->dir);
+	if (d->panic[0])
+		printf(", panic \"%s\"", d->panic);
+	putchar('\n');
+	if (d->summary[0])
+		printf("%-13s %s\n", "report:", d->summary);
+}
+
+/*
+ * The outcome of "kdump-file test": passed when a complete dump from a
+ * crash at or after the test's time exists, pending while the machine has
+ * not rebooted since, failed otherwise.
+ */
+static void print_test(const struct kdump_conf *c, const struct dump_info *last)
+{
+	char buf[512], id[64] = "", boot[64] = "", now_boot[64] = "";
+	long long t = -1;
+
+	if (read_line_file(TEST_FILE, buf, sizeof(buf)) < 0)
+		return;
+	if (sscanf(buf, "id=%63s time=%lld boot=%63s", id, &t, boot) != 3) {
+		printf("%-13s unreadable record %s\n", "test:", TEST_FILE);
+		return;
+	}
+	(void)read_line_file("/proc/sys/kernel/random/boot_id", now_boot,
+			     sizeof(now_boot));
+	if (strcmp(boot, now_boot) == 0)
+		printf("%-13s %s pending (the machine has not crashed yet)\n",
+		       "test:", id);
+	else if (last && last->crash_time >= t && last->has_vmcore)
+		printf("%-13s %s passed: dump %s\n", "test:", id, last->dir);
+	else if (last && last->crash_time >= t)
+		printf("%-13s %s FAILED: dump %s is incomplete\n", "test:", id,
+		       last->dir);
+	else
+		printf("%-13s %s FAILED: no dump in %s from the test crash\n",
+		       "test:", id, c->path);
 }
 
 static int do_status(void)
 {
 	unsigned long long reserved = 0, loaded = 0;
-	char state[8192] = "", dump[PATH_MAX], p[PATH_MAX + 32];
+	char state[8192] = "", dir[PATH_MAX], lockdown[128] = "";
+	struct dump_info d;
 	struct kdump_conf c;
-	struct stat st;
+	bool have_dump = false;
 	int r;
 
 	r = load_config(&c);
@@ -457,23 +510,80 @@ static int do_status(void)
 		     line = strtok(NULL, "\n")) {
 			char *eq = strchr(line, '=');
 
-			if (eq) {
-				*eq = '\0';
-				printf("%-13s %s\n", line, eq + 1);
-			}
+			if (!eq)
+				continue;
+			*eq = '\0';
+			printf("%-13s %s", line, eq + 1);
+			if (strcmp(line, "initramfs") == 0)
+				printf(" (%s)", initramfs_state(eq + 1));
+			putchar('\n');
 		}
 	}
-	if (last_dump(c.path, dump, sizeof(dump)) == 0) {
-		snprintf(p, sizeof(p), "%s/vmcore", dump);
-		if (stat(p, &st) == 0)
-			printf("last dump:    %s (complete, %lld MiB)\n", dump,
-			       (long long)st.st_size >> 20);
-		else
-			printf("last dump:    %s (incomplete: no vmcore)\n", dump);
+	if (read_line_file("/sys/kernel/security/lockdown", lockdown,
+			   sizeof(lockdown)) == 0)
+		printf("lockdown:     %s\n", lockdown);
+	if (dump_find_last(c.path, dir, sizeof(dir)) == 0 &&
+	    dump_inspect(dir, &d) == 0) {
+		have_dump = true;
+		print_dump("last dump:", &d);
 	} else {
 		printf("last dump:    none in %s\n", c.path);
 	}
+	print_test(&c, have_dump ? &d : NULL);
 	return loaded ? 0 : EXIT_NOT_LOADED;
+}
+
+static int do_test(void)
+{
+	char id[64] = "", boot[64] = "", buf[256], answer[16];
+	unsigned long long loaded = 0;
+	int fd, n, r;
+
+	if (read_ull_file(SYS_CRASH_LOADED, &loaded) < 0 || loaded != 1) {
+		log_error("no capture kernel is loaded: run 'kdump-file load' (or systemctl start kdump-file) first, or the test crash would save nothing");
+		return -ENOENT;
+	}
+	if (!arg_yes) {
+		if (!isatty(STDIN_FILENO)) {
+			log_error("'test' crashes this machine now; pass --yes to confirm when not on a terminal");
+			return -ECANCELED;
+		}
+		printf("This crashes the machine now to test the capture. Type 'yes' to go on: ");
+		fflush(stdout);
+		if (!fgets(answer, sizeof(answer), stdin) ||
+		    strcmp(answer, "yes\n") != 0) {
+			printf("kdump-file: test cancelled\n");
+			return -ECANCELED;
+		}
+	}
+	(void)read_line_file("/proc/sys/kernel/random/uuid", id, 9);
+	(void)read_line_file("/proc/sys/kernel/random/boot_id", boot, sizeof(boot));
+	n = snprintf(buf, sizeof(buf), "id=%s time=%lld boot=%s\n", id,
+		     (long long)time(NULL), boot);
+	r = mkdir_p(KDUMP_FILE_STATE_DIR, 0700);
+	if (r >= 0)
+		r = write_file_atomic(TEST_FILE, buf, n, 0600);
+	if (r < 0) {
+		log_error("cannot record the test in %s: %s", TEST_FILE,
+			  strerror(-r));
+		return r;
+	}
+	printf("kdump-file: test %s: crashing now; after the reboot, 'kdump-file status' tells the result\n",
+	       id);
+	fflush(stdout);
+	sync();
+	fd = open("/proc/sysrq-trigger", O_WRONLY | O_CLOEXEC);
+	if (fd < 0 || write(fd, "c", 1) != 1) {
+		r = -errno;
+		log_error("cannot crash the machine through /proc/sysrq-trigger: %s",
+			  strerror(-r));
+		if (fd >= 0)
+			close(fd);
+		return r;
+	}
+	/* Not reached: the kernel panicked. */
+	close(fd);
+	return 0;
 }
 
 static int do_show(void)
@@ -517,6 +627,7 @@ int main(int argc, char *argv[])
 	static const struct option options[] = {
 		{ "config", required_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "yes", no_argument, NULL, 'y' },
 		{}
 	};
 	static const struct {
@@ -525,12 +636,12 @@ int main(int argc, char *argv[])
 	} verbs[] = {
 		{ "load", do_load },	   { "unload", do_unload },
 		{ "status", do_status },   { "show", do_show },
-		{ "rebuild", do_rebuild },
+		{ "rebuild", do_rebuild }, { "test", do_test },
 	};
 	const char *verb;
 	int c, r;
 
-	while ((c = getopt_long(argc, argv, "c:h", options, NULL)) >= 0) {
+	while ((c = getopt_long(argc, argv, "c:hy", options, NULL)) >= 0) {
 		switch (c) {
 		case 'c':
 			arg_config = optarg;
@@ -538,6 +649,9 @@ int main(int argc, char *argv[])
 		case 'h':
 			help();
 			return 0;
+		case 'y':
+			arg_yes = true;
+			break;
 		default:
 			return EXIT_USAGE;
 		}

@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "dump.h"
+
+bool dump_name_valid(const char *name)
+{
+	static const char pat[] = "dddd-dd-dd-dd:dd:dd";
+	size_t i;
+
+	for (i = 0; pat[i]; i++) {
+		if (pat[i] == 'd' ? (name[i] < '0' || name[i] > '9') :
+				    name[i] != pat[i])
+			return false;
+	}
+	if (name[i] == '\0')
+		return true;
+	if (name[i] != '-' || !name[i + 1])
+		return false;
+	for (i++; name[i]; i++)
+		if (name[i] < '0' || name[i] > '9')
+			return false;
+	return true;
+}
+
+int dump_find_last(const char *base, char *ret, size_t size)
+{
+	char best[64] = "";
+	struct dirent *de;
+	DIR *d;
+
+	d = opendir(base);
+	if (!d)
+		return -errno;
+	while ((de = readdir(d)))
+		if (dump_name_valid(de->d_name) &&
+		    strlen(de->d_name) < sizeof(best) &&
+		    /* Same second: "-N" suffixes sort after the bare name. */
+		    strcmp(de->d_name, best) > 0)
+			strcpy(best, de->d_name);
+	closedir(d);
+	if (!best[0])
+		return -ENOENT;
+	if ((size_t)snprintf(ret, size, "%s/%s", base, best) >= size)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+int json_get_field(const char *json, const char *key, char *buf, size_t size)
+{
+	char pat[80];
+	const char *p;
+	size_t n = 0;
+
+	if (size == 0 || snprintf(pat, sizeof(pat), "\"%s\":", key) >= (int)sizeof(pat))
+		return -EINVAL;
+	p = strstr(json, pat);
+	if (!p)
+		return -ENOENT;
+	p += strlen(pat);
+	while (*p == ' ')
+		p++;
+	if (*p == '"') {
+		for (p++; *p && *p != '"'; p++) {
+			char c = *p;
+
+			if (c == '\\') {
+				p++;
+				if (!*p)
+					return -EINVAL;
+				c = *p == 'n' ? ' ' : *p == 'u' ? '?' : *p;
+				if (*p == 'u') {
+					for (int k = 0; k < 4 && p[1]; k++)
+						p++;
+				}
+			}
+			if (n + 1 >= size)
+				break;
+			buf[n++] = c;
+		}
+	} else {
+		for (; *p && !strchr(", \n\t}", *p); p++) {
+			if (n + 1 >= size)
+				break;
+			buf[n++] = *p;
+		}
+	}
+	buf[n] = '\0';
+	return 0;
+}
+
+static int read_small(const char *path, char *buf, size_t size)
+{
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, size - 1);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	buf[n] = '\0';
+	return 0;
+}
+
+int dump_inspect(const char *dir, struct dump_info *ret)
+{
+	char p[4200], json[8192], v[64];
+	struct stat st;
+
+	memset(ret, 0, sizeof(*ret));
+	ret->crash_time = -1;
+	ret->vmcore_bytes = -1;
+	if (strlen(dir) >= sizeof(ret->dir))
+		return -ENAMETOOLONG;
+	strcpy(ret->dir, dir);
+	if (stat(dir, &st) < 0)
+		return -errno;
+	if (!S_ISDIR(st.st_mode))
+		return -ENOTDIR;
+	snprintf(p, sizeof(p), "%s/vmcore", dir);
+	if (stat(p, &st) == 0) {
+		ret->has_vmcore = true;
+		ret->vmcore_bytes = st.st_size;
+	}
+	snprintf(p, sizeof(p), "%s/vmcore-incomplete", dir);
+	ret->has_incomplete = access(p, F_OK) == 0;
+	snprintf(p, sizeof(p), "%s/dmesg.txt", dir);
+	ret->has_dmesg = access(p, F_OK) == 0;
+	snprintf(p, sizeof(p), "%s/metadata.json", dir);
+	if (read_small(p, json, sizeof(json)) == 0) {
+		ret->has_metadata = true;
+		(void)json_get_field(json, "panic", ret->panic,
+				     sizeof(ret->panic));
+		(void)json_get_field(json, "kernel_release", ret->release,
+				     sizeof(ret->release));
+		if (json_get_field(json, "crash_time", v, sizeof(v)) == 0)
+			ret->crash_time = strtoll(v, NULL, 10);
+	}
+	snprintf(p, sizeof(p), "%s/report.json", dir);
+	if (read_small(p, json, sizeof(json)) == 0)
+		(void)json_get_field(json, "summary", ret->summary,
+				     sizeof(ret->summary));
+	return 0;
+}

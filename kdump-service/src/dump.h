@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef KDUMP_FILE_DUMP_H
+#define KDUMP_FILE_DUMP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* What a dump directory says about itself. */
+struct dump_info {
+	char dir[4096];
+	bool has_vmcore;
+	bool has_incomplete;	/* vmcore-incomplete left behind */
+	bool has_dmesg;
+	bool has_metadata;
+	long long vmcore_bytes;
+	long long crash_time;	/* from metadata, -1 if unknown */
+	char panic[256];
+	char release[65];
+	char summary[512];	/* first line of report.txt's summary, if any */
+};
+
+/* Is name one of ours: YYYY-MM-DD-HH:MM:SS[-N]? */
+bool dump_name_valid(const char *name);
+/* The newest dump directory below base (-ENOENT when there is none). */
+int dump_find_last(const char *base, char *ret, size_t size);
+int dump_inspect(const char *dir, struct dump_info *ret);
+/*
+ * Extract a top-level string or number field from a small JSON object we
+ * wrote ourselves; bounded, and never trusts the input's lengths.
+ */
+int json_get_field(const char *json, const char *key, char *buf, size_t size);
+
+#endif

@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "dump.h"
+#include "tests.h"
+
+static void put(const char *dir, const char *name, const char *text)
+{
+	char p[4200];
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	f = fopen(p, "w");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+static void test_names(void)
+{
+	CHECK(dump_name_valid("2026-12-03-09:55:01"));
+	CHECK(dump_name_valid("2026-12-03-09:55:01-2"));
+	CHECK(!dump_name_valid("2026-12-03-09:55:01-"));
+	CHECK(!dump_name_valid("2026-12-03-09:55:0"));
+	CHECK(!dump_name_valid("2026-12-03-09:55:01x"));
+	CHECK(!dump_name_valid("lost+found"));
+	CHECK(!dump_name_valid(""));
+}
+
+static void test_json(void)
+{
+	char buf[32];
+
+	CHECK(json_get_field("{ \"a\": \"x\\\"y\", \"n\": 42 }", "a", buf,
+			     sizeof(buf)) == 0);
+	CHECK(strcmp(buf, "x\"y") == 0);
+	CHECK(json_get_field("{ \"n\": 42 }", "n", buf, sizeof(buf)) == 0);
+	CHECK(strcmp(buf, "42") == 0);
+	CHECK(json_get_field("{ \"n\": 42 }", "m", buf, sizeof(buf)) == -ENOENT);
+	/* Hostile: unterminated, dangling escape, overlong. */
+	CHECK(json_get_field("{\"a\": \"abc", "a", buf, sizeof(buf)) == 0);
+	CHECK(strcmp(buf, "abc") == 0);
+	CHECK(json_get_field("{\"a\": \"abc\\", "a", buf, sizeof(buf)) == -EINVAL);
+	CHECK(json_get_field("{\"a\": \"\\u12", "a", buf, sizeof(buf)) == 0);
+	CHECK(json_get_field("{\"a\": \"0123456789012345678901234567890123456789\"}",
+			     "a", buf, sizeof(buf)) == 0);
+	CHECK(strlen(buf) == sizeof(buf) - 1);
+}
+
+static void test_inspect_and_last(void)
+{
+	char base[] = "/tmp/test-dump.XXXXXX", d1[4200], d2[4200], d3[4200];
+	char last[4200];
+	struct dump_info info;
+
+	CHECK(mkdtemp(base) != NULL);
+	CHECK(dump_find_last(base, last, sizeof(last)) == -ENOENT);
+	snprintf(d1, sizeof(d1), "%s/2026-01-01-00:00:00", base);
+	snprintf(d2, sizeof(d2), "%s/2026-01-01-00:00:00-1", base);
+	snprintf(d3, sizeof(d3), "%s/not-a-dump", base);
+	CHECK(mkdir(d1, 0700) == 0 && mkdir(d2, 0700) == 0 &&
+	      mkdir(d3, 0700) == 0);
+	put(d1, "vmcore", "core");
+	put(d1, "dmesg.txt", "log");
+	put(d1, "metadata.json",
+	    "{\n  \"kernel_release\": \"6.1.0\",\n  \"crash_time\": 1234,\n  \"panic\": \"sysrq triggered crash\"\n}\n");
+	put(d2, "dmesg.txt", "log");
+	put(d2, "vmcore-incomplete", "part");
+
+	CHECK(dump_find_last(base, last, sizeof(last)) == 0);
+	CHECK(strcmp(last, d2) == 0);
+	CHECK(dump_inspect(d2, &info) == 0);
+	CHECK(!info.has_vmcore && info.has_incomplete && info.has_dmesg);
+	CHECK(info.crash_time == -1);
+	CHECK(dump_inspect(d1, &info) == 0);
+	CHECK(info.has_vmcore && info.vmcore_bytes == 4);
+	CHECK(info.crash_time == 1234);
+	CHECK(strcmp(info.panic, "sysrq triggered crash") == 0);
+	CHECK(strcmp(info.release, "6.1.0") == 0);
+	CHECK(dump_inspect("/nonexistent", &info) == -ENOENT);
+
+	{
+		char cmd[4300];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", base);
+		CHECK(system(cmd) == 0);
+	}
+}
+
+int main(void)
+{
+	test_names();
+	test_json();
+	test_inspect_and_last();
+	return tests_done();
+}
