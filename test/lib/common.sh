@@ -123,6 +123,7 @@ check_dump() {
 	check "$name: no vmcore-incomplete left" test ! -e "$d/vmcore-incomplete"
 	check "$name: dmesg saved" grep -q "sysrq: Trigger a crash" "$d/dmesg.txt"
 	check "$name: metadata says complete" grep -q '"complete": true' "$d/metadata.json"
+	rm -f "$d/dmesg.from-vmcore" "$d/crash.out"
 	if makedumpfile --dump-dmesg "$d/vmcore" "$d/dmesg.from-vmcore" >"$d/makedumpfile.log" 2>&1; then
 		pass "$name: makedumpfile --dump-dmesg reads the vmcore"
 	else
@@ -134,7 +135,57 @@ check_dump() {
 	else
 		fail "$name: crash failed on the vmcore ($(grep -m1 -iE 'error|mismatch|not match|inconsisten' "$d/crash.out" || tail -n 1 "$d/crash.out"))"
 	fi
+	# crash only warns about a vmlinux of another build, then goes on.
+	if grep -qE "version inconsistency|do not match" "$d/crash.out"; then
+		fail "$name: crash: vmlinux does not match the vmcore ($(grep -m1 -E "version inconsistency|do not match" "$d/crash.out"))"
+	else
+		pass "$name: crash: vmlinux matches the vmcore"
+	fi
 	check "$name: crash: PANIC is the sysrq crash" \
 		grep -qE 'PANIC: "(Kernel panic - not syncing: )?sysrq triggered crash' "$d/crash.out"
 	check "$name: crash: bt shows sysrq_handle_crash" grep -q "sysrq_handle_crash" "$d/crash.out"
+}
+
+# The checks must be able to fail: run check_dump on damaged copies of a good
+# dump (missing, truncated, corrupted vmcore; a vmlinux of another build) and
+# require that each is caught.
+self_test_checks() {
+	local name=$1 vmlinux=$2 good=$3 bad=$4 size
+	rm -rf "$bad"
+	mkdir -p "$bad"
+	caught() {
+		local what=$1 dir=$2 vml=$3
+		# A subshell: the damaged dump's failures must not count here.
+		# shellcheck disable=SC2030
+		if (
+			failures=0
+			check_dump "$name" "$vml" "$dir" >"$dir.log" 2>&1
+			[ "$failures" -eq 0 ]
+		); then
+			fail "self-test: a dump with $what passed the checks"
+		else
+			pass "self-test: a dump with $what is caught ($(grep -m1 FAIL "$dir.log" | sed 's/.*FAIL: //'))"
+		fi
+	}
+	size=$(stat -c %s "$good/vmcore")
+	cp -r "$good" "$bad/missing" && rm "$bad/missing/vmcore"
+	caught "no vmcore" "$bad/missing" "$vmlinux"
+	cp -r "$good" "$bad/truncated" && truncate -s $((size / 2)) "$bad/truncated/vmcore"
+	caught "a truncated vmcore" "$bad/truncated" "$vmlinux"
+	cp -r "$good" "$bad/corrupt" &&
+		dd if=/dev/urandom of="$bad/corrupt/vmcore" bs=4096 count=4 conv=notrunc status=none
+	caught "a corrupted header" "$bad/corrupt" "$vmlinux"
+	# Another build: the same vmlinux with its build stamp in linux_banner
+	# changed, which is what a vmlinux of another build of 6.1.192 differs by.
+	cp "$vmlinux" "$bad/vmlinux.other"
+	python3 - "$bad/vmlinux.other" <<'PY'
+import mmap, sys
+with open(sys.argv[1], "r+b") as f, mmap.mmap(f.fileno(), 0) as m:
+    i = m.find(b"Linux version 6.1.192 (")
+    j = m.find(b"#1 SMP", i)
+    m[j:j + 2] = b"#9"
+PY
+	cp -r "$good" "$bad/other-build"
+	caught "the wrong vmlinux" "$bad/other-build" "$bad/vmlinux.other"
+	rm -rf "$bad"
 }

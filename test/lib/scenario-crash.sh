@@ -60,6 +60,10 @@ if [ "${#dirs[@]}" -ge 1 ]; then
 	check "metadata names kernel $release" \
 		grep -q "\"kernel_release\": \"$release\"" "$dump/metadata.json"
 	check_dump "$name" "$kdir/vmlinux" "$dump"
+	# shellcheck disable=SC2031 # only self_test_checks' subshells set it
+	if [ "$fw" = bios ] && [ "$failures" -eq 0 ]; then
+		self_test_checks "$name" "$kdir/vmlinux" "$dump" "$out/bad"
+	fi
 	{
 		echo "vmcore: $dump/vmcore"
 		echo "vmlinux: $kdir/vmlinux"

@@ -1,0 +1,140 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Run the KUnit suites that kernel-patches/ adds, on linux-source-6.1 with
+# the series applied, in QEMU (TCG) through the kernel's kunit.py.
+#
+#   kunit-run.sh [FILTER]   FILTER is a kunit.py suite glob (default crash_mem)
+#
+# Layout under $KDUMP_FILE_CACHE/kunit (default /var/cache/kdump-file/kunit):
+#   linux-<ver>/   pristine unpacked source (per package version)
+#   src/           patched source; files are synced by content, so a file
+#                  no patch changed keeps its mtime and kunit.py's build
+#                  stays incremental
+#   src.key        hash of the package version and the series it holds
+#   build/         kunit.py --build_dir
+#   kunit.log      output of the last kunit.py run
+#
+# Exits 0 when every test passed, 1 otherwise (build failure, boot failure,
+# a failed test, or no test run at all).
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+cache=${KDUMP_FILE_CACHE:-/var/cache/kdump-file}/kunit
+patches=$top/kernel-patches
+tarball=/usr/src/linux-source-6.1.tar.xz
+filter=${1:-crash_mem}
+jobs=$(nproc)
+
+die() {
+	echo "kunit-run: error: $*" >&2
+	exit 1
+}
+
+log() {
+	echo "kunit-run: $*" >&2
+}
+
+[ -r "$tarball" ] || die "$tarball is missing (install it: apt-get install linux-source-6.1)"
+[ -r "$patches/series" ] || die "$patches/series is missing"
+command -v qemu-system-x86_64 >/dev/null ||
+	die "qemu-system-x86_64 is missing (install it: apt-get install qemu-system-x86)"
+srcver=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null) ||
+	die "cannot read the version of package linux-source-6.1 (is it installed?)"
+
+# The series, in order, without comments or blank lines (as kernel-build.sh).
+series_patches() {
+	sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$patches/series"
+}
+
+compute_key() {
+	local p
+	echo "linux-source-6.1 $srcver"
+	series_patches | while read -r p; do
+		[ -r "$patches/$p" ] || die "patch '$p' listed in $patches/series does not exist"
+		echo "$p $(sha256sum <"$patches/$p" | cut -d' ' -f1)"
+	done
+}
+
+key=$(compute_key | sha256sum | cut -c1-16)
+
+mkdir -p "$cache"
+exec 9>"$cache/.lock"
+flock 9
+
+# 1. Pristine source, unpacked once per package version.
+pristine=$cache/linux-$srcver
+if [ ! -f "$pristine/.unpacked" ]; then
+	log "unpacking $tarball"
+	rm -rf "$pristine" "$pristine.tmp"
+	mkdir -p "$pristine.tmp"
+	tar -xJf "$tarball" -C "$pristine.tmp" --strip-components=1
+	touch "$pristine.tmp/.unpacked"
+	mv "$pristine.tmp" "$pristine"
+fi
+
+# 2. Patched source, redone only when the series or a patch changed.
+src=$cache/src
+if [ "$(cat "$cache/src.key" 2>/dev/null)" != "$key" ] || [ ! -d "$src" ]; then
+	stage=$cache/stage
+	rm -rf "$stage"
+	cp -al "$pristine" "$stage"
+	n=0
+	while read -r p; do
+		n=$((n + 1))
+		# The same patch(1) options as kernel-build.sh. patch writes
+		# each changed file anew, so the hard links into the pristine
+		# tree are never modified in place.
+		if ! patch -d "$stage" -p1 --batch --forward --fuzz=0 --quiet \
+			--no-backup-if-mismatch <"$patches/$p" >"$cache/patch.log" 2>&1; then
+			cat "$cache/patch.log" >&2
+			die "patch $n '$p' does not apply to linux-source-6.1 $srcver"
+		fi
+	done < <(series_patches)
+	log "applied $n patches"
+	# Copy by content and without the stage's times: a file that goes
+	# back to its pristine text must still look newer than its object.
+	mkdir -p "$src"
+	rsync -rlp --checksum --delete --exclude=/.unpacked "$stage/" "$src/"
+	rm -rf "$stage"
+	echo "$key" >"$cache/src.key"
+fi
+
+kunitconfig=$src/kernel/.kunitconfig
+[ -r "$kunitconfig" ] ||
+	die "$kunitconfig is missing (is the KUnit patch in $patches/series?)"
+
+# 3. Build (incrementally) and run. kunit.py boots the kernel under QEMU
+#    with TCG (it passes no -accel), so KVM is not needed. kasan_multi_shot
+#    lets every KASAN report fail its test, not only the first.
+log "running kunit.py (suites '$filter'; cold build ~20 min on 2 cores)"
+rc=0
+(
+	cd "$src"
+	python3 tools/testing/kunit/kunit.py run --arch=x86_64 \
+		--build_dir="$cache/build" --jobs="$jobs" \
+		--kunitconfig="$kunitconfig" \
+		--kernel_args=kasan_multi_shot "$filter"
+) >"$cache/kunit.log" 2>&1 || rc=$?
+
+# kunit.py prints the build steps, each test and a closing summary.
+grep -v -e '^\$ make' -e '^Populating config' -e '^Building with' "$cache/kunit.log" || true
+
+# "Testing complete. Ran 31 tests: passed: 29, failed: 2" -> counts.
+summary=$(grep -o 'Ran [0-9]* tests:.*' "$cache/kunit.log" | tail -n 1) || true
+count() {
+	local n
+	n=$(sed -n "s/.*[ ,]$1: \([0-9]*\).*/\1/p" <<<"$summary")
+	echo "${n:-0}"
+}
+passed=$(count passed)
+failed=$(($(count failed) + $(count crashed)))
+errors=$(count errors)
+echo "kunit: $passed passed, $failed failed"
+if [ "$rc" -ne 0 ] || [ -z "$summary" ] || [ "$passed" -eq 0 ] ||
+	[ "$failed" -ne 0 ] || [ "$errors" -ne 0 ]; then
+	log "KUnit failed (kunit.py exit $rc); full log: $cache/kunit.log"
+	exit 1
+fi
+exit 0
