@@ -19,5 +19,6 @@ install() {
     inst_binary /usr/lib/kdump-file/kdump-file-capture
     inst_binary makedumpfile
     inst_hook cmdline 99 "$moddir/kdump-file-cmdline.sh"
+    inst_hook pre-udev 99 "$moddir/kdump-file-early.sh"
     inst_hook pre-mount 99 "$moddir/kdump-file-capture.sh"
 }

@@ -36,6 +36,7 @@
 #define VMCORE "/proc/vmcore"
 #define MNT "/kdump-target"
 #define EXIT_SHELL 99
+#define EXIT_LATER 98 /* --early: target not there yet, try after udev */
 
 static unsigned long long t_start;
 
@@ -273,7 +274,7 @@ static void take_action(enum conf_action a)
 	exit(EXIT_FAILURE);
 }
 
-static int capture(const struct kdump_conf *c)
+static int capture(const struct kdump_conf *c, bool early)
 {
 	char dev[PATH_MAX], fstype[32] = "", base[PATH_MAX], dir[PATH_MAX + 8];
 	char stem[PATH_MAX];
@@ -286,21 +287,35 @@ static int capture(const struct kdump_conf *c)
 	FILE *f;
 	int r;
 
-	/* 1. The target device, within target_timeout. */
-	deadline = now_ms() + c->target_timeout * 1000ULL;
-	say("waiting up to %us for dump target %s", c->target_timeout,
-	    c->target);
-	for (;;) {
+	/*
+	 * 1. The target device, within target_timeout.  Early (before udev),
+	 * only a device the kernel has already found is taken: the driver is
+	 * built in, and waiting for udev would cost seconds for nothing.
+	 */
+	if (early) {
 		r = target_find_device(c->target, dev, sizeof(dev), fstype,
 				       sizeof(fstype));
-		if (r != -ENODEV || now_ms() >= deadline)
-			break;
-		usleep(200 * 1000);
-	}
-	if (r < 0) {
-		say("error: dump target %s not found within %us: %s",
-		    c->target, c->target_timeout, strerror(-r));
-		return r;
+		if (r < 0) {
+			say("dump target %s not there before udev: waiting for udev",
+			    c->target);
+			return -EAGAIN;
+		}
+	} else {
+		deadline = now_ms() + c->target_timeout * 1000ULL;
+		say("waiting up to %us for dump target %s", c->target_timeout,
+		    c->target);
+		for (;;) {
+			r = target_find_device(c->target, dev, sizeof(dev),
+					       fstype, sizeof(fstype));
+			if (r != -ENODEV || now_ms() >= deadline)
+				break;
+			usleep(200 * 1000);
+		}
+		if (r < 0) {
+			say("error: dump target %s not found within %us: %s",
+			    c->target, c->target_timeout, strerror(-r));
+			return r;
+		}
 	}
 	t_dev = now_ms();
 	if (mkdir(MNT, 0700) < 0 && errno != EEXIST)
@@ -426,8 +441,9 @@ out_umount:
 	return r;
 }
 
-int main(void)
+int main(int argc, char *argv[])
 {
+	bool early = argc > 1 && strcmp(argv[1], "--early") == 0;
 	struct conf_error err = { 0 };
 	struct kdump_conf c;
 	char cmdline[4096];
@@ -451,7 +467,9 @@ int main(void)
 	    conf_compression_to_string(c.compression));
 	if (read_line_file("/proc/cmdline", cmdline, sizeof(cmdline)) == 0)
 		say("capture kernel command line: %s", cmdline);
-	r = capture(&c);
+	r = capture(&c, early);
+	if (r == -EAGAIN)
+		return EXIT_LATER;
 	if (r < 0) {
 		say("capture failed after %.1fs: %s", (now_ms() - t_start) / 1000.0,
 		    strerror(-r));

@@ -66,12 +66,16 @@ static void help(void)
 	       "             (exit 3 when no capture kernel is loaded)\n"
 	       "  show       show the effective configuration and capture command line\n"
 	       "  rebuild    rebuild the capture initramfs\n"
+	       "  report [DIR]  write report.txt and report.json for a dump (default:\n"
+	       "             the newest) with kdump-file-analyze; --new: only if the\n"
+	       "             newest dump has no report yet\n"
 	       "  test       crash the machine now to test the capture (asks first);\n"
 	       "             after the reboot, status tells whether it passed\n"
 	       "\n"
 	       "Options:\n"
 	       "  -c, --config FILE   configuration file (default %s)\n"
 	       "  -y, --yes           do not ask before 'test' crashes the machine\n"
+	       "  -n, --new           report: only a dump without a report\n"
 	       "  -h, --help          show this help\n",
 	       CONF_PATH_DEFAULT);
 }
@@ -317,9 +321,6 @@ static int do_load(void)
 	struct plan p;
 	int lock_fd = -1, kfd = -1, ifd = -1, r;
 
-	r = make_plan(&p);
-	if (r < 0)
-		return r;
 	r = read_ull_file(SYS_CRASH_SIZE, &reserved);
 	if (r < 0) {
 		log_error("cannot read %s: %s (is this kernel built with CONFIG_KEXEC_FILE and CONFIG_CRASH_DUMP?)",
@@ -327,10 +328,12 @@ static int do_load(void)
 		return r;
 	}
 	if (reserved == 0) {
-		log_error("cannot load capture kernel '%s': no crashkernel= memory is reserved (add crashkernel=256M to the kernel command line, e.g. in GRUB_CMDLINE_LINUX of /etc/default/grub, run update-grub and reboot)",
-			  p.kernel);
+		log_error("cannot load a capture kernel: no crashkernel= memory is reserved (add crashkernel=256M to the kernel command line, e.g. in GRUB_CMDLINE_LINUX of /etc/default/grub, run update-grub and reboot)");
 		return -EADDRNOTAVAIL;
 	}
+	r = make_plan(&p);
+	if (r < 0)
+		return r;
 	r = take_lock(&lock_fd);
 	if (r < 0)
 		return r;
@@ -622,12 +625,55 @@ static int do_rebuild(void)
 	return r;
 }
 
+/* The dump named on the command line, or the newest one. */
+static const char *arg_dump;
+static bool arg_new;
+
+static int do_report(void)
+{
+	char dir[PATH_MAX], rep[PATH_MAX + 16];
+	struct kdump_conf c;
+	int r;
+
+	r = load_config(&c);
+	if (r < 0)
+		return r;
+	if (arg_dump) {
+		snprintf(dir, sizeof(dir), "%s", arg_dump);
+	} else {
+		r = dump_find_last(c.path, dir, sizeof(dir));
+		if (r < 0) {
+			if (arg_new)
+				return 0;
+			log_error("no dump to report on in %s: %s", c.path,
+				  strerror(-r));
+			return r;
+		}
+	}
+	snprintf(rep, sizeof(rep), "%s/report.json", dir);
+	if (arg_new && access(rep, F_OK) == 0)
+		return 0;
+	{
+		char *const argv[] = { "kdump-file-analyze", "report", dir, NULL };
+
+		fflush(stdout);
+		r = run_program(argv, -1);
+	}
+	if (r < 0) {
+		log_error("cannot run kdump-file-analyze for '%s': %s", dir,
+			  r == -ENOENT ? "it is not installed" : strerror(-r));
+		return r;
+	}
+	return r == 0 ? 0 : -EIO;
+}
+
 int main(int argc, char *argv[])
 {
 	static const struct option options[] = {
 		{ "config", required_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "yes", no_argument, NULL, 'y' },
+		{ "new", no_argument, NULL, 'n' },
 		{}
 	};
 	static const struct {
@@ -637,11 +683,12 @@ int main(int argc, char *argv[])
 		{ "load", do_load },	   { "unload", do_unload },
 		{ "status", do_status },   { "show", do_show },
 		{ "rebuild", do_rebuild }, { "test", do_test },
+		{ "report", do_report },
 	};
 	const char *verb;
 	int c, r;
 
-	while ((c = getopt_long(argc, argv, "c:hy", options, NULL)) >= 0) {
+	while ((c = getopt_long(argc, argv, "c:hyn", options, NULL)) >= 0) {
 		switch (c) {
 		case 'c':
 			arg_config = optarg;
@@ -652,15 +699,25 @@ int main(int argc, char *argv[])
 		case 'y':
 			arg_yes = true;
 			break;
+		case 'n':
+			arg_new = true;
+			break;
 		default:
 			return EXIT_USAGE;
 		}
 	}
-	if (optind != argc - 1) {
-		fprintf(stderr, "kdump-file: expected one command; see kdump-file --help\n");
+	if (optind >= argc) {
+		fprintf(stderr, "kdump-file: expected a command; see kdump-file --help\n");
 		return EXIT_USAGE;
 	}
 	verb = argv[optind];
+	if (strcmp(verb, "report") == 0 && optind + 2 == argc)
+		arg_dump = argv[optind + 1];
+	else if (optind + 1 != argc) {
+		fprintf(stderr, "kdump-file: '%s' takes no argument '%s'; see kdump-file --help\n",
+			verb, argv[optind + 1]);
+		return EXIT_USAGE;
+	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (strcmp(verb, "reload") == 0) {
 		r = do_unload();

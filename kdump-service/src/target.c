@@ -105,7 +105,27 @@ int target_resolve_path(const char *path, struct target_fs *ret)
 	if (strncmp(best_dev, "0:", 2) == 0)
 		return -ENOTBLK; /* tmpfs and the like: lost on reboot */
 
-	snprintf(dev, sizeof(dev), "/dev/block/%s", best_dev);
+	/*
+	 * The kernel's own name (DEVNAME in sysfs) under devtmpfs: unlike the
+	 * /dev/block symlinks it exists before udev has run.
+	 */
+	{
+		char uevent[128], kv[256];
+		FILE *u;
+
+		snprintf(uevent, sizeof(uevent), "/sys/dev/block/%s/uevent",
+			 best_dev);
+		u = fopen(uevent, "re");
+		if (!u)
+			return -errno;
+		dev[0] = '\0';
+		while (fgets(kv, sizeof(kv), u))
+			if (sscanf(kv, "DEVNAME=%58s", dev + 5) == 1)
+				memcpy(dev, "/dev/", 5);
+		fclose(u);
+		if (dev[0] != '/')
+			return -ENODEV;
+	}
 	memset(ret, 0, sizeof(*ret));
 	strcpy(ret->fstype, best_type);
 	strcpy(ret->mountpoint, best_mnt);
@@ -121,11 +141,7 @@ int target_resolve_path(const char *path, struct target_fs *ret)
 		if (probe_tag(dev, "UUID", uuid, sizeof(uuid)) == 0) {
 			snprintf(ret->spec, sizeof(ret->spec), "UUID=%s", uuid);
 		} else {
-			char rp[PATH_MAX];
-
-			if (!realpath(dev, rp))
-				return -errno;
-			snprintf(ret->spec, sizeof(ret->spec), "%s", rp);
+			snprintf(ret->spec, sizeof(ret->spec), "%s", dev);
 		}
 	}
 	return 0;

@@ -80,7 +80,7 @@ qemu_boot() {
 		"${fwargs[@]}" -display none -monitor none -serial "file:$log.serial" \
 		-no-reboot -nic none -kernel "$kernel" -append "$append" \
 		-drive "file=$disk,format=raw,if=virtio" "$@" >>"$log" 2>&1 || rc=$?
-	cat "$log.serial" >>"$log"
+	tr -d '\r' <"$log.serial" >>"$log"
 	rm -f "$log.serial"
 	echo "=== end $(date -u +%T) rc=$rc" >>"$log"
 	return "$rc"
@@ -188,4 +188,35 @@ PY
 	cp -r "$good" "$bad/other-build"
 	caught "the wrong vmlinux" "$bad/other-build" "$bad/vmlinux.other"
 	rm -rf "$bad"
+}
+
+# guest_image_prepared KERNEL_DIR: the guest image after one boot that ran
+# "systemctl enable --now kdump-file", so the capture initramfs is built and
+# the service enabled; cached next to the image it came from.
+guest_image_prepared() {
+	local kdir=$1 img prep log
+	img=$(guest_image "$kdir")
+	prep=${img%.img}-prepared.img
+	if [ -f "$prep" ]; then
+		echo "$prep"
+		return 0
+	fi
+	(
+		flock 8
+		[ -f "$prep" ] && exit 0
+		log=$KDUMP_FILE_OUT/prepare-$(basename "$img" .img).log
+		mkdir -p "$KDUMP_FILE_OUT"
+		rm -f "$log"
+		cp --sparse=always "$img" "$prep.tmp"
+		qemu_boot "$log" 900 bios 1024 "$kdir/bzImage" \
+			"root=/dev/vda rw console=ttyS0 crashkernel=256M panic=-1 kdump_file_test=prepare" \
+			"$prep.tmp" || true
+		if ! grep -q "KDUMP-FILE-TEST: prepared: 1" "$log"; then
+			echo "guest_image_prepared: the preparing boot failed; see $log" >&2
+			rm -f "$prep.tmp"
+			exit 1
+		fi
+		mv "$prep.tmp" "$prep"
+	) 8>"$img.lock" >&2 || return 1
+	echo "$prep"
 }

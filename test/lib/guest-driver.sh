@@ -35,6 +35,46 @@ crash_now() {
     echo c > /proc/sysrq-trigger
 }
 
+img_mtime() {
+    stat -c %Y.%y /var/lib/kdump-file/initramfs-"$(uname -r)".img
+}
+
+# kdump-file(8) as an administrator uses it through systemctl, then a test
+# crash; the host checks the lines this prints.
+service_scenario() {
+    run systemctl start kdump-file
+    say "is-active: $(systemctl is-active kdump-file)"
+    run kdump-file status
+    t0=$(img_mtime)
+    say "initramfs before: $t0"
+    run kdump-file reload
+    t1=$(img_mtime)
+    say "initramfs after reload without change: $t1"
+    [ "$t0" = "$t1" ] && say "no rebuild without change"
+    printf 'keep = 5\n' >> /etc/kdump-file.conf
+    run kdump-file reload
+    t2=$(img_mtime)
+    say "initramfs after reload with a config change: $t2"
+    [ "$t1" != "$t2" ] && say "rebuilt after config change"
+    run kdump-file status
+    run systemctl stop kdump-file
+    say "after stop: is-active $(systemctl is-active kdump-file), loaded $(cat /sys/kernel/kexec_crash_loaded)"
+    kdump-file status > /dev/null 2>&1
+    say "status exit after stop: $?"
+    cp /etc/kdump-file.conf /tmp/kdump-file.conf.good
+    printf 'bogus_key = 1\n' >> /etc/kdump-file.conf
+    run systemctl start kdump-file
+    run systemctl status --no-pager --lines=5 kdump-file
+    say "with a bad config: is-active $(systemctl is-active kdump-file), loaded $(cat /sys/kernel/kexec_crash_loaded)"
+    cp /tmp/kdump-file.conf.good /etc/kdump-file.conf
+    run systemctl start kdump-file
+    say "restored: is-active $(systemctl is-active kdump-file)"
+    run kdump-file test
+    sync
+    run kdump-file test --yes
+    say "FAIL: still running after kdump-file test --yes"
+}
+
 case "$step" in
 crash)
     # The spine: what a user does, then a crash.
@@ -49,9 +89,33 @@ crash)
     fi
     say "FAIL: not loaded, not crashing"
     ;;
+crash-loaded)
+    # The service is enabled on this disk: crash once it has loaded.
+    say "is-active: $(systemctl is-active kdump-file)"
+    if [ "$(cat /sys/kernel/kexec_crash_loaded)" = 1 ]; then
+        say "loaded ok"
+        crash_now
+    fi
+    run systemctl status --no-pager --lines=3 kdump-file
+    say "not loaded"
+    ;;
+prepare)
+    # Make a disk whose capture initramfs is built (the image for the
+    # scenarios that do not test the first build).
+    run systemctl enable --now kdump-file || say "FAIL: enable --now"
+    say "prepared: $(cat /sys/kernel/kexec_crash_loaded)"
+    ;;
 status)
     # The boot after a capture.
     run kdump-file status
+    ;;
+service)
+    service_scenario
+    ;;
+service-after)
+    run kdump-file status
+    run systemctl status --no-pager --lines=5 kdump-file
+    say "is-active: $(systemctl is-active kdump-file)"
     ;;
 *)
     say "FAIL: unknown step '$step'"

@@ -74,5 +74,5 @@ mv "$tmp" "$img"
 rm -rf "$stage"
 # Keep the newest few images only.
 # shellcheck disable=SC2012 # names are hex keys, ls -t is safe here
-ls -1t "$cache"/guest/image-*.img 2>/dev/null | tail -n +4 | xargs -r rm -f
+ls -1t "$cache"/guest/image-*.img 2>/dev/null | tail -n +7 | xargs -r rm -f
 echo "$img"
