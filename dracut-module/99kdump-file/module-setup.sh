@@ -1,8 +1,16 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# dracut module of kdump-file: the capture initramfs.  kdump-file(8) builds
-# it with "dracut --modules 'base kernel-modules kdump-file'" and passes the
-# resolved capture configuration with --include; see kdump-file-capture.
+# dracut module of kdump-file: the capture initramfs.
+#
+# kdump-file(8) builds it with
+#   dracut --hostonly --modules "kdump-file kernel-modules" \
+#          --include <resolved capture.conf> /etc/kdump-file/capture.conf
+# Its /init is kdump-file-capture itself: it mounts /proc, /sys and /dev,
+# loads the drivers of this machine's devices (kernel-modules puts them in
+# the image), waits for the dump target, saves dmesg and vmcore with
+# makedumpfile, and reboots (or takes the configured action).  Neither
+# dracut's shell init nor udev nor systemd is included: in crashkernel
+# memory they cost more than the capture itself.
 
 # Only when asked for: never part of a normal boot initramfs.
 check() {
@@ -10,15 +18,13 @@ check() {
 }
 
 depends() {
-    echo base
     return 0
 }
 
-# shellcheck disable=SC2154 # moddir is set by dracut for every module
 install() {
     inst_binary /usr/lib/kdump-file/kdump-file-capture
+    ln_r /usr/lib/kdump-file/kdump-file-capture /init
     inst_binary makedumpfile
-    inst_hook cmdline 99 "$moddir/kdump-file-cmdline.sh"
-    inst_hook pre-udev 99 "$moddir/kdump-file-early.sh"
-    inst_hook pre-mount 99 "$moddir/kdump-file-capture.sh"
+    # For failure_action = shell only.
+    inst_binary sh
 }

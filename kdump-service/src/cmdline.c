@@ -17,7 +17,7 @@ static const char *const drop_always[] = {
 	"default_hugepagesz", "hugetlb_cma", "cma", "resume", "resume_offset",
 	"root", "rootflags", "rootfstype", "rootwait", "ro", "rw", "init",
 	"nr_cpus", "maxcpus", "irqpoll", "reset_devices", "panic",
-	"rd.emergency", "rd.shell", "rd.break", "kdump_file_test", NULL,
+	"kdump_file_test", NULL,
 };
 
 /* Length of the next token, honouring double quotes as the kernel does. */
@@ -90,20 +90,6 @@ static int append(char *buf, size_t size, size_t *pos, const char *s,
 	return 0;
 }
 
-static const char *action_param(enum conf_action a)
-{
-	switch (a) {
-	case ACTION_POWEROFF:
-		return "rd.emergency=poweroff";
-	case ACTION_HALT:
-		return "rd.emergency=halt";
-	case ACTION_SHELL:
-		return "";
-	default:
-		return "rd.emergency=reboot";
-	}
-}
-
 int cmdline_build(const char *running, const struct kdump_conf *c, char *buf,
 		  size_t size)
 {
@@ -134,9 +120,6 @@ int cmdline_build(const char *running, const struct kdump_conf *c, char *buf,
 	}
 	r = append(buf, size, &pos, CMDLINE_CAPTURE_ADD,
 		   strlen(CMDLINE_CAPTURE_ADD));
-	if (r >= 0)
-		r = append(buf, size, &pos, action_param(c->failure_action),
-			   strlen(action_param(c->failure_action)));
 	if (r >= 0)
 		r = append(buf, size, &pos, c->cmdline_append,
 			   strlen(c->cmdline_append));

@@ -17,8 +17,7 @@
 /* Parameters a capture kernel always gets (before cmdline_append). */
 #define CMDLINE_CAPTURE_ADD                                                   \
 	"irqpoll nr_cpus=1 reset_devices cgroup_disable=memory mce=off "     \
-	"numa=off udev.children-max=2 panic=10 acpi_no_memhotplug "          \
-	"transparent_hugepage=never"
+	"numa=off panic=10 acpi_no_memhotplug transparent_hugepage=never"
 
 /*
  * Build the capture kernel's command line from the running one: drop the

@@ -134,15 +134,16 @@ int initramfs_build(const char *img, const char *kver,
 		return -ENAMETOOLONG;
 	{
 		/*
-		 * Only what the capture needs: dracut's shell init, udev for
-		 * the target device, the host's own storage drivers, and our
-		 * module; no systemd (it costs memory the reservation lacks).
+		 * Only what the capture needs: our module (its /init is the
+		 * capture program) and this host's own drivers; no dracut
+		 * shell init, udev or systemd, which cost the capture kernel
+		 * more memory than it has (see dracut-module/).
 		 */
 		char *const argv[] = {
 			"dracut", "--force", "--quiet", "--hostonly",
 			"--hostonly-mode", "strict", "--no-hostonly-cmdline",
 			"--no-early-microcode", "--modules",
-			"base kernel-modules kdump-file", "--include",
+			"kdump-file kernel-modules", "--include",
 			(char *)capture_conf_file,
 			KDUMP_FILE_CAPTURE_CONF_IN_INITRAMFS, "--kver",
 			(char *)kver, tmp, NULL,

@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kdump-file-capture: runs in the capture kernel's initramfs (started by the
- * dracut module's hook) and saves the crashed kernel's dmesg and memory:
+ * kdump-file-capture: the capture initramfs' /init (installed there by the
+ * dracut module); saves the crashed kernel's dmesg and memory:
  *
  *   wait for the target device, mount it, make <path>/<time>/ (0700),
  *   dmesg.txt first, then vmcore-incomplete -> sync -> vmcore,
  *   metadata.json last, unmount, then the final action.
  *
- * Any failure takes the failure action; exit status 99 asks the hook for a
- * shell.  Only main() and the phase reporter print.
+ * Any failure takes the failure action.  Run by hand outside PID 1 (for
+ * tests), the shell action exits with status 99 instead.  Only main() and
+ * the phase reporter print.
  */
 #include <dirent.h>
 #include <elf.h>
@@ -24,9 +25,11 @@
 #include <sys/reboot.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "coldplug.h"
 #include "conf.h"
 #include "dump.h"
 #include "target.h"
@@ -36,7 +39,6 @@
 #define VMCORE "/proc/vmcore"
 #define MNT "/kdump-target"
 #define EXIT_SHELL 99
-#define EXIT_LATER 98 /* --early: target not there yet, try after udev */
 
 static unsigned long long t_start;
 
@@ -251,6 +253,44 @@ static void apply_retention(const char *base, unsigned int keep)
 	}
 }
 
+static bool is_init;
+
+/*
+ * As the capture initramfs' /init: the few things an init must do before
+ * the capture can run.  No udev and no shell: they cost the capture kernel
+ * seconds and megabytes it does not have.
+ */
+static void init_setup(void)
+{
+	struct utsname u;
+	char moddir[300];
+	int fd, n;
+
+	(void)mkdir("/proc", 0555);
+	(void)mkdir("/sys", 0555);
+	(void)mkdir("/dev", 0755);
+	(void)mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
+	(void)mount("sysfs", "/sys", "sysfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
+	(void)mount("devtmpfs", "/dev", "devtmpfs", MS_NOSUID, "mode=0755");
+	fd = open("/dev/console", O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (fd >= 0) {
+		(void)dup2(fd, STDIN_FILENO);
+		(void)dup2(fd, STDOUT_FILENO);
+		(void)dup2(fd, STDERR_FILENO);
+		close(fd);
+	}
+	setenv("PATH", "/usr/sbin:/usr/bin:/sbin:/bin", 1);
+	if (uname(&u) == 0) {
+		snprintf(moddir, sizeof(moddir), "/lib/modules/%s", u.release);
+		n = coldplug_load_modules(moddir, "/sys/devices");
+		if (n > 0)
+			say("loaded %d kernel modules for this machine's devices", n);
+		else if (n < 0)
+			say("warning: cannot load kernel modules from %s: %s",
+			    moddir, strerror(-n));
+	}
+}
+
 static void take_action(enum conf_action a)
 {
 	sync();
@@ -264,8 +304,13 @@ static void take_action(enum conf_action a)
 		reboot(RB_HALT_SYSTEM);
 		break;
 	case ACTION_SHELL:
-		say("dropping to a shell");
-		exit(EXIT_SHELL);
+		say("dropping to a shell; 'reboot -f' or Ctrl-D to leave");
+		if (!is_init)
+			exit(EXIT_SHELL);
+		execl("/bin/sh", "sh", NULL);
+		say("error: no shell in the capture initramfs: rebooting");
+		reboot(RB_AUTOBOOT);
+		break;
 	default:
 		say("rebooting");
 		reboot(RB_AUTOBOOT);
@@ -274,7 +319,7 @@ static void take_action(enum conf_action a)
 	exit(EXIT_FAILURE);
 }
 
-static int capture(const struct kdump_conf *c, bool early)
+static int capture(const struct kdump_conf *c)
 {
 	char dev[PATH_MAX], fstype[32] = "", base[PATH_MAX], dir[PATH_MAX + 8];
 	char stem[PATH_MAX];
@@ -287,35 +332,21 @@ static int capture(const struct kdump_conf *c, bool early)
 	FILE *f;
 	int r;
 
-	/*
-	 * 1. The target device, within target_timeout.  Early (before udev),
-	 * only a device the kernel has already found is taken: the driver is
-	 * built in, and waiting for udev would cost seconds for nothing.
-	 */
-	if (early) {
+	/* 1. The target device, within target_timeout. */
+	deadline = now_ms() + c->target_timeout * 1000ULL;
+	say("waiting up to %us for dump target %s", c->target_timeout,
+	    c->target);
+	for (;;) {
 		r = target_find_device(c->target, dev, sizeof(dev), fstype,
 				       sizeof(fstype));
-		if (r < 0) {
-			say("dump target %s not there before udev: waiting for udev",
-			    c->target);
-			return -EAGAIN;
-		}
-	} else {
-		deadline = now_ms() + c->target_timeout * 1000ULL;
-		say("waiting up to %us for dump target %s", c->target_timeout,
-		    c->target);
-		for (;;) {
-			r = target_find_device(c->target, dev, sizeof(dev),
-					       fstype, sizeof(fstype));
-			if (r != -ENODEV || now_ms() >= deadline)
-				break;
-			usleep(200 * 1000);
-		}
-		if (r < 0) {
-			say("error: dump target %s not found within %us: %s",
-			    c->target, c->target_timeout, strerror(-r));
-			return r;
-		}
+		if (r != -ENODEV || now_ms() >= deadline)
+			break;
+		usleep(100 * 1000);
+	}
+	if (r < 0) {
+		say("error: dump target %s not found within %us: %s",
+		    c->target, c->target_timeout, strerror(-r));
+		return r;
 	}
 	t_dev = now_ms();
 	if (mkdir(MNT, 0700) < 0 && errno != EEXIST)
@@ -441,9 +472,9 @@ out_umount:
 	return r;
 }
 
-int main(int argc, char *argv[])
+int main(void)
 {
-	bool early = argc > 1 && strcmp(argv[1], "--early") == 0;
+
 	struct conf_error err = { 0 };
 	struct kdump_conf c;
 	char cmdline[4096];
@@ -451,9 +482,14 @@ int main(int argc, char *argv[])
 
 	t_start = now_ms();
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	is_init = getpid() == 1;
+	if (is_init)
+		init_setup();
 	if (access(VMCORE, R_OK) < 0) {
-		say("no %s: not a capture kernel, nothing to do", VMCORE);
-		return 0;
+		say("no %s: this is not a capture kernel, nothing to save", VMCORE);
+		if (!is_init)
+			return 0;
+		take_action(ACTION_REBOOT);
 	}
 	r = conf_parse_file(&c, CAPTURE_CONF, &err);
 	if (r < 0) {
@@ -467,9 +503,7 @@ int main(int argc, char *argv[])
 	    conf_compression_to_string(c.compression));
 	if (read_line_file("/proc/cmdline", cmdline, sizeof(cmdline)) == 0)
 		say("capture kernel command line: %s", cmdline);
-	r = capture(&c, early);
-	if (r == -EAGAIN)
-		return EXIT_LATER;
+	r = capture(&c);
 	if (r < 0) {
 		say("capture failed after %.1fs: %s", (now_ms() - t_start) / 1000.0,
 		    strerror(-r));

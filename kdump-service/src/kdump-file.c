@@ -24,6 +24,7 @@
 #include "cmdline.h"
 #include "conf.h"
 #include "dump.h"
+#include "estimate.h"
 #include "initramfs.h"
 #include "kexec.h"
 #include "target.h"
@@ -69,6 +70,7 @@ static void help(void)
 	       "  report [DIR]  write report.txt and report.json for a dump (default:\n"
 	       "             the newest) with kdump-file-analyze; --new: only if the\n"
 	       "             newest dump has no report yet\n"
+	       "  estimate   recommend a crashkernel= size for this machine, with the reasoning\n"
 	       "  test       crash the machine now to test the capture (asks first);\n"
 	       "             after the reboot, status tells whether it passed\n"
 	       "\n"
@@ -313,6 +315,29 @@ static int write_state(const struct plan *p)
 	return write_file_atomic(RUN_DIR "/loaded", buf, n, 0600);
 }
 
+/* System RAM as the crashed kernel will have it: MemTotal + the reservation. */
+static unsigned long long system_ram(void)
+{
+	unsigned long long kib = 0, reserved = 0;
+	char line[256];
+	FILE *f;
+
+	f = fopen("/proc/meminfo", "re");
+	if (f) {
+		while (fgets(line, sizeof(line), f))
+			if (sscanf(line, "MemTotal: %llu kB", &kib) == 1)
+				break;
+		fclose(f);
+	}
+	(void)read_ull_file(SYS_CRASH_SIZE, &reserved);
+	return kib * 1024 + reserved;
+}
+
+static double mib_f(unsigned long long b)
+{
+	return b / 1048576.0;
+}
+
 static int do_load(void)
 {
 	struct kexec_context ctx;
@@ -363,8 +388,11 @@ static int do_load(void)
 	r = kexec_crash_load(kfd, ifd, p.cmdline);
 	if (r < 0) {
 		char why[512];
+		struct estimate e;
 
 		fill_context(&ctx, &p, lockdown, sizeof(lockdown));
+		if (estimate_capture(kfd, ifd, system_ram(), &e) == 0)
+			ctx.needed = e.needed;
 		kexec_explain(-r, &ctx, why, sizeof(why));
 		log_error("cannot load capture kernel '%s' with initramfs '%s': kexec_file_load: %s: %s",
 			  p.kernel, p.initramfs, strerror(-r), why);
@@ -625,6 +653,51 @@ static int do_rebuild(void)
 	return r;
 }
 
+static int do_estimate(void)
+{
+	unsigned long long reserved = 0;
+	struct estimate e;
+	struct plan p;
+	int kfd = -1, ifd = -1, r;
+
+	r = make_plan(&p);
+	if (r < 0)
+		return r;
+	r = open_regular("capture kernel", p.kernel, &kfd);
+	if (r < 0)
+		return r;
+	r = open_regular("capture initramfs", p.initramfs, &ifd);
+	if (r < 0) {
+		close(kfd);
+		log_error("estimate needs the capture initramfs: run 'kdump-file rebuild' first");
+		return r;
+	}
+	r = estimate_capture(kfd, ifd, system_ram(), &e);
+	close(ifd);
+	close(kfd);
+	if (r < 0) {
+		log_error("cannot read capture kernel '%s': not a bzImage", p.kernel);
+		return r;
+	}
+	printf("capture kernel     %7.1f MiB  %s (in memory: its init_size)\n",
+	       mib_f(e.kernel), p.kernel);
+	printf("capture initramfs  %7.1f MiB  %s (compressed, held while it unpacks)\n",
+	       mib_f(e.initramfs), p.initramfs);
+	printf("  unpacked         %7.1f MiB\n", mib_f(e.initramfs_unpacked));
+	printf("run time           %7.1f MiB  (capture kernel, init and makedumpfile, measured)\n",
+	       mib_f(e.runtime));
+	printf("system RAM share   %7.1f MiB  (for %.1f GiB of RAM)\n",
+	       mib_f(e.ram_share), e.ram / 1073741824.0);
+	printf("needed             %7.1f MiB\n", mib_f(e.needed));
+	printf("recommended: crashkernel=%lluM (needed plus a quarter, in 8M steps)\n",
+	       e.recommended >> 20);
+	if (read_ull_file(SYS_CRASH_SIZE, &reserved) == 0)
+		printf("reserved now: %llu MiB%s\n", reserved >> 20,
+		       reserved == 0 ? " (none)" :
+		       reserved < e.needed ? " (too small)" : "");
+	return 0;
+}
+
 /* The dump named on the command line, or the newest one. */
 static const char *arg_dump;
 static bool arg_new;
@@ -683,7 +756,7 @@ int main(int argc, char *argv[])
 		{ "load", do_load },	   { "unload", do_unload },
 		{ "status", do_status },   { "show", do_show },
 		{ "rebuild", do_rebuild }, { "test", do_test },
-		{ "report", do_report },
+		{ "report", do_report },   { "estimate", do_estimate },
 	};
 	const char *verb;
 	int c, r;

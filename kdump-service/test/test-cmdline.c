@@ -35,7 +35,6 @@ static void test_basic(void)
 	CHECK(has_word(buf, "irqpoll"));
 	CHECK(has_word(buf, "nr_cpus=1"));
 	CHECK(has_word(buf, "reset_devices"));
-	CHECK(has_word(buf, "rd.emergency=reboot"));
 	CHECK(has_word(buf, "panic=10"));
 }
 
@@ -47,7 +46,6 @@ static void test_remove_append_and_quotes(void)
 	conf_init(&c);
 	strcpy(c.cmdline_remove, "quiet splash");
 	strcpy(c.cmdline_append, "loglevel=7");
-	c.failure_action = ACTION_POWEROFF;
 	CHECK(cmdline_build("quiet  splash=1 dyndbg=\"file x.c +p\" crashkernel=1G-:256M nr_cpus=4 -- single",
 			    &c, buf, sizeof(buf)) > 0);
 	CHECK(!has_word(buf, "quiet"));
@@ -55,7 +53,6 @@ static void test_remove_append_and_quotes(void)
 	CHECK(strstr(buf, "dyndbg=\"file x.c +p\"") != NULL);
 	CHECK(!strstr(buf, "nr_cpus=4"));
 	CHECK(!strstr(buf, "single"));
-	CHECK(has_word(buf, "rd.emergency=poweroff"));
 	/* The user's parameters come last, so they win. */
 	CHECK(strcmp(buf + strlen(buf) - strlen("loglevel=7"), "loglevel=7") == 0);
 }

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "estimate.h"
+
+#define MIB (1ULL << 20)
+
+/*
+ * Measured with test/bench/crashkernel.sh (QEMU, this project's 6.1 kernel,
+ * dracut capture initramfs, makedumpfile -l -d 31): what the capture uses
+ * beyond the kernel image and the initramfs: the capture kernel's own
+ * allocations, dracut's init, and makedumpfile's working memory.
+ */
+#define RUNTIME_BYTES (ESTIMATE_RUNTIME_MIB * MIB)
+/* Per GiB of the crashed system's RAM (page tables, bitmaps, mem_map reads). */
+#define PER_GIB_BYTES (ESTIMATE_PER_GIB_KIB * 1024ULL)
+/* Headroom above the estimate for the recommendation, in percent. */
+#define MARGIN_PERCENT 25
+
+#ifndef ESTIMATE_RUNTIME_MIB
+#define ESTIMATE_RUNTIME_MIB 16
+#endif
+#ifndef ESTIMATE_PER_GIB_KIB
+#define ESTIMATE_PER_GIB_KIB 2048
+#endif
+
+/* The boot protocol's init_size (Documentation/x86/boot.rst, 2.10+). */
+#define BOOT_HDR_INIT_SIZE_OFF 0x260
+
+static unsigned int le32(const unsigned char *p)
+{
+	return p[0] | p[1] << 8 | p[2] << 16 | (unsigned int)p[3] << 24;
+}
+
+int estimate_capture(int kernel_fd, int initramfs_fd,
+		     unsigned long long ram_bytes, struct estimate *ret)
+{
+	unsigned char b[4];
+	struct stat st;
+	struct estimate e;
+
+	memset(&e, 0, sizeof(e));
+	if (pread(kernel_fd, b, 4, BOOT_HDR_INIT_SIZE_OFF) != 4)
+		return -ENOEXEC;
+	e.kernel = le32(b);
+	if (fstat(kernel_fd, &st) < 0)
+		return -errno;
+	/* The compressed image is read in before it decompresses in place. */
+	if (e.kernel < (unsigned long long)st.st_size)
+		e.kernel = st.st_size;
+
+	if (initramfs_fd >= 0) {
+		unsigned char magic[2];
+
+		if (fstat(initramfs_fd, &st) < 0)
+			return -errno;
+		e.initramfs = st.st_size;
+		/* gzip keeps the unpacked size (mod 2^32) in its last 4 bytes. */
+		if (pread(initramfs_fd, magic, 2, 0) == 2 && magic[0] == 0x1f &&
+		    magic[1] == 0x8b && st.st_size > 8 &&
+		    pread(initramfs_fd, b, 4, st.st_size - 4) == 4)
+			e.initramfs_unpacked = le32(b);
+		if (e.initramfs_unpacked < e.initramfs)
+			e.initramfs_unpacked = e.initramfs * 3;
+	}
+	e.runtime = RUNTIME_BYTES;
+	e.ram = ram_bytes;
+	e.ram_share = (ram_bytes >> 30) * PER_GIB_BYTES +
+		      ((ram_bytes & ((1ULL << 30) - 1)) ? PER_GIB_BYTES : 0);
+	e.needed = e.kernel + e.initramfs + e.initramfs_unpacked + e.runtime +
+		   e.ram_share;
+	e.recommended = e.needed + e.needed * MARGIN_PERCENT / 100;
+	/* Reservations are made in whole MiB; round up to 8 MiB steps. */
+	e.recommended = (e.recommended + 8 * MIB - 1) / (8 * MIB) * (8 * MIB);
+	*ret = e;
+	return 0;
+}

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef KDUMP_FILE_ESTIMATE_H
+#define KDUMP_FILE_ESTIMATE_H
+
+/*
+ * What a capture needs in crashkernel memory, from the capture kernel's
+ * in-memory size (the bzImage's init_size), the initramfs (compressed, held
+ * while it unpacks, and unpacked), a measured run-time cost, and a share
+ * that grows with the crashed system's RAM.  See estimate.c for where the
+ * measured figures come from.
+ */
+struct estimate {
+	unsigned long long kernel;		/* init_size */
+	unsigned long long initramfs;		/* file size */
+	unsigned long long initramfs_unpacked;
+	unsigned long long runtime;
+	unsigned long long ram;			/* system RAM */
+	unsigned long long ram_share;
+	unsigned long long needed;
+	unsigned long long recommended;		/* rounded, with margin */
+};
+
+int estimate_capture(int kernel_fd, int initramfs_fd,
+		     unsigned long long ram_bytes, struct estimate *ret);
+
+#endif
