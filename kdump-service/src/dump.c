@@ -141,6 +141,8 @@ int dump_inspect(const char *dir, struct dump_info *ret)
 		ret->has_metadata = true;
 		(void)json_get_field(json, "panic", ret->panic,
 				     sizeof(ret->panic));
+		(void)json_get_field(json, "error", ret->error,
+				     sizeof(ret->error));
 		(void)json_get_field(json, "kernel_release", ret->release,
 				     sizeof(ret->release));
 		if (json_get_field(json, "crash_time", v, sizeof(v)) == 0)

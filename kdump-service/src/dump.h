@@ -15,6 +15,7 @@ struct dump_info {
 	long long vmcore_bytes;
 	long long crash_time;	/* from metadata, -1 if unknown */
 	char panic[256];
+	char error[256];	/* why the vmcore is missing, from metadata */
 	char release[65];
 	char summary[512];	/* first line of report.txt's summary, if any */
 };

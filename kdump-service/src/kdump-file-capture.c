@@ -190,6 +190,15 @@ static int fsync_path(const char *path)
 	return r;
 }
 
+static unsigned long long free_bytes(const char *path)
+{
+	struct statvfs sv;
+
+	if (statvfs(path, &sv) < 0)
+		return 0;
+	return (unsigned long long)sv.f_bavail * sv.f_frsize;
+}
+
 static long long file_size(const char *path)
 {
 	struct stat st;
@@ -324,7 +333,8 @@ static int capture(const struct kdump_conf *c)
 	char dev[PATH_MAX], fstype[32] = "", base[PATH_MAX], dir[PATH_MAX + 8];
 	char stem[PATH_MAX];
 	char dmesg[PATH_MAX + 16], inc[PATH_MAX + 32], core[PATH_MAX + 16];
-	char meta[PATH_MAX + 32], panic[512], level[16];
+	char meta[PATH_MAX + 32], panic[512], level[16], reason[256] = "";
+	long long t_written = 0;
 	unsigned long long t_dev, t_dmesg = 0, t_core = 0, deadline;
 	struct vmcoreinfo vi;
 	struct tm tm;
@@ -403,6 +413,15 @@ static int capture(const struct kdump_conf *c)
 	}
 
 	/* 4. The vmcore, under a name that says it is not complete yet. */
+	if (free_bytes(dir) <= c->min_free_mb * (1ULL << 20)) {
+		snprintf(reason, sizeof(reason),
+			 "only %llu MiB free on the target, min_free_mb is %llu",
+			 free_bytes(dir) >> 20, c->min_free_mb);
+		say("error: vmcore not saved: %s; dmesg.txt and metadata.json are kept",
+		    reason);
+		r = -ENOSPC;
+		goto out_meta;
+	}
 	snprintf(level, sizeof(level), "%u", c->dump_level);
 	{
 		const char *flag = conf_compression_flag(c->compression);
@@ -421,11 +440,39 @@ static int capture(const struct kdump_conf *c)
 		say("saving vmcore (makedumpfile %s -d %s)", flag, level);
 		r = run_program(argv, -1);
 		t_core = now_ms() - t;
+		t_written = file_size(inc);
 	}
 	if (r != 0) {
-		say("error: makedumpfile failed (%d): %s left as vmcore-incomplete",
-		    r, dir + strlen(MNT));
+		unsigned long long avail = free_bytes(dir);
+
+		/*
+		 * A full target: the partial file is of no use and holds
+		 * the space the next dump needs.  Anything else may be a
+		 * fault worth looking at: keep it, under its name that
+		 * says it is incomplete.
+		 */
+		if (avail < (1ULL << 20) + c->min_free_mb * (1ULL << 20)) {
+			(void)unlink(inc);
+			snprintf(reason, sizeof(reason),
+				 "the dump target is full (%llu MiB free after %lld MiB written)",
+				 avail >> 20, t_written >> 20);
+		} else {
+			snprintf(reason, sizeof(reason),
+				 "makedumpfile failed with status %d", r);
+		}
+		say("error: vmcore not saved: %s; dmesg.txt and metadata.json are kept",
+		    reason);
 		r = -EIO;
+		goto out_meta;
+	}
+	if (free_bytes(dir) < c->min_free_mb * (1ULL << 20)) {
+		(void)unlink(inc);
+		snprintf(reason, sizeof(reason),
+			 "the vmcore would leave less than min_free_mb = %llu MiB free",
+			 c->min_free_mb);
+		say("error: vmcore removed: %s; dmesg.txt and metadata.json are kept",
+		    reason);
+		r = -ENOSPC;
 		goto out_meta;
 	}
 	r = fsync_path(inc);
@@ -457,6 +504,8 @@ out_meta:
 			r == 0 ? "true" : "false", file_size(core),
 			file_size(dmesg));
 		json_string(f, c->target);
+		fprintf(f, ",\n  \"error\": ");
+		json_string(f, reason);
 		fprintf(f, ",\n  \"seconds\": { \"find_target\": %.3f, \"dmesg\": %.3f, \"vmcore\": %.3f, \"total\": %.3f }\n}\n",
 			(t_dev - t_start) / 1000.0, t_dmesg / 1000.0,
 			t_core / 1000.0, (now_ms() - t_start) / 1000.0);

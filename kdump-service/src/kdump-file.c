@@ -144,6 +144,11 @@ static int make_plan(struct plan *p)
 		snprintf(p->initramfs, sizeof(p->initramfs), "%s",
 			 p->conf.initramfs);
 
+	if (p->conf.raw[0]) {
+		log_error("%s: 'raw = %s': dumping to a raw device is not supported by this version; use 'target' with a filesystem",
+			  arg_config, p->conf.raw);
+		return -EOPNOTSUPP;
+	}
 	/* The capture kernel finds its target by UUID, not by mount point. */
 	p->capture = p->conf;
 	if (!p->conf.target[0] && !p->conf.raw[0]) {
@@ -474,8 +479,9 @@ static void print_dump(const char *label, const struct dump_info *d)
 		printf("%-13s %s: complete, %lld MiB", label, d->dir,
 		       d->vmcore_bytes >> 20);
 	else if (d->has_dmesg)
-		printf("%-13s %s: INCOMPLETE (dmesg saved, no vmcore%s)", label,
-		       d->dir, d->has_incomplete ? "; vmcore-incomplete left" : "");
+		printf("%-13s %s: INCOMPLETE (dmesg saved, no vmcore%s%s%s)", label,
+		       d->dir, d->has_incomplete ? "; vmcore-incomplete left" : "",
+		       d->error[0] ? ": " : "", d->error);
 	else
 		printf("%-13s %s: FAILED (nothing saved)", label, d->dir);
 	if (d->panic[0])
@@ -516,10 +522,38 @@ static void print_test(const struct kdump_conf *c, const struct dump_info *last)
 		       "test:", id, c->path);
 }
 
+/*
+ * Where this system sees the dumps: path itself for the default target, or
+ * path below wherever the target device is mounted.
+ */
+static int dumps_base(const struct kdump_conf *c, char *ret, size_t size)
+{
+	char dev[PATH_MAX], mnt[PATH_MAX];
+	int r;
+
+	if (!c->target[0] && !c->raw[0]) {
+		snprintf(ret, size, "%s", c->path);
+		return 0;
+	}
+	if (!c->target[0])
+		return -ENOTSUP; /* raw: recovered into path at boot */
+	r = target_find_device(c->target, dev, sizeof(dev), NULL, 0);
+	if (r >= 0)
+		r = target_mountpoint(dev, mnt, sizeof(mnt));
+	if (r < 0)
+		return r;
+	if (strcmp(c->path, "/") == 0)
+		snprintf(ret, size, "%s", mnt);
+	else
+		snprintf(ret, size, "%s%s", strcmp(mnt, "/") ? mnt : "", c->path);
+	return 0;
+}
+
 static int do_status(void)
 {
 	unsigned long long reserved = 0, loaded = 0;
 	char state[8192] = "", dir[PATH_MAX], lockdown[128] = "";
+	char base[PATH_MAX];
 	struct dump_info d;
 	struct kdump_conf c;
 	bool have_dump = false;
@@ -553,12 +587,16 @@ static int do_status(void)
 	if (read_line_file("/sys/kernel/security/lockdown", lockdown,
 			   sizeof(lockdown)) == 0)
 		printf("lockdown:     %s\n", lockdown);
-	if (dump_find_last(c.path, dir, sizeof(dir)) == 0 &&
-	    dump_inspect(dir, &d) == 0) {
+	r = dumps_base(&c, base, sizeof(base));
+	if (r < 0)
+		printf("last dump:    unknown: dump target %s is not mounted here (mount it to see its dumps)\n",
+		       c.target[0] ? c.target : c.raw);
+	else if (dump_find_last(base, dir, sizeof(dir)) == 0 &&
+		 dump_inspect(dir, &d) == 0) {
 		have_dump = true;
 		print_dump("last dump:", &d);
 	} else {
-		printf("last dump:    none in %s\n", c.path);
+		printf("last dump:    none in %s\n", base);
 	}
 	print_test(&c, have_dump ? &d : NULL);
 	return loaded ? 0 : EXIT_NOT_LOADED;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "target.h"
@@ -203,5 +204,40 @@ int target_find_device(const char *spec, char *ret_dev, size_t dev_size,
 		break;
 	}
 	closedir(d);
+	return r;
+}
+
+int target_mountpoint(const char *dev, char *ret, size_t size)
+{
+	char line[8192], want[32];
+	struct stat st;
+	int r = -ENOENT;
+	FILE *f;
+
+	if (stat(dev, &st) < 0)
+		return -errno;
+	if (!S_ISBLK(st.st_mode))
+		return -ENOTBLK;
+	snprintf(want, sizeof(want), "%u:%u", major(st.st_rdev),
+		 minor(st.st_rdev));
+	f = fopen("/proc/self/mountinfo", "re");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		char majmin[32], mnt[PATH_MAX];
+
+		if (sscanf(line, "%*u %*u %31s %*s %4095s", majmin, mnt) != 2 ||
+		    strcmp(majmin, want) != 0)
+			continue;
+		unescape(mnt);
+		if (strlen(mnt) >= size) {
+			r = -ENAMETOOLONG;
+			break;
+		}
+		strcpy(ret, mnt);
+		r = 0;
+		break;
+	}
+	fclose(f);
 	return r;
 }

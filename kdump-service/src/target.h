@@ -25,4 +25,7 @@ int target_resolve_path(const char *path, struct target_fs *ret);
 int target_find_device(const char *spec, char *ret_dev, size_t dev_size,
 		       char *ret_fstype, size_t fstype_size);
 
+/* Where the block device dev is mounted in this system (-ENOENT: nowhere). */
+int target_mountpoint(const char *dev, char *ret, size_t size);
+
 #endif

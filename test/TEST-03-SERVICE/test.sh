@@ -14,9 +14,9 @@ out=$KDUMP_FILE_OUT/$SCENARIO
 rm -rf "$out"
 mkdir -p "$out"
 kdir=$(kernel_dir)
-img=$(guest_image_prepared "$kdir")
+prepared=$(guest_image_prepared "$kdir")
 disk=$out/disk.img
-scenario_disk "$img" "$disk"
+scenario_disk "$prepared" "$disk"
 con=$out/console.log
 base="root=/dev/vda rw console=ttyS0 panic=-1"
 

@@ -89,16 +89,16 @@ qemu_boot() {
 # dump_dirs DISK DIR: names of the dump directories below DIR on an ext4 image.
 dump_dirs() {
 	debugfs -R "ls -p $2" "$1" 2>/dev/null |
-		awk -F/ '$6 != "." && $6 != ".." && $6 != "" { print $6 }' | sort
+		awk -F/ '$6 ~ /^[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]-/ { print $6 }' | sort
 }
 
 # dump_fetch DISK DIR NAME DEST: copy one dump's files out of the image.
 dump_fetch() {
-	local disk=$1 dir=$2 name=$3 dest=$4 f
+	local disk=$1 src=${2%/}/$3 dest=$4 f
 	mkdir -p "$dest"
-	for f in $(debugfs -R "ls -p $dir/$name" "$disk" 2>/dev/null |
+	for f in $(debugfs -R "ls -p $src" "$disk" 2>/dev/null |
 		awk -F/ '$6 != "." && $6 != ".." && $6 != "" { print $6 }'); do
-		debugfs -R "dump $dir/$name/$f $dest/$f" "$disk" >/dev/null 2>&1
+		debugfs -R "dump $src/$f $dest/$f" "$disk" >/dev/null 2>&1
 	done
 }
 
@@ -195,7 +195,7 @@ PY
 # the service enabled; cached next to the image it came from.
 guest_image_prepared() {
 	local kdir=$1 img prep log
-	img=$(guest_image "$kdir")
+	img=$(guest_image "$kdir") || return 1
 	prep=${img%.img}-prepared.img
 	if [ -f "$prep" ]; then
 		echo "$prep"
@@ -217,6 +217,49 @@ guest_image_prepared() {
 			exit 1
 		fi
 		mv "$prep.tmp" "$prep"
-	) 8>"$img.lock" >&2 || return 1
+	) 8>"$KDUMP_FILE_CACHE/guest/.prepare.lock" >&2 || return 1
 	echo "$prep"
+}
+
+# disk_put_file DISK LOCAL GUESTPATH: replace a root-owned 0644 file in an
+# ext4 image (not mounted).
+disk_put_file() {
+	local disk=$1 local=$2 path=$3
+	debugfs -w -f - "$disk" >/dev/null 2>&1 <<EOC
+rm $path
+write $local $path
+sif $path mode 0100644
+sif $path uid 0
+sif $path gid 0
+EOC
+	debugfs -R "cat $path" "$disk" 2>/dev/null | cmp -s - "$local"
+}
+
+# make_disk IMG SIZE LABEL [DIR]: an ext4 data disk, filled from DIR.
+make_disk() {
+	local img=$1 size=$2 label=$3 dir=${4:-}
+	rm -f "$img"
+	truncate -s "$size" "$img"
+	if [ -n "$dir" ]; then
+		mkfs.ext4 -q -F -L "$label" -d "$dir" "$img"
+	else
+		mkfs.ext4 -q -F -L "$label" "$img"
+	fi
+}
+
+# The lines of a config file for the guest, written to OUT.
+guest_conf() {
+	local out=$1
+	shift
+	printf '%s\n' "# written by the test" "$@" >"$out"
+}
+
+# crash_boot LOG DISK [QEMU ARGS...]: boot the prepared guest, which loads
+# kdump-file at boot, and crash it; returns QEMU's status.
+crash_boot() {
+	local log=$1 disk=$2
+	shift 2
+	qemu_boot "$log" 600 bios 1024 "$kdir/bzImage" \
+		"root=/dev/vda rw console=ttyS0 crashkernel=256M panic=-1 kdump_file_test=crash-loaded" \
+		"$disk" "$@"
 }

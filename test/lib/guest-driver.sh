@@ -112,6 +112,13 @@ status)
 service)
     service_scenario
     ;;
+status-mounted)
+    # status with the dump target mounted where the admin keeps it.
+    target=$(sed -n 's/^target = //p' /etc/kdump-file.conf)
+    mkdir -p /mnt/target
+    run mount "$target" /mnt/target
+    run kdump-file status
+    ;;
 service-after)
     run kdump-file status
     run systemctl status --no-pager --lines=5 kdump-file

@@ -52,6 +52,12 @@ if [ -f "$img" ]; then
 	echo "$img"
 	exit 0
 fi
+exec 9>"$cache/guest/.image.lock"
+flock 9
+if [ -f "$img" ]; then
+	echo "$img"
+	exit 0
+fi
 
 stage=$cache/guest/stage-$key
 rm -rf "$stage"

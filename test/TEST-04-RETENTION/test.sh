@@ -1,0 +1,40 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Dumps to a separate disk found by LABEL=, with keep = 2: after three
+# crashes exactly the newest two remain, and the newest opens in crash.
+# shellcheck source=test/lib/common.sh
+. "$(dirname "$0")/../lib/common.sh"
+
+SCENARIO=TEST-04-RETENTION
+out=$KDUMP_FILE_OUT/$SCENARIO
+rm -rf "$out"
+mkdir -p "$out"
+kdir=$(kernel_dir)
+disk=$out/disk.img
+prepared=$(guest_image_prepared "$kdir")
+scenario_disk "$prepared" "$disk"
+guest_conf "$out/kdump-file.conf" "target = LABEL=kdumps" "path = /crash" "keep = 2"
+check "config written into the guest" disk_put_file "$disk" "$out/kdump-file.conf" /etc/kdump-file.conf
+make_disk "$out/dumps.img" 256M kdumps
+
+seen=()
+for i in 1 2 3; do
+	rc=0
+	crash_boot "$out/console-$i.log" "$disk" \
+		-drive "file=$out/dumps.img,format=raw,if=virtio" || rc=$?
+	check "crash $i: guest ended by itself" test "$rc" -ne 124
+	check "crash $i: capture complete" grep -q "kdump-file: .* capture complete" "$out/console-$i.log"
+	mapfile -t now < <(dump_dirs "$out/dumps.img" /crash)
+	log "after crash $i: ${now[*]}"
+	seen+=("${now[-1]:-none}")
+done
+check "crash 3: the oldest dump was removed" grep -q "removed old dump ${seen[0]} (keep = 2)" "$out/console-3.log"
+mapfile -t left < <(dump_dirs "$out/dumps.img" /crash)
+check "exactly two dumps remain (${left[*]})" test "${#left[@]}" -eq 2
+check "they are the newest two" test "${left[*]}" = "${seen[1]} ${seen[2]}"
+check "the three dumps were distinct" test "${seen[0]}" != "${seen[1]}" -a "${seen[1]}" != "${seen[2]}"
+dump_fetch "$out/dumps.img" /crash "${seen[2]}" "$out/dump"
+check_dump "${seen[2]}" "$kdir/vmlinux" "$out/dump"
+rm -f "$disk" "$out/dumps.img"
+finish

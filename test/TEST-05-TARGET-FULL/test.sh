@@ -1,0 +1,54 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# A dump target too small for the vmcore: dmesg and metadata are saved, no
+# file named vmcore is left, an older dump on the target is intact, and
+# "kdump-file status" reports the incomplete dump with the reason.
+# shellcheck source=test/lib/common.sh
+. "$(dirname "$0")/../lib/common.sh"
+
+SCENARIO=TEST-05-TARGET-FULL
+out=$KDUMP_FILE_OUT/$SCENARIO
+rm -rf "$out"
+mkdir -p "$out/tiny/2020-01-01-00:00:00"
+kdir=$(kernel_dir)
+disk=$out/disk.img
+prepared=$(guest_image_prepared "$kdir")
+scenario_disk "$prepared" "$disk"
+guest_conf "$out/kdump-file.conf" "target = LABEL=tiny" "path = /"
+check "config written into the guest" disk_put_file "$disk" "$out/kdump-file.conf" /etc/kdump-file.conf
+old=$out/tiny/2020-01-01-00:00:00
+head -c 4M /dev/urandom >"$old/vmcore"
+echo "an older dump" >"$old/dmesg.txt"
+chmod 0700 "$old"
+sum=$(sha256sum <"$old/vmcore")
+make_disk "$out/tiny.img" 16M tiny "$out/tiny"
+
+rc=0
+crash_boot "$out/console.log" "$disk" -drive "file=$out/tiny.img,format=raw,if=virtio" || rc=$?
+check "guest ended by itself" test "$rc" -ne 124
+check "capture says the target is full" grep -q "vmcore not saved: the dump target is full" "$out/console.log"
+mapfile -t dirs < <(dump_dirs "$out/tiny.img" /)
+new=${dirs[-1]}
+log "dumps on the tiny disk: ${dirs[*]}"
+check "a new dump directory was made" test "$new" != "2020-01-01-00:00:00"
+dump_fetch "$out/tiny.img" / "$new" "$out/new"
+check "dmesg saved" grep -q "sysrq: Trigger a crash" "$out/new/dmesg.txt"
+check "metadata saved, complete: false" grep -q '"complete": false' "$out/new/metadata.json"
+check "metadata gives the reason" grep -q '"error": "the dump target is full' "$out/new/metadata.json"
+check "no file named vmcore" test ! -e "$out/new/vmcore"
+check "no partial vmcore left to fill the disk" test ! -e "$out/new/vmcore-incomplete"
+dump_fetch "$out/tiny.img" / 2020-01-01-00:00:00 "$out/old"
+check "the older dump is intact" test "$(sha256sum <"$out/old/vmcore")" = "$sum"
+
+# The next boot: status sees the incomplete dump on the mounted target.
+rc=0
+qemu_boot "$out/console-status.log" 600 bios 1024 "$kdir/bzImage" \
+	"root=/dev/vda rw console=ttyS0 panic=-1 kdump_file_test=status-mounted" \
+	"$disk" -drive "file=$out/tiny.img,format=raw,if=virtio" || rc=$?
+check "status boot ended by itself" test "$rc" -ne 124
+check "status reports the incomplete dump and why" \
+	grep -qE "KDUMP-FILE-TEST:   last dump: +/mnt/target/$new: INCOMPLETE \(dmesg saved, no vmcore: the dump target is full" \
+	"$out/console-status.log"
+rm -f "$disk" "$out/tiny.img"
+finish
