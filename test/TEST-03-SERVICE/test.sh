@@ -27,6 +27,10 @@ check "first boot ended by itself" test "$rc" -ne 124
 check "systemctl start: active" grep -q "KDUMP-FILE-TEST: is-active: active" "$con"
 check "status shows the initramfs is current" \
 	grep -q "KDUMP-FILE-TEST:   initramfs .*(current)" "$con"
+check "estimate recommends a reservation" \
+	grep -qE "KDUMP-FILE-TEST:   recommended: crashkernel=[0-9]+M" "$con"
+check "show prints the capture command line" \
+	grep -qE "KDUMP-FILE-TEST:   cmdline: .*irqpoll nr_cpus=1 reset_devices" "$con"
 check "reload without change does not rebuild" \
 	grep -q "KDUMP-FILE-TEST: no rebuild without change" "$con"
 check "reload after a config change rebuilds" \

@@ -45,6 +45,8 @@ service_scenario() {
     run systemctl start kdump-file
     say "is-active: $(systemctl is-active kdump-file)"
     run kdump-file status
+    run kdump-file estimate
+    run kdump-file show
     t0=$(img_mtime)
     say "initramfs before: $t0"
     run kdump-file reload
