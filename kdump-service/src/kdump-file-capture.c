@@ -21,17 +21,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/reboot.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "coldplug.h"
 #include "conf.h"
 #include "dump.h"
+#include "rawdump.h"
 #include "target.h"
 #include "util.h"
 
@@ -328,6 +332,195 @@ static void take_action(enum conf_action a)
 	exit(EXIT_FAILURE);
 }
 
+static int pwrite_all(int fd, const char *buf, size_t len, off_t off)
+{
+	while (len > 0) {
+		ssize_t n = pwrite(fd, buf, len, off);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		buf += n;
+		len -= n;
+		off += n;
+	}
+	return 0;
+}
+
+static int raw_write_header(int fd, const struct raw_header *h)
+{
+	char buf[RAW_HEADER_SIZE];
+	int r;
+
+	r = raw_header_format(h, buf);
+	if (r == 0)
+		r = pwrite_all(fd, buf, sizeof(buf), 0);
+	if (r == 0 && fdatasync(fd) < 0)
+		r = -errno;
+	return r;
+}
+
+/*
+ * makedumpfile writes the flattened format to a pipe; copy it to the device
+ * behind the dmesg, never past the device's end.
+ */
+static int raw_copy_vmcore(const struct kdump_conf *c, int fd, off_t off,
+			   unsigned long long dev_size,
+			   unsigned long long *ret_len)
+{
+	const char *flag = conf_compression_flag(c->compression);
+	static char buf[1 << 16];
+	unsigned long long done = 0;
+	char level[16];
+	int pfd[2], status, r = 0;
+	pid_t pid;
+
+	snprintf(level, sizeof(level), "%u", c->dump_level);
+	if (pipe2(pfd, O_CLOEXEC) < 0)
+		return -errno;
+	pid = fork();
+	if (pid < 0) {
+		r = -errno;
+		close(pfd[0]);
+		close(pfd[1]);
+		return r;
+	}
+	if (pid == 0) {
+		char *argv[] = { "makedumpfile", "-F", (char *)flag, "-d", level,
+				 VMCORE, NULL };
+
+		if (!flag[0]) {
+			argv[2] = "-d";
+			argv[3] = level;
+			argv[4] = VMCORE;
+			argv[5] = NULL;
+		}
+		dup2(pfd[1], STDOUT_FILENO);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	close(pfd[1]);
+	for (;;) {
+		ssize_t n = read(pfd[0], buf, sizeof(buf));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			r = -errno;
+			break;
+		}
+		if (n == 0)
+			break;
+		if (off + done + n > dev_size) {
+			r = -ENOSPC;
+			break;
+		}
+		r = pwrite_all(fd, buf, n, off + done);
+		if (r < 0)
+			break;
+		done += n;
+	}
+	close(pfd[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (r == 0 && (!WIFEXITED(status) || WEXITSTATUS(status) != 0))
+		r = -EIO;
+	*ret_len = done;
+	return r;
+}
+
+/* The dump on a raw device: header, dmesg, flattened vmcore, header again. */
+static int capture_raw(const struct kdump_conf *c)
+{
+	char dev[PATH_MAX], tmp[] = "/tmp/kdump-file-dmesg.txt";
+	unsigned long long dev_size = 0, deadline, t;
+	struct raw_header h = { .state = RAW_WRITING };
+	struct vmcoreinfo vi;
+	static char dbuf[1 << 20];
+	ssize_t dn;
+	int fd, r;
+
+	deadline = now_ms() + c->target_timeout * 1000ULL;
+	say("waiting up to %us for raw dump device %s", c->target_timeout,
+	    c->raw);
+	while ((r = target_find_device(c->raw, dev, sizeof(dev), NULL, 0)) ==
+		       -ENODEV &&
+	       now_ms() < deadline)
+		usleep(100 * 1000);
+	if (r < 0) {
+		say("error: raw dump device %s not found within %us: %s", c->raw,
+		    c->target_timeout, strerror(-r));
+		return r;
+	}
+	fd = open(dev, O_RDWR | O_CLOEXEC);
+	if (fd < 0 || ioctl(fd, BLKGETSIZE64, &dev_size) < 0) {
+		r = -errno;
+		say("error: cannot open raw dump device %s: %s", dev, strerror(-r));
+		if (fd >= 0)
+			close(fd);
+		return r;
+	}
+	(void)read_vmcoreinfo(&vi);
+	h.time = time(NULL);
+	snprintf(h.release, sizeof(h.release), "%s", vi.release);
+	r = raw_write_header(fd, &h);
+	if (r < 0)
+		goto out;
+	say("writing to raw device %s (%llu MiB)", dev, dev_size >> 20);
+
+	/* dmesg first, through a file in the initramfs. */
+	{
+		char *const argv[] = { "makedumpfile", "--dump-dmesg", VMCORE,
+				       tmp, NULL };
+		int tfd;
+
+		(void)mkdir("/tmp", 01777);
+		(void)unlink(tmp);
+		if (run_program(argv, -1) == 0 &&
+		    (tfd = open(tmp, O_RDONLY | O_CLOEXEC)) >= 0) {
+			dn = read(tfd, dbuf, sizeof(dbuf));
+			close(tfd);
+			if (dn > 0 && RAW_HEADER_SIZE + (unsigned long long)dn <= dev_size &&
+			    pwrite_all(fd, dbuf, dn, RAW_HEADER_SIZE) == 0) {
+				h.dmesg_off = RAW_HEADER_SIZE;
+				h.dmesg_len = dn;
+				say("dmesg saved (%zd bytes)", dn);
+			}
+			(void)unlink(tmp);
+		}
+	}
+	h.vmcore_off = (RAW_HEADER_SIZE + h.dmesg_len + 4095) / 4096 * 4096;
+	say("saving vmcore (makedumpfile -F %s -d %u)",
+	    conf_compression_flag(c->compression), c->dump_level);
+	t = now_ms();
+	r = raw_copy_vmcore(c, fd, h.vmcore_off, dev_size, &h.vmcore_len);
+	if (r < 0) {
+		h.state = RAW_FAILED;
+		snprintf(h.error, sizeof(h.error), "%s",
+			 r == -ENOSPC ? "the raw device is too small for the vmcore" :
+					"makedumpfile failed");
+		say("error: vmcore not saved: %s", h.error);
+		h.vmcore_len = 0;
+	} else {
+		h.state = RAW_COMPLETE;
+		say("vmcore saved (%llu bytes in %.1fs)", h.vmcore_len,
+		    (now_ms() - t) / 1000.0);
+	}
+	if (fdatasync(fd) < 0 && r == 0)
+		r = -errno;
+	{
+		int r2 = raw_write_header(fd, &h);
+
+		if (r == 0)
+			r = r2;
+	}
+out:
+	close(fd);
+	return r;
+}
+
 static int capture(const struct kdump_conf *c)
 {
 	char dev[PATH_MAX], fstype[32] = "", base[PATH_MAX], dir[PATH_MAX + 8];
@@ -548,11 +741,11 @@ int main(void)
 		take_action(c.failure_action);
 	}
 	say("capture started: target %s, path %s, dump level %u, %s",
-	    c.target, c.path, c.dump_level,
+	    c.raw[0] ? c.raw : c.target, c.path, c.dump_level,
 	    conf_compression_to_string(c.compression));
 	if (read_line_file("/proc/cmdline", cmdline, sizeof(cmdline)) == 0)
 		say("capture kernel command line: %s", cmdline);
-	r = capture(&c);
+	r = c.raw[0] ? capture_raw(&c) : capture(&c);
 	if (r < 0) {
 		say("capture failed after %.1fs: %s", (now_ms() - t_start) / 1000.0,
 		    strerror(-r));

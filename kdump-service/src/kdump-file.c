@@ -15,7 +15,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/fs.h>
 #include <sys/file.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <time.h>
@@ -24,6 +26,7 @@
 #include "cmdline.h"
 #include "conf.h"
 #include "dump.h"
+#include "rawdump.h"
 #include "estimate.h"
 #include "initramfs.h"
 #include "kexec.h"
@@ -71,6 +74,7 @@ static void help(void)
 	       "             the newest) with kdump-file-analyze; --new: only if the\n"
 	       "             newest dump has no report yet\n"
 	       "  estimate   recommend a crashkernel= size for this machine, with the reasoning\n"
+	       "  recover    copy a dump from the raw dump device into a dump directory\n"
 	       "  test       crash the machine now to test the capture (asks first);\n"
 	       "             after the reboot, status tells whether it passed\n"
 	       "\n"
@@ -144,11 +148,6 @@ static int make_plan(struct plan *p)
 		snprintf(p->initramfs, sizeof(p->initramfs), "%s",
 			 p->conf.initramfs);
 
-	if (p->conf.raw[0]) {
-		log_error("%s: 'raw = %s': dumping to a raw device is not supported by this version; use 'target' with a filesystem",
-			  arg_config, p->conf.raw);
-		return -EOPNOTSUPP;
-	}
 	/* The capture kernel finds its target by UUID, not by mount point. */
 	p->capture = p->conf;
 	if (!p->conf.target[0] && !p->conf.raw[0]) {
@@ -535,8 +534,11 @@ static int dumps_base(const struct kdump_conf *c, char *ret, size_t size)
 		snprintf(ret, size, "%s", c->path);
 		return 0;
 	}
-	if (!c->target[0])
-		return -ENOTSUP; /* raw: recovered into path at boot */
+	if (!c->target[0]) {
+		/* raw: "kdump-file recover" brings dumps into path. */
+		snprintf(ret, size, "%s", c->path);
+		return 0;
+	}
 	r = target_find_device(c->target, dev, sizeof(dev), NULL, 0);
 	if (r >= 0)
 		r = target_mountpoint(dev, mnt, sizeof(mnt));
@@ -736,6 +738,132 @@ static int do_estimate(void)
 	return 0;
 }
 
+/*
+ * Bring a dump from the raw device into a dump directory below path, once:
+ * the header is marked recovered afterwards.  Nothing to do (exit 0) when no
+ * raw device is configured or it holds no new dump.
+ */
+static int do_recover(void)
+{
+	char dev[PATH_MAX], hbuf[RAW_HEADER_SIZE], dir[PATH_MAX + 64];
+	char p[PATH_MAX + 96], meta[1024];
+	unsigned long long dev_size = 0;
+	struct raw_header h;
+	struct kdump_conf c;
+	struct tm tm;
+	time_t t;
+	int fd, r;
+
+	r = load_config(&c);
+	if (r < 0 || !c.raw[0])
+		return r;
+	r = target_find_device(c.raw, dev, sizeof(dev), NULL, 0);
+	if (r < 0) {
+		log_error("cannot find raw dump device %s: %s", c.raw,
+			  strerror(-r));
+		return r;
+	}
+	fd = open(dev, O_RDWR | O_CLOEXEC);
+	if (fd < 0 || ioctl(fd, BLKGETSIZE64, &dev_size) < 0 ||
+	    pread(fd, hbuf, sizeof(hbuf), 0) != (ssize_t)sizeof(hbuf)) {
+		r = -errno;
+		log_error("cannot read raw dump device %s: %s", dev, strerror(-r));
+		if (fd >= 0)
+			close(fd);
+		return r;
+	}
+	r = raw_header_parse(hbuf, sizeof(hbuf), dev_size, &h);
+	if (r == -ENODATA || (r == 0 && (h.state == RAW_RECOVERED))) {
+		close(fd);
+		return 0;
+	}
+	if (r < 0) {
+		log_error("raw dump device %s has a damaged header (%s): nothing recovered",
+			  dev, strerror(-r));
+		close(fd);
+		return r;
+	}
+	t = h.time;
+	gmtime_r(&t, &tm);
+	snprintf(dir, sizeof(dir), "%s/%04d-%02d-%02d-%02d:%02d:%02d", c.path,
+		 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
+		 tm.tm_min, tm.tm_sec);
+	r = mkdir_p(dir, 0700);
+	if (r < 0) {
+		log_error("cannot create %s: %s", dir, strerror(-r));
+		close(fd);
+		return r;
+	}
+	if (h.dmesg_len) {
+		char *d = malloc(h.dmesg_len);
+
+		r = -ENOMEM;
+		if (d && pread(fd, d, h.dmesg_len, h.dmesg_off) ==
+				 (ssize_t)h.dmesg_len) {
+			snprintf(p, sizeof(p), "%s/dmesg.txt", dir);
+			r = write_file_atomic(p, d, h.dmesg_len, 0600);
+		}
+		free(d);
+		if (r < 0)
+			log_error("cannot recover the dmesg from %s into %s: %s",
+				  dev, dir, strerror(-r));
+	}
+	if (h.state == RAW_COMPLETE) {
+		/* makedumpfile -R reads the flattened stream from stdin. */
+		char inc[PATH_MAX + 96], core[PATH_MAX + 96];
+		char *const argv[] = { "makedumpfile", "-R", inc, NULL };
+		int saved = dup(STDIN_FILENO);
+
+		snprintf(inc, sizeof(inc), "%s/vmcore-incomplete", dir);
+		snprintf(core, sizeof(core), "%s/vmcore", dir);
+		(void)unlink(inc);
+		if (lseek(fd, h.vmcore_off, SEEK_SET) < 0 ||
+		    dup2(fd, STDIN_FILENO) < 0) {
+			r = -errno;
+		} else {
+			r = run_program(argv, STDERR_FILENO);
+			r = r == 0 ? 0 : r < 0 ? r : -EIO;
+		}
+		if (saved >= 0) {
+			dup2(saved, STDIN_FILENO);
+			close(saved);
+		}
+		if (r == 0 && chmod(inc, 0600) < 0)
+			r = -errno;
+		if (r == 0 && rename(inc, core) < 0)
+			r = -errno;
+		if (r < 0) {
+			log_error("cannot recover the vmcore from %s into %s: %s",
+				  dev, dir, strerror(-r));
+			snprintf(h.error, sizeof(h.error), "recovery failed: %s",
+				 strerror(-r));
+		}
+	}
+	{
+		bool ok = h.state == RAW_COMPLETE && r == 0;
+		int n = snprintf(meta, sizeof(meta),
+				 "{\n  \"kernel_release\": \"%s\",\n  \"crash_time\": %lld,\n"
+				 "  \"complete\": %s,\n  \"target\": \"%s\",\n"
+				 "  \"recovered_from\": \"%s\",\n  \"error\": \"%s\"\n}\n",
+				 h.release, h.time, ok ? "true" : "false",
+				 c.raw, dev, ok ? "" : h.error[0] ? h.error :
+				 h.state == RAW_WRITING ? "the capture did not finish (power loss or a crash during the dump)" :
+							  "the capture failed");
+
+		snprintf(p, sizeof(p), "%s/metadata.json", dir);
+		(void)write_file_atomic(p, meta, n, 0600);
+	}
+	h.state = RAW_RECOVERED;
+	if (raw_header_format(&h, hbuf) == 0 &&
+	    (pwrite(fd, hbuf, sizeof(hbuf), 0) != (ssize_t)sizeof(hbuf) ||
+	     fdatasync(fd) < 0))
+		log_error("recovered %s, but cannot mark %s recovered: %s", dir,
+			  dev, strerror(errno));
+	close(fd);
+	printf("kdump-file: recovered the dump on %s into %s\n", dev, dir);
+	return r;
+}
+
 /* The dump named on the command line, or the newest one. */
 static const char *arg_dump;
 static bool arg_new;
@@ -795,6 +923,7 @@ int main(int argc, char *argv[])
 		{ "status", do_status },   { "show", do_show },
 		{ "rebuild", do_rebuild }, { "test", do_test },
 		{ "report", do_report },   { "estimate", do_estimate },
+		{ "recover", do_recover },
 	};
 	const char *verb;
 	int c, r;
