@@ -424,6 +424,19 @@ int conf_parse_file(struct kdump_conf *c, const char *path,
 		close(fd);
 		return fail(err, 0, NULL, -EINVAL, "not a regular file");
 	}
+	/*
+	 * The configuration decides what runs as root in the capture kernel:
+	 * only root (or whoever runs us) may own it, and nobody else may
+	 * write it.
+	 */
+	if ((st.st_uid != 0 && st.st_uid != geteuid()) ||
+	    (st.st_mode & (S_IWGRP | S_IWOTH))) {
+		close(fd);
+		return fail(err, 0, NULL, -EPERM,
+			    "it is writable by others than its owner or not owned by root (mode %04o, uid %u): chown root and chmod go-w it",
+			    (unsigned int)(st.st_mode & 07777),
+			    (unsigned int)st.st_uid);
+	}
 	if (st.st_size > CONF_FILE_MAX) {
 		close(fd);
 		return fail(err, 0, NULL, -EFBIG, "larger than %d bytes",

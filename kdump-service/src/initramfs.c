@@ -98,20 +98,39 @@ int initramfs_fingerprint(const char *kernel, const char *capture_conf,
 	return r;
 }
 
-bool initramfs_is_current(const char *img, const char *fingerprint)
+/*
+ * What the stamp holds: the fingerprint, and the image's own size, so that
+ * an image truncated or replaced since it was built is not taken as current.
+ */
+static char *stamp_text(const char *fingerprint, long long img_size)
 {
-	char stamp[PATH_MAX], *old;
+	char *t;
+
+	if (asprintf(&t, "%simage-size %lld\n", fingerprint, img_size) < 0)
+		return NULL;
+	return t;
+}
+
+bool initramfs_is_current(const char *img, const char *fingerprint_in)
+{
+	char stamp[PATH_MAX], *old, *fingerprint;
 	struct stat st;
-	size_t len = strlen(fingerprint);
+	size_t len;
 	bool same = false;
 	FILE *f;
 
 	if (stat(img, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size == 0)
 		return false;
+	fingerprint = stamp_text(fingerprint_in, st.st_size);
+	if (!fingerprint)
+		return false;
+	len = strlen(fingerprint);
 	snprintf(stamp, sizeof(stamp), "%s.stamp", img);
 	f = fopen(stamp, "re");
-	if (!f)
+	if (!f) {
+		free(fingerprint);
 		return false;
+	}
 	old = malloc(len + 2);
 	if (old) {
 		size_t n = fread(old, 1, len + 1, f);
@@ -120,13 +139,15 @@ bool initramfs_is_current(const char *img, const char *fingerprint)
 		free(old);
 	}
 	fclose(f);
+	free(fingerprint);
 	return same;
 }
 
 int initramfs_build(const char *img, const char *kver,
 		    const char *capture_conf_file, const char *fingerprint)
 {
-	char tmp[PATH_MAX], stamp[PATH_MAX];
+	char tmp[PATH_MAX], stamp[PATH_MAX], *text;
+	struct stat st;
 	int r;
 
 	if (snprintf(tmp, sizeof(tmp), "%s.new", img) >= (int)sizeof(tmp) ||
@@ -157,10 +178,15 @@ int initramfs_build(const char *img, const char *kver,
 		return r < 0 ? r : -EIO;
 	}
 	(void)unlink(stamp);
-	if (rename(tmp, img) < 0) {
+	if (stat(tmp, &st) < 0 || rename(tmp, img) < 0) {
 		r = -errno;
 		(void)unlink(tmp);
 		return r;
 	}
-	return write_file_atomic(stamp, fingerprint, strlen(fingerprint), 0600);
+	text = stamp_text(fingerprint, st.st_size);
+	if (!text)
+		return -ENOMEM;
+	r = write_file_atomic(stamp, text, strlen(text), 0600);
+	free(text);
+	return r;
 }

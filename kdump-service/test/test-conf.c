@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "conf.h"
@@ -170,6 +171,13 @@ static void test_file(void)
 	close(fd);
 	CHECK(conf_parse_file(&c, path, &e) == 0);
 	CHECK(c.keep == 2);
+	CHECK(chmod(path, 0664) == 0);
+	CHECK(conf_parse_file(&c, path, &e) == -EPERM);
+	CHECK(strstr(e.msg, "chmod go-w") != NULL);
+	CHECK(chmod(path, 0602) == 0);
+	CHECK(conf_parse_file(&c, path, &e) == -EPERM);
+	CHECK(chmod(path, 0644) == 0);
+	CHECK(conf_parse_file(&c, path, &e) == 0);
 	unlink(path);
 }
 
