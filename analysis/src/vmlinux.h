@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* vmlinux: which kernel release a vmlinux file is, and where to find one. */
+#ifndef KDUMP_FILE_VMLINUX_H
+#define KDUMP_FILE_VMLINUX_H
+
+#include <stddef.h>
+
+#define VMLINUX_ERR_MAX 256
+
+/*
+ * The release from the "Linux version RELEASE (...)" banner (linux_banner,
+ * init/version.c) in the file's .rodata, or anywhere in the file if it has
+ * no section headers. Returns 0, -ENOEXEC (not ELF), -ENOENT (no banner)
+ * or another negative errno; @err says why.
+ */
+int vmlinux_release(const char *path, char *ret, size_t size, char *err,
+		    size_t errsz);
+
+/*
+ * Debian's places for the debug vmlinux of @release, in order:
+ * /usr/lib/debug/boot/vmlinux-R, /usr/lib/debug/lib/modules/R/vmlinux,
+ * /boot/vmlinux-R, /lib/modules/R/vmlinux. @root is prepended (tests).
+ * Returns the index of the first readable one and its path, or -ENOENT.
+ */
+int vmlinux_find(const char *root, const char *release, char *ret,
+		 size_t size);
+
+extern const char *const vmlinux_paths[];
+
+#endif

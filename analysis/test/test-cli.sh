@@ -1,0 +1,236 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Command-line tests of kdump-file-analyze on generated cores, with stand-ins
+# for crash(8) and makedumpfile(8) (KDUMP_FILE_CRASH, KDUMP_FILE_MAKEDUMPFILE).
+#
+#   test-cli.sh ANALYZER GEN-CORE
+set -u
+
+analyze=$(realpath "$1")
+gen=$(realpath "$2")
+t=$(mktemp -d /tmp/test-cli.XXXXXX)
+trap 'rm -rf "$t"' EXIT
+passed=0
+failed=0
+
+pass() { echo "ok   $1"; passed=$((passed + 1)); }
+fail() { echo "FAIL $1"; failed=$((failed + 1)); }
+
+# expect NAME STATUS CMD...: run CMD, keep its output in $t/out and $t/err
+expect() {
+	local name=$1 want=$2 rc=0
+	shift 2
+	"$@" >"$t/out" 2>"$t/err" || rc=$?
+	if [ "$rc" -eq "$want" ]; then
+		pass "$name (exit $rc)"
+	else
+		fail "$name: exit $rc, expected $want"
+		sed 's/^/     /' "$t/out" "$t/err" | head -n 20
+	fi
+}
+
+# has NAME FILE TEXT: FILE contains TEXT
+has() {
+	if grep -qF -- "$3" "$2"; then
+		pass "$1"
+	else
+		fail "$1: '$3' not in $(basename "$2")"
+		sed 's/^/     /' "$2" | head -n 20
+	fi
+}
+
+"$gen" "$t/core"
+"$gen" "$t/core1" --cpus 1
+"$gen" "$t/kdump" --kdump
+head -c 6000 "$t/core" >"$t/trunc"
+printf 'makedumpfile\0\0\0\0\0\0\0\1' >"$t/flat"
+cat "$t/core" >"$t/flat-tail"
+cp "$t/core" "$t/vmlinux-good"
+printf 'Linux version 6.1.0-gen (x@y) (gcc) #1 SMP\n' >>"$t/vmlinux-good"
+cp "$t/core" "$t/vmlinux-other"
+printf 'Linux version 6.1.99 (x@y) (gcc) #1 SMP\n' >>"$t/vmlinux-other"
+
+# usage
+expect "no arguments" 2 "$analyze"
+expect "unknown command" 2 "$analyze" frobnicate
+expect "unknown option" 2 "$analyze" info "$t/core" --frob
+expect "info without VMCORE" 2 "$analyze" info
+expect "--help" 0 "$analyze" --help
+has "--help names the commands" "$t/out" "report DIR"
+expect "bad --crashkernel" 2 "$analyze" check "$t/core" --crashkernel 12
+expect "bad --marker" 2 "$analyze" check "$t/core" --marker 100000:abc
+
+# info
+expect "info" 0 "$analyze" info "$t/core"
+has "info: release" "$t/out" "release:     6.1.0-gen"
+has "info: crash time" "$t/out" "2023-11-14 22:13:20 UTC (1700000000)"
+has "info: cpus" "$t/out" "cpu 1: pid 101"
+has "info: segment" "$t/out" "0000000001000000-0000000001000fff"
+expect "info --json" 0 "$analyze" info --json "$t/core"
+if command -v python3 >/dev/null; then
+	if python3 -c 'import json,sys; d=json.load(open(sys.argv[1]));
+assert d["osrelease"] == "6.1.0-gen" and len(d["cpus"]) == 2
+assert d["cpus"][0]["rip"] == "0xffffffff81234560"
+assert d["complete"] is True and d["page_size"] == 4096' "$t/out"; then
+		pass "info --json is valid JSON with the facts"
+	else
+		fail "info --json is not the expected JSON"
+	fi
+fi
+expect "info on a kdump file" 0 "$analyze" info "$t/kdump"
+has "info: kdump format" "$t/out" "format:      diskdump (Compressed KDUMP)"
+has "info: kdump registers" "$t/out" "cpu 0: pid 100    rip ffffffff81234560"
+expect "read from a kdump file" 0 "$analyze" read "$t/kdump" 0x100ff8 16
+has "read: same bytes as the ELF core" "$t/out" "0000000000100ff8:  f7 74 f1 6e eb 68 e5 62 00 83 06 89 0c 8f 12 95  .t.n.h.b........"
+head -c 30000 "$t/kdump" >"$t/kdump-trunc"
+expect "check on a truncated kdump file" 1 "$analyze" check "$t/kdump-trunc"
+has "check: kdump truncation named" "$t/out" "FAIL complete: truncated or corrupt: dumped page 3 has 4096 bytes"
+expect "read before the cut of a kdump file" 0 "$analyze" read "$t/kdump-trunc" 100000 16
+expect "read after the cut of a kdump file" 1 "$analyze" read "$t/kdump-trunc" 1000000 16
+has "read: the cut named" "$t/err" "physical address 0x1000000 is not read: truncated or corrupt"
+expect "info on a truncated core" 1 "$analyze" info "$t/trunc"
+has "info: truncation named" "$t/err" "truncated: memory segment"
+expect "info on a flattened dump" 1 "$analyze" info "$t/flat"
+has "flattened: the conversion command" "$t/err" "makedumpfile -R"
+expect "info on a missing file" 1 "$analyze" info "$t/nope"
+has "missing file named" "$t/err" "cannot open vmcore '$t/nope'"
+
+# check
+expect "check, all good" 0 "$analyze" check "$t/core" --expect-cpus 2 \
+	--crashkernel 2000000-2ffffff --exclude 0-fffff \
+	--marker 100000:1093 --vmlinux "$t/vmlinux-good"
+has "check: summary" "$t/out" "all 11 checks passed"
+expect "check, wrong CPU count" 1 "$analyze" check "$t/core1" --expect-cpus 2
+has "check: cpu FAIL" "$t/out" "FAIL expect-cpus: 1 CPUs, expected 2"
+expect "check, range in the dump" 1 "$analyze" check "$t/core" \
+	--exclude 101000-101fff
+has "check: exclude FAIL" "$t/out" "FAIL exclude: 101000-101fff: the dump has page contents at 0x101000"
+expect "check, wrong marker" 1 "$analyze" check "$t/core" --marker 100000:ffff
+has "check: marker FAIL" "$t/out" "found 1093"
+expect "check, other vmlinux" 1 "$analyze" check "$t/core" \
+	--vmlinux "$t/vmlinux-other"
+has "check: vmlinux mismatch" "$t/out" "vmcore is from 6.1.0-gen but vmlinux '$t/vmlinux-other' is 6.1.99: use the matching vmlinux"
+expect "check, truncated" 1 "$analyze" check "$t/trunc"
+has "check: complete FAIL" "$t/out" "FAIL complete: truncated"
+
+# read
+expect "read" 0 "$analyze" read "$t/core" 0x100ff8 16
+has "read: layout" "$t/out" "0000000000100ff8:  f7 74 f1 6e eb 68 e5 62 00 83 06 89 0c 8f 12 95  .t.n.h.b........"
+expect "read in a hole" 1 "$analyze" read "$t/core" 500000
+has "read: hole named" "$t/err" "0x500000 is not in the dump"
+expect "read, bad address" 2 "$analyze" read "$t/core" xyz
+expect "read, bad length" 2 "$analyze" read "$t/core" 100000 0
+
+# report, with stand-ins for crash and makedumpfile
+mkdir -p "$t/bin" "$t/dump"
+cp "$t/core" "$t/dump/vmcore"
+cat >"$t/bin/crash" <<'EOF'
+#!/bin/sh
+# crash stand-in: keep the commands, print what crash 8.0.2 prints
+cat >"$FAKE_DIR/crash-stdin"
+[ -n "${FAKE_CRASH_HANG:-}" ] && exec sleep 60
+cat <<'OUT'
+      KERNEL: vmlinux
+    DUMPFILE: vmcore  [PARTIAL DUMP]
+      UPTIME: 00:02:15
+     RELEASE: 6.1.0-gen
+       PANIC: "Kernel panic - not syncing: sysrq triggered crash"
+PID: 156      TASK: ffff93d8c25be580  CPU: 0    COMMAND: "kdump-file-test"
+ #0 [ffffad26c0273c78] machine_kexec at ffffffff8bc58680
+ #1 [ffffad26c0273cc8] __crash_kexec at ffffffff8bd22cd2
+ #2 [ffffad26c0273d88] panic at ffffffff8c8fa709
+ #3 [ffffad26c0273e08] sysrq_handle_crash at ffffffff8c16d4d1
+ #4 [ffffad26c0273e10] __handle_sysrq.cold at ffffffff8c9195ef
+ #5 [ffffad26c0273e40] write_sysrq_trigger at ffffffff8c16deaf
+ #6 [ffffad26c0273e50] proc_reg_write at ffffffff8bebbb80
+ #7 [ffffad26c0273e68] vfs_write at ffffffff8be3b2e2
+[  135.369311] Kernel panic - not syncing: sysrq triggered crash
+[  135.369699] CPU: 0 PID: 156 Comm: kdump-file-test Kdump: loaded Not tainted 6.1.0-gen #1
+  RU: 3
+OUT
+EOF
+cat >"$t/bin/makedumpfile" <<'EOF'
+#!/bin/sh
+# makedumpfile stand-in: --dump-dmesg VMCORE OUT
+[ "$1" = --dump-dmesg ] || exit 1
+[ -n "${FAKE_MDF_FAIL:-}" ] && { echo "makedumpfile Failed." >&2; exit 1; }
+cat >"$3" <<'OUT'
+[  135.368765] sysrq: Trigger a crash
+[  135.369311] Kernel panic - not syncing: sysrq triggered crash
+[  135.369699] CPU: 0 PID: 156 Comm: kdump-file-test Kdump: loaded Not tainted 6.1.0-gen #1
+[  135.369926] Call Trace:
+[  135.369926]  <TASK>
+[  135.369926]  dump_stack_lvl+0x33/0x46
+[  135.369926]  panic+0x10e/0x2d6
+[  135.369926]  ? _printk+0x63/0x7e
+[  135.369926]  sysrq_handle_crash+0x11/0x20
+[  135.369926]  __handle_sysrq.cold+0x44/0x11c
+[  135.369926]  write_sysrq_trigger+0x1f/0x40
+[  135.369926]  proc_reg_write+0x50/0x90
+[  135.369926]  vfs_write+0xc2/0x3e0
+[  135.369926]  </TASK>
+OUT
+EOF
+chmod +x "$t/bin/crash" "$t/bin/makedumpfile"
+export FAKE_DIR=$t KDUMP_FILE_CRASH=$t/bin/crash \
+	KDUMP_FILE_MAKEDUMPFILE=$t/bin/makedumpfile
+
+expect "report with crash" 0 "$analyze" report "$t/dump" \
+	--vmlinux "$t/vmlinux-good"
+has "report: summary line" "$t/out" "kdump-file: crash "
+has "report: summary names the panic and the frame" "$t/out" \
+	": Kernel panic - not syncing: sysrq triggered crash in kdump-file-test (sysrq_handle_crash)"
+sig1=$(sed -n 's/^kdump-file: crash \([0-9a-f]*\):.*/\1/p' "$t/out")
+has "report: crash got its commands on stdin" "$t/crash-stdin" "bt"
+has "report.txt: backtrace" "$t/dump/report.txt" "#3 sysrq_handle_crash"
+has "report.json: signature" "$t/dump/report.json" "\"signature\": \"$sig1\""
+has "report.json: task" "$t/dump/report.json" \
+	'"task": { "command": "kdump-file-test", "pid": 156 }'
+if command -v python3 >/dev/null; then
+	if python3 -c 'import json,sys; d=json.load(open(sys.argv[1]));
+assert d["panic"].endswith("sysrq triggered crash") and d["cpu"] == 0
+assert "sysrq_handle_crash" in d["backtrace"] and d["source"] == "crash"' \
+		"$t/dump/report.json"; then
+		pass "report.json is valid JSON with the facts"
+	else
+		fail "report.json is not the expected JSON"
+	fi
+fi
+
+expect "report, other vmlinux" 1 "$analyze" report "$t/dump" \
+	--vmlinux "$t/vmlinux-other"
+has "report: mismatch refused" "$t/err" "use the matching vmlinux"
+
+# No vmlinux anywhere for 6.1.0-gen: the kernel log alone, same signature.
+rm -f "$t/dump/report.txt" "$t/dump/report.json"
+expect "report from the dump alone" 0 "$analyze" report "$t/dump"
+has "report: no vmlinux said" "$t/err" "no vmlinux for 6.1.0-gen"
+sig2=$(sed -n 's/^kdump-file: crash \([0-9a-f]*\):.*/\1/p' "$t/out")
+if [ -n "$sig1" ] && [ "$sig1" = "$sig2" ]; then
+	pass "report: the kernel log gives the same signature as crash ($sig1)"
+else
+	fail "report: signatures differ: crash '$sig1', kernel log '$sig2'"
+fi
+has "report.json: source dmesg" "$t/dump/report.json" '"source": "dmesg"'
+
+# crash hangs: the timeout ends it and the kernel log is used
+start=$(date +%s)
+FAKE_CRASH_HANG=1 expect "report, crash hangs" 0 "$analyze" report \
+	"$t/dump" --vmlinux "$t/vmlinux-good" --timeout 2
+if [ $(($(date +%s) - start)) -lt 30 ]; then
+	pass "report: the hung crash was stopped"
+else
+	fail "report: the hung crash was not stopped in time"
+fi
+has "report: timeout said" "$t/err" "did not finish within 2 s"
+
+# neither makedumpfile nor a saved dmesg.txt: failure; with dmesg.txt: ok
+FAKE_MDF_FAIL=1 expect "report, no kernel log" 1 "$analyze" report "$t/dump"
+"$t/bin/makedumpfile" --dump-dmesg x "$t/dump/dmesg.txt"
+FAKE_MDF_FAIL=1 expect "report from the saved dmesg.txt" 0 "$analyze" \
+	report "$t/dump"
+has "report: dmesg.txt used" "$t/err" "dmesg.txt"
+
+echo "cli: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
