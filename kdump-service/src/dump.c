@@ -148,9 +148,23 @@ int dump_inspect(const char *dir, struct dump_info *ret)
 		if (json_get_field(json, "crash_time", v, sizeof(v)) == 0)
 			ret->crash_time = strtoll(v, NULL, 10);
 	}
+	/* kdump-file-analyze's report: "crash SIG: PANIC in TASK". */
 	snprintf(p, sizeof(p), "%s/report.json", dir);
-	if (read_small(p, json, sizeof(json)) == 0)
-		(void)json_get_field(json, "summary", ret->summary,
-				     sizeof(ret->summary));
+	if (read_small(p, json, sizeof(json)) == 0) {
+		char sig[64] = "", panic[256] = "", task[64] = "";
+
+		(void)json_get_field(json, "signature", sig, sizeof(sig));
+		if (json_get_field(json, "panic", panic, sizeof(panic)) < 0 ||
+		    strcmp(panic, "null") == 0)
+			(void)json_get_field(json, "oops", panic, sizeof(panic));
+		if (strcmp(panic, "null") == 0)
+			panic[0] = '\0';
+		(void)json_get_field(json, "command", task, sizeof(task));
+		if (sig[0])
+			snprintf(ret->summary, sizeof(ret->summary),
+				 "crash %s: %s in %s", sig,
+				 panic[0] ? panic : "no panic message",
+				 task[0] ? task : "unknown task");
+	}
 	return 0;
 }

@@ -260,6 +260,9 @@ crash_boot() {
 	local log=$1 disk=$2
 	shift 2
 	qemu_boot "$log" 600 bios 1024 "$kdir/bzImage" \
-		"root=/dev/vda rw console=ttyS0 crashkernel=256M panic=-1 kdump_file_test=crash-loaded" \
+		"root=/dev/vda rw console=ttyS0 crashkernel=256M panic=-1 kdump_file_test=${CRASH_STEP:-crash-loaded}" \
 		"$disk" "$@"
 }
+
+# The analysis tool as built in this tree.
+export ANALYZE=$KDUMP_FILE_TOP/analysis/build/kdump-file-analyze

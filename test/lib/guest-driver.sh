@@ -91,12 +91,23 @@ crash)
     fi
     say "FAIL: not loaded, not crashing"
     ;;
-crash-loaded)
-    # The service is enabled on this disk: crash once it has loaded.
+crash-loaded|oops-loaded)
+    # The service is enabled on this disk: crash once it has loaded, with
+    # sysrq c or with an oops from the test module.  What the report unit
+    # said of the previous crash (if any) is shown first.
     say "is-active: $(systemctl is-active kdump-file)"
+    journalctl -b -u kdump-file-report --no-pager -o cat 2>/dev/null |
+        grep "kdump-file" | while IFS= read -r line; do say "report unit: $line"; done
     if [ "$(cat /sys/kernel/kexec_crash_loaded)" = 1 ]; then
         say "loaded ok"
-        crash_now
+        if [ "$step" = oops-loaded ]; then
+            say "oopsing"
+            sync
+            echo 1 > /proc/sys/kernel/panic_on_oops
+            insmod /usr/local/lib/kdump-file-test/kdump_file_oops.ko
+        else
+            crash_now
+        fi
     fi
     run systemctl status --no-pager --lines=3 kdump-file
     say "not loaded"

@@ -35,7 +35,7 @@ install -D -m 0644 "$here/kdump-file-test.service" \
 mkdir -p "$layer/etc/systemd/system/multi-user.target.wants"
 ln -sf ../kdump-file-test.service \
 	"$layer/etc/systemd/system/multi-user.target.wants/kdump-file-test.service"
-for m in "$top"/test/modules/*.ko; do
+for m in "$kdir"/test-modules/*.ko; do
 	[ -e "$m" ] || continue
 	install -D -m 0644 "$m" "$layer/usr/local/lib/kdump-file-test/$(basename "$m")"
 done

@@ -47,7 +47,7 @@ series_patches() {
 compute_key() {
 	{
 		echo "linux-source-6.1 $srcver"
-		sha256sum "$fragment" "$here/kernel-build.sh" | cut -d' ' -f1
+		sha256sum "$fragment" "$here/kernel-build.sh" "$top"/test/modules/* | cut -d' ' -f1
 		series_patches | while read -r p; do
 			[ -r "$patches/$p" ] || die "patch '$p' listed in $patches/series does not exist"
 			echo "$p $(sha256sum <"$patches/$p" | cut -d' ' -f1)"
@@ -163,9 +163,16 @@ log "building bzImage vmlinux modules with -j$jobs (cold: ~15 min)"
 kmake -j"$jobs" bzImage vmlinux modules
 release=$(kmake -s kernelrelease)
 
+# The scenarios' test modules, built against this kernel outside the repo.
+mods=$kroot/work/test-modules
+rm -rf "$mods"
+cp -r "$top/test/modules" "$mods"
+kmake M="$mods" modules >/dev/null
+
 tmp=$out.tmp
 rm -rf "$tmp"
-mkdir -p "$tmp"
+mkdir -p "$tmp/test-modules"
+cp "$mods"/*.ko "$tmp/test-modules/"
 cp "$obj/arch/x86/boot/bzImage" "$obj/vmlinux" "$obj/System.map" "$tmp/"
 cp "$obj/.config" "$tmp/config"
 echo "$release" >"$tmp/release"

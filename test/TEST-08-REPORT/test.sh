@@ -1,0 +1,83 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Crash reports: two sysrq crashes and an oops (panic_on_oops, from the test
+# module).  In the guest, kdump-file-report.service reports each dump at the
+# next boot and status shows it.  On the host, kdump-file-analyze checks the
+# dump against its vmlinux, its physical reads agree with crash's rd -p, and
+# its report names the cause; the signature is the same for the two sysrq
+# crashes and different for the oops.
+# shellcheck source=test/lib/common.sh
+. "$(dirname "$0")/../lib/common.sh"
+
+SCENARIO=TEST-08-REPORT
+out=$KDUMP_FILE_OUT/$SCENARIO
+rm -rf "$out"
+mkdir -p "$out"
+kdir=$(kernel_dir)
+disk=$out/disk.img
+prepared=$(guest_image_prepared "$kdir")
+scenario_disk "$prepared" "$disk"
+make -s -C "$KDUMP_FILE_TOP/analysis" all
+
+steps=(crash-loaded crash-loaded oops-loaded)
+for i in 0 1 2; do
+	rc=0
+	CRASH_STEP=${steps[$i]} crash_boot "$out/console-$i.log" "$disk" || rc=$?
+	check "crash $i (${steps[$i]}): capture complete" \
+		grep -q "kdump-file: .* capture complete" "$out/console-$i.log"
+done
+check "the oops came from the test module" \
+	grep -q "kdump_file_oops: reading through a NULL pointer" "$out/console-2.log"
+rc=0
+qemu_boot "$out/console-3.log" 600 bios 1024 "$kdir/bzImage" \
+	"root=/dev/vda rw console=ttyS0 panic=-1 kdump_file_test=status" "$disk" || rc=$?
+check "the report unit reported the previous crash at boot" \
+	grep -q "KDUMP-FILE-TEST: report unit: kdump-file: crash [0-9a-f]*: Kernel panic - not syncing: sysrq triggered crash" "$out/console-1.log"
+check "status shows the report of the last dump" \
+	grep -qE "KDUMP-FILE-TEST:   report: +crash [0-9a-f]+: .*Oops.* in insmod" "$out/console-3.log"
+
+mapfile -t dirs < <(dump_dirs "$disk" /var/crash)
+check "three dumps (${dirs[*]})" test "${#dirs[@]}" -eq 3
+[ "${#dirs[@]}" -eq 3 ] || { finish; exit 1; }
+sig=()
+for i in 0 1 2; do
+	d=$out/dump-$i
+	dump_fetch "$disk" /var/crash "${dirs[$i]}" "$d"
+	rm -f "$d/report.txt" "$d/report.json" # the guest's, made without vmlinux
+	"$ANALYZE" report "$d" --vmlinux "$kdir/vmlinux" >"$d/summary" 2>"$d/report.err" ||
+		fail "report on dump $i: $(tail -n 1 "$d/report.err")"
+	sig[i]=$(sed -n 's/.*"signature": "\([0-9a-f]*\)".*/\1/p' "$d/report.json")
+	log "dump $i: $(cat "$d/summary")"
+done
+check "report 0 names the sysrq crash" grep -q '"panic": "Kernel panic - not syncing: sysrq triggered crash"' "$out/dump-0/report.json"
+check "report 0 backtrace has sysrq_handle_crash" grep -q '"sysrq_handle_crash"' "$out/dump-0/report.json"
+check "report 2 names the oops' function" grep -q '"kdump_file_test_oops' "$out/dump-2/report.json"
+check "report 2 names the oops" grep -q '"oops": "Oops: 0000' "$out/dump-2/report.json"
+check "same kind of crash, same signature (${sig[0]} ${sig[1]})" test -n "${sig[0]}" -a "${sig[0]}" = "${sig[1]}"
+check "different panic, different signature (${sig[2]})" test -n "${sig[2]}" -a "${sig[2]}" != "${sig[0]}"
+
+# The reader against crash(8): the dump matches its vmlinux, and physical
+# reads give the same bytes as rd -p.
+d=$out/dump-0
+check "kdump-file-analyze check --vmlinux passes" \
+	"$ANALYZE" check "$d/vmcore" --vmlinux "$kdir/vmlinux" --expect-cpus 2 --exclude 0-fff
+crash_run "$kdir/vmlinux" "$d/vmcore" "$out/sym.out" "sym linux_banner" || true
+virt=$(awk '$NF == "linux_banner" { print $1; exit }' "$out/sym.out")
+crash_run "$kdir/vmlinux" "$d/vmcore" "$out/vtop.out" "vtop ${virt:-0}" || true
+phys=$(awk '/PHYSICAL/ { getline; print $2; exit }' "$out/vtop.out")
+log "linux_banner: virtual ${virt:-?}, physical ${phys:-?}"
+check "crash translated linux_banner to a physical address" test -n "$phys"
+addrs=(1000000 2000000 "${phys:-3000000}")
+cmds=()
+for a in "${addrs[@]}"; do cmds+=("rd -p -8 $a 32"); done
+crash_run "$kdir/vmlinux" "$d/vmcore" "$out/rd.out" "${cmds[@]}"
+for a in "${addrs[@]}"; do
+	ours=$("$ANALYZE" read "$d/vmcore" "$a" 32 | cut -d: -f2 | cut -c1-50 | tr -s ' \n' ' ')
+	theirs=$(grep -iE "^ *0*(${a}|$(printf %x $((16#$a + 16)))):" "$out/rd.out" |
+		cut -d: -f2 | cut -c1-50 | tr -s ' \n' ' ')
+	log "phys $a: ours [$ours] crash [$theirs]"
+	check "physical read at 0x$a agrees with crash rd -p" test -n "$ours" -a "$ours" = "$theirs"
+done
+rm -f "$disk"
+finish
