@@ -108,7 +108,7 @@ kunitconfig=$src/kernel/.kunitconfig
 # 3. Build (incrementally) and run. kunit.py boots the kernel under QEMU
 #    with TCG (it passes no -accel), so KVM is not needed. kasan_multi_shot
 #    lets every KASAN report fail its test, not only the first.
-log "running kunit.py (suites '$filter'; cold build ~20 min on 2 cores)"
+log "running kunit.py (suites '$filter'; a cold build takes ~10 min on 2 cores)"
 rc=0
 (
 	cd "$src"
