@@ -181,10 +181,9 @@ self_test_checks() {
 	python3 - "$bad/vmlinux.other" <<'PY'
 import mmap, sys
 with open(sys.argv[1], "r+b") as f, mmap.mmap(f.fileno(), 0) as m:
-    # The build number after '#' changes with every rebuild: find it.
-    j = m.find(b" SMP", m.find(b"Linux version "))
-    while m[j - 1:j].isdigit():
-        j -= 1
+    import re
+    # The build number ("#N SMP") changes with every rebuild: find it.
+    j = re.compile(rb"#[0-9]+ SMP").search(m, m.find(b"Linux version ")).start() + 1
     m[j:j + 1] = b"9" if m[j:j + 1] != b"9" else b"8"
 PY
 	cp -r "$good" "$bad/other-build"
