@@ -77,6 +77,12 @@ service_scenario() {
     say "FAIL: still running after kdump-file test --yes"
 }
 
+# More steps, one file per topic: a step "name-x" runs step_name_x.
+for f in /usr/local/lib/kdump-file-test/steps/*.sh; do
+    # shellcheck disable=SC1090
+    [ -e "$f" ] && . "$f"
+done
+
 case "$step" in
 crash)
     # The spine: what a user does, then a crash.
@@ -138,7 +144,12 @@ service-after)
     say "is-active: $(systemctl is-active kdump-file)"
     ;;
 *)
-    say "FAIL: unknown step '$step'"
+    fn=step_$(echo "$step" | tr - _)
+    if command -v "$fn" > /dev/null 2>&1; then
+        "$fn"
+    else
+        say "FAIL: unknown step '$step'"
+    fi
     ;;
 esac
 say "done"

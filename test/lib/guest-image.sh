@@ -35,6 +35,10 @@ install -D -m 0644 "$here/kdump-file-test.service" \
 mkdir -p "$layer/etc/systemd/system/multi-user.target.wants"
 ln -sf ../kdump-file-test.service \
 	"$layer/etc/systemd/system/multi-user.target.wants/kdump-file-test.service"
+for f in "$here"/guest-steps/*.sh; do
+	[ -e "$f" ] || continue
+	install -D -m 0644 "$f" "$layer/usr/local/lib/kdump-file-test/steps/$(basename "$f")"
+done
 for m in "$kdir"/test-modules/*.ko; do
 	[ -e "$m" ] || continue
 	install -D -m 0644 "$m" "$layer/usr/local/lib/kdump-file-test/$(basename "$m")"
