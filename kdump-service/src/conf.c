@@ -152,12 +152,39 @@ static int parse_action(const char *v, bool allow_shell, enum conf_action *ret)
 	return -EINVAL;
 }
 
+/*
+ * The characters a configured path or label may use.  Everything else (blanks,
+ * shell and glob metacharacters, control and non-ASCII characters) is refused:
+ * nothing here goes through a shell, but a dump path like "/var/crash; rm"
+ * is a mistake or an attack, never an intent.
+ */
+#define PATH_CHARS "/._-+,@:"
+
+/* Kernel parameters: no quotes or backslashes (the kernel's own quoting), no
+ * shell metacharacters, no control or non-ASCII characters.
+ */
+#define CMDLINE_BAD "\"'\\$`;|&<>(){}!*?"
+
+/* The first byte of v that is not a letter, a digit or in extra; NUL if none. */
+static char first_bad_char(const char *v, const char *extra)
+{
+	for (const char *s = v; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+		    (ch >= '0' && ch <= '9') || strchr(extra, ch))
+			continue;
+		return *s;
+	}
+	return '\0';
+}
+
 /* An absolute path without "..", ".", "//" or a trailing slash (but "/"). */
 static bool path_is_clean(const char *p)
 {
 	const char *s;
 
-	if (p[0] != '/')
+	if (p[0] != '/' || first_bad_char(p, PATH_CHARS))
 		return false;
 	if (strcmp(p, "/") == 0)
 		return true;
@@ -175,16 +202,33 @@ static bool path_is_clean(const char *p)
 static bool is_device_spec(const char *v)
 {
 	if (strncmp(v, "UUID=", 5) == 0)
-		return v[5] != '\0';
+		return v[5] != '\0' && !first_bad_char(v + 5, "-");
 	if (strncmp(v, "LABEL=", 6) == 0)
-		return v[6] != '\0';
+		return v[6] != '\0' && !first_bad_char(v + 6, "._-+,@:");
 	return strncmp(v, "/dev/", 5) == 0 && path_is_clean(v);
 }
 
-/* Kernel parameters as the kernel splits them: no quotes, no backslashes. */
 static bool is_cmdline_safe(const char *v)
 {
-	return strpbrk(v, "\"'\\") == NULL;
+	for (const char *s = v; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch < 0x20 || ch >= 0x7f || strchr(CMDLINE_BAD, ch))
+			return false;
+	}
+	return true;
+}
+
+/* "'x'" or "byte 0xNN" for a message about a refused character. */
+static const char *char_name(char c, char *buf, size_t size)
+{
+	unsigned char ch = (unsigned char)c;
+
+	if (ch > 0x20 && ch < 0x7f)
+		snprintf(buf, size, "'%c'", c);
+	else
+		snprintf(buf, size, "byte 0x%02x", ch);
+	return buf;
 }
 
 enum key_id {
@@ -227,10 +271,15 @@ static int set_key(struct kdump_conf *c, enum key_id k, const char *v,
 {
 	const char *key = key_names[k];
 	unsigned long long x;
+	char cb[16];
 	int r;
 
 	switch (k) {
 	case KEY_PATH:
+		if (first_bad_char(v, PATH_CHARS))
+			return fail(err, line, key, -EINVAL,
+				    "'%s' contains %s: paths may use letters, digits and / . _ - + , @ : only",
+				    v, char_name(first_bad_char(v, PATH_CHARS), cb, sizeof(cb)));
 		if (!path_is_clean(v))
 			return fail(err, line, key, -EINVAL,
 				    "'%s' is not a clean absolute path", v);
@@ -264,12 +313,17 @@ static int set_key(struct kdump_conf *c, enum key_id k, const char *v,
 	case KEY_CMDLINE_REMOVE:
 		if (!is_cmdline_safe(v))
 			return fail(err, line, key, -EINVAL,
-				    "quotes and backslashes are not allowed in kernel parameters");
+				    "quotes, backslashes, shell metacharacters (%s) and control or non-ASCII characters are not allowed in kernel parameters",
+				    "$ ` ; | & < > ( ) { } ! * ?");
 		strcpy(k == KEY_CMDLINE_APPEND ? c->cmdline_append :
 						 c->cmdline_remove, v);
 		return 0;
 	case KEY_KERNEL:
 	case KEY_INITRAMFS:
+		if (*v && first_bad_char(v, PATH_CHARS))
+			return fail(err, line, key, -EINVAL,
+				    "'%s' contains %s: paths may use letters, digits and / . _ - + , @ : only",
+				    v, char_name(first_bad_char(v, PATH_CHARS), cb, sizeof(cb)));
 		if (*v && !path_is_clean(v))
 			return fail(err, line, key, -EINVAL,
 				    "'%s' is not a clean absolute path", v);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "dump.h"
@@ -166,5 +167,59 @@ int dump_inspect(const char *dir, struct dump_info *ret)
 				 panic[0] ? panic : "no panic message",
 				 task[0] ? task : "unknown task");
 	}
+	return 0;
+}
+
+long long dump_name_time(const char *name)
+{
+	struct tm tm = { 0 };
+
+	if (!dump_name_valid(name) ||
+	    sscanf(name, "%4d-%2d-%2d-%2d:%2d:%2d", &tm.tm_year, &tm.tm_mon,
+		   &tm.tm_mday, &tm.tm_hour, &tm.tm_min, &tm.tm_sec) != 6)
+		return -1;
+	tm.tm_year -= 1900;
+	tm.tm_mon -= 1;
+	return (long long)timegm(&tm);
+}
+
+long long dump_time(const struct dump_info *d)
+{
+	const char *name = strrchr(d->dir, '/');
+
+	if (d->crash_time >= 0)
+		return d->crash_time;
+	return dump_name_time(name ? name + 1 : d->dir);
+}
+
+int dump_scan(const char *base, long long *ret_newest,
+	      long long *ret_newest_complete)
+{
+	long long newest = -1, complete = -1;
+	struct dirent *de;
+	DIR *d;
+
+	d = opendir(base);
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		char dir[4096];
+		struct dump_info info;
+		long long t;
+
+		if (!dump_name_valid(de->d_name) ||
+		    (size_t)snprintf(dir, sizeof(dir), "%s/%s", base,
+				     de->d_name) >= sizeof(dir) ||
+		    dump_inspect(dir, &info) < 0)
+			continue;
+		t = dump_time(&info);
+		if (t > newest)
+			newest = t;
+		if (info.has_vmcore && t > complete)
+			complete = t;
+	}
+	closedir(d);
+	*ret_newest = newest;
+	*ret_newest_complete = complete;
 	return 0;
 }

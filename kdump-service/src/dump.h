@@ -25,6 +25,20 @@ bool dump_name_valid(const char *name);
 /* The newest dump directory below base (-ENOENT when there is none). */
 int dump_find_last(const char *base, char *ret, size_t size);
 int dump_inspect(const char *dir, struct dump_info *ret);
+/* The time (UTC) a dump directory's name says, -1 if it is not one of ours. */
+long long dump_name_time(const char *name);
+/*
+ * When the dump's crash happened: its metadata's crash_time, or else the
+ * time in its name (when the capture started; a capture cut short writes
+ * no metadata).  -1 when neither is known.
+ */
+long long dump_time(const struct dump_info *d);
+/*
+ * The newest dump's time and the newest complete dump's (with a vmcore)
+ * below base, each -1 when there is none.
+ */
+int dump_scan(const char *base, long long *ret_newest,
+	      long long *ret_newest_complete);
 /*
  * Extract a top-level string or number field from a small JSON object we
  * wrote ourselves; bounded, and never trusts the input's lengths.

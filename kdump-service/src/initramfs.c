@@ -3,11 +3,13 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "initramfs.h"
 #include "util.h"
@@ -63,10 +65,9 @@ int initramfs_fingerprint(const char *kernel, const char *capture_conf,
 	buf[0] = '\0';
 	r = add_file(buf, size, &pos, kernel);
 	if (r == 0)
-		r = add_file(buf, size, &pos,
-			     KDUMP_FILE_LIBEXEC_DIR "/kdump-file-capture");
+		r = add_file(buf, size, &pos, KDUMP_FILE_CAPTURE_PROGRAM);
 	if (r == 0)
-		r = add_file(buf, size, &pos, "/usr/sbin/makedumpfile");
+		r = add_file(buf, size, &pos, KDUMP_FILE_MAKEDUMPFILE);
 	if (r < 0)
 		return r;
 	d = opendir(KDUMP_FILE_DRACUT_MODULE);
@@ -158,12 +159,14 @@ int initramfs_build(const char *img, const char *kver,
 		 * Only what the capture needs: our module (its /init is the
 		 * capture program) and this host's own drivers; no dracut
 		 * shell init, udev or systemd, which cost the capture kernel
-		 * more memory than it has (see dracut-module/).
+		 * more memory than it has (see dracut-module/).  gzip
+		 * whatever dracut.conf says: initramfs_verify() checks a gzip
+		 * image to its last byte, other compressors by magic only.
 		 */
 		char *const argv[] = {
 			"dracut", "--force", "--quiet", "--hostonly",
 			"--hostonly-mode", "strict", "--no-hostonly-cmdline",
-			"--no-early-microcode", "--modules",
+			"--no-early-microcode", "--compress", "gzip", "--modules",
 			"kdump-file kernel-modules", "--include",
 			(char *)capture_conf_file,
 			KDUMP_FILE_CAPTURE_CONF_IN_INITRAMFS, "--kver",
@@ -178,7 +181,8 @@ int initramfs_build(const char *img, const char *kver,
 		return r < 0 ? r : -EIO;
 	}
 	(void)unlink(stamp);
-	if (stat(tmp, &st) < 0 || rename(tmp, img) < 0) {
+	/* Root's alone, whatever dracut's or the caller's umask. */
+	if (chmod(tmp, 0600) < 0 || stat(tmp, &st) < 0 || rename(tmp, img) < 0) {
 		r = -errno;
 		(void)unlink(tmp);
 		return r;
@@ -188,5 +192,508 @@ int initramfs_build(const char *img, const char *kver,
 		return -ENOMEM;
 	r = write_file_atomic(stamp, text, strlen(text), 0600);
 	free(text);
+	return r;
+}
+
+/*
+ * The verifier follows init/initramfs.c (Linux 6.1): cpio "newc" (070701)
+ * or "crc" (070702) headers of 110 bytes, the name padded so that header
+ * and name end on a multiple of 4, the data padded to a multiple of 4;
+ * zero bytes between archives, and a new archive starting on a multiple
+ * of 4 (counted from the start of the file, or of the decompressed data).
+ * It is stricter than the kernel, which stops without a word and boots
+ * with half an initramfs: every archive must end with its trailer.
+ */
+#define CPIO_HDR_LEN 110
+#define CPIO_NAME_MAX 4096	/* PATH_MAX: the kernel skips longer names */
+#define VERIFY_CHUNK (64 * 1024)
+
+enum cpio_state {
+	CPIO_BETWEEN,		/* before an archive: zero padding or a header */
+	CPIO_HEADER,		/* collecting a header */
+	CPIO_NAME,		/* collecting a name */
+	CPIO_SKIP,		/* skipping name padding, data and data padding */
+};
+
+struct cpio_stream {
+	enum cpio_state state;
+	uint64_t off;		/* bytes consumed, for the alignment */
+	uint64_t skip;		/* in CPIO_SKIP: bytes left */
+	uint32_t namesize;
+	uint32_t have;		/* bytes of the header or name collected */
+	unsigned char hdr[CPIO_HDR_LEN];
+	char name[12];		/* enough to recognise the trailer */
+	char name_last;		/* the name's last byte: its NUL */
+	bool trailer;		/* the entry being skipped is the trailer */
+	bool archives;		/* at least one archive ended with its trailer */
+	const char *what;	/* on -EBADMSG: what was wrong */
+};
+
+static int hex8(const unsigned char *p, uint32_t *ret)
+{
+	uint32_t v = 0;
+
+	for (int i = 0; i < 8; i++) {
+		unsigned char c = p[i];
+
+		if (c >= '0' && c <= '9')
+			v = v << 4 | (c - '0');
+		else if (c >= 'a' && c <= 'f')
+			v = v << 4 | (c - 'a' + 10);
+		else if (c >= 'A' && c <= 'F')
+			v = v << 4 | (c - 'A' + 10);
+		else
+			return -EBADMSG;
+	}
+	*ret = v;
+	return 0;
+}
+
+static int cpio_bad(struct cpio_stream *s, const char *what)
+{
+	s->what = what;
+	return -EBADMSG;
+}
+
+/* The header is complete: check it and size what follows. */
+static int cpio_header_done(struct cpio_stream *s)
+{
+	uint32_t v, filesize;
+
+	if (memcmp(s->hdr, "070701", 6) != 0 && memcmp(s->hdr, "070702", 6) != 0)
+		return cpio_bad(s, "bad cpio header magic");
+	/* Thirteen 8-digit hex fields: all must be hex. */
+	for (int i = 0; i < 13; i++)
+		if (hex8(s->hdr + 6 + 8 * i, &v) < 0)
+			return cpio_bad(s, "bad cpio header field");
+	(void)hex8(s->hdr + 6 + 8 * 6, &filesize);
+	(void)hex8(s->hdr + 6 + 8 * 11, &s->namesize);
+	if (s->namesize == 0 || s->namesize > CPIO_NAME_MAX)
+		return cpio_bad(s, "bad cpio name size");
+	/* What follows the name: its padding, the data and the data's. */
+	s->skip = ((CPIO_HDR_LEN + (uint64_t)s->namesize + 3) & ~3ULL) -
+		  CPIO_HDR_LEN - s->namesize;
+	s->skip += filesize + ((4 - (filesize & 3)) & 3);
+	s->state = CPIO_NAME;
+	s->have = 0;
+	return 0;
+}
+
+static void cpio_entry_done(struct cpio_stream *s)
+{
+	s->have = 0;
+	if (s->trailer) {
+		s->state = CPIO_BETWEEN;
+		s->archives = true;
+	} else {
+		s->state = CPIO_HEADER;
+	}
+}
+
+static void cpio_skip(struct cpio_stream *s, uint64_t n)
+{
+	s->skip -= n;
+	s->off += n;
+	if (s->skip == 0)
+		cpio_entry_done(s);
+}
+
+/*
+ * Consume buf.  Returns 0 when all of it was cpio (or padding), 1 when
+ * stopped between archives at a byte that starts no cpio header (*ret_used
+ * is its index), -EBADMSG when the cpio data is corrupt.
+ */
+static int cpio_feed(struct cpio_stream *s, const unsigned char *buf,
+		     size_t len, size_t *ret_used)
+{
+	size_t i = 0;
+	int r;
+
+	while (i < len) {
+		size_t n;
+
+		switch (s->state) {
+		case CPIO_BETWEEN:
+			if (buf[i] == 0) {
+				i++;
+				s->off++;
+				break;
+			}
+			if (buf[i] != '0' || (s->off & 3)) {
+				*ret_used = i;
+				return 1;
+			}
+			s->state = CPIO_HEADER;
+			s->have = 0;
+			break;
+		case CPIO_HEADER:
+			n = CPIO_HDR_LEN - s->have;
+			if (n > len - i)
+				n = len - i;
+			memcpy(s->hdr + s->have, buf + i, n);
+			s->have += n;
+			s->off += n;
+			i += n;
+			if (s->have == CPIO_HDR_LEN) {
+				r = cpio_header_done(s);
+				if (r < 0) {
+					*ret_used = i;
+					return r;
+				}
+			}
+			break;
+		case CPIO_NAME:
+			n = s->namesize - s->have;
+			if (n > len - i)
+				n = len - i;
+			if (s->have < sizeof(s->name)) {
+				size_t k = sizeof(s->name) - s->have;
+
+				memcpy(s->name + s->have, buf + i, k < n ? k : n);
+			}
+			s->have += n;
+			s->off += n;
+			i += n;
+			s->name_last = buf[i - 1];
+			if (s->have < s->namesize)
+				break;
+			if (s->name_last != '\0') {
+				*ret_used = i;
+				return cpio_bad(s, "cpio name not terminated");
+			}
+			s->trailer = s->namesize == sizeof("TRAILER!!!") &&
+				     memcmp(s->name, "TRAILER!!!", s->namesize) == 0;
+			s->state = CPIO_SKIP;
+			if (s->skip == 0)
+				cpio_entry_done(s);
+			break;
+		case CPIO_SKIP:
+			n = len - i;
+			if (n > s->skip)
+				n = s->skip;
+			i += n;
+			cpio_skip(s, n);
+			break;
+		}
+	}
+	*ret_used = len;
+	return 0;
+}
+
+/* pread() all of len bytes, or -EIO for a file that shrank under us. */
+static int pread_all(int fd, void *buf, size_t len, uint64_t off)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n = pread(fd, (char *)buf + done, len - done,
+				  (off_t)(off + done));
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0)
+			return -EIO;
+		done += n;
+	}
+	return 0;
+}
+
+/*
+ * Inflate the gzip member at start to its end; what it holds must be
+ * complete cpio archives.  *ret_len: its compressed length.  On -EBADMSG,
+ * *ret_bad is the file offset reached.
+ */
+static int verify_gzip(int fd, uint64_t start, uint64_t size,
+		       unsigned char *in, unsigned char *out, uint64_t *ret_len,
+		       uint64_t *ret_bad, const char **ret_what)
+{
+	struct cpio_stream inner = { 0 };
+	uint64_t pos = start;
+	z_stream z = { 0 };
+	int zr = Z_OK, r = 0;
+
+	/* 16 + MAX_WBITS: a gzip wrapper, whose CRC-32 and size are checked. */
+	if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK)
+		return -ENOMEM;
+	while (zr != Z_STREAM_END) {
+		size_t used;
+
+		if (z.avail_in == 0) {
+			size_t n = size - pos < VERIFY_CHUNK ? size - pos :
+							       VERIFY_CHUNK;
+
+			if (n == 0) {
+				*ret_what = "gzip data cut short";
+				r = -EBADMSG;
+				break;
+			}
+			r = pread_all(fd, in, n, pos);
+			if (r < 0)
+				break;
+			pos += n;
+			z.next_in = in;
+			z.avail_in = n;
+		}
+		z.next_out = out;
+		z.avail_out = VERIFY_CHUNK;
+		zr = inflate(&z, Z_NO_FLUSH);
+		if (zr == Z_MEM_ERROR) {
+			r = -ENOMEM;
+			break;
+		}
+		/* Z_BUF_ERROR only asks for more input; with input left it is not. */
+		if ((zr != Z_OK && zr != Z_STREAM_END && zr != Z_BUF_ERROR) ||
+		    (zr == Z_BUF_ERROR && z.avail_in)) {
+			*ret_what = "corrupt gzip data";
+			r = -EBADMSG;
+			break;
+		}
+		r = cpio_feed(&inner, out, VERIFY_CHUNK - z.avail_out, &used);
+		if (r != 0) {
+			*ret_what = r > 0 ? "data that is not cpio inside gzip" :
+					    inner.what;
+			r = -EBADMSG;
+			break;
+		}
+	}
+	if (r == 0 && (inner.state != CPIO_BETWEEN || !inner.archives)) {
+		*ret_what = "gzip data ends inside a cpio archive";
+		r = -EBADMSG;
+	}
+	*ret_len = pos - z.avail_in - start;
+	*ret_bad = pos - z.avail_in;
+	inflateEnd(&z);
+	return r;
+}
+
+static bool is_gzip(const unsigned char *m, size_t n)
+{
+	return n >= 2 && m[0] == 0x1f && m[1] == 0x8b;
+}
+
+/* Compressors whose members are taken by their magic (lib/decompress.c). */
+static bool is_other_compressed(const unsigned char *m, size_t n)
+{
+	static const struct {
+		const char *magic;
+		size_t len;
+	} known[] = {
+		{ "\xfd" "7zXZ", 5 },		/* xz */
+		{ "\x28\xb5\x2f\xfd", 4 },	/* zstd */
+		{ "\x02\x21\x4c\x18", 4 },	/* lz4 (legacy frame) */
+		{ "BZh", 3 },			/* bzip2 */
+		{ "\x5d\x00\x00", 3 },		/* lzma */
+		{ "\x89LZO", 4 },		/* lzop */
+	};
+
+	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
+		if (n >= known[i].len &&
+		    memcmp(m, known[i].magic, known[i].len) == 0)
+			return true;
+	return false;
+}
+
+int initramfs_verify(int fd, struct initramfs_problem *ret_problem)
+{
+	struct cpio_stream s = { 0 };
+	unsigned char *buf = NULL, *out = NULL, m[6];
+	const char *what = NULL;
+	uint64_t size, pos = 0, bad = 0;
+	struct stat st;
+	size_t mlen;
+	int r = 0;
+
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	if (!S_ISREG(st.st_mode) || st.st_size <= 0)
+		return -EINVAL;
+	size = st.st_size;
+	mlen = size < sizeof(m) ? size : sizeof(m);
+	r = pread_all(fd, m, mlen, 0);
+	if (r < 0)
+		return r;
+	if (m[0] != 0 && m[0] != '0' && !is_gzip(m, mlen) &&
+	    !is_other_compressed(m, mlen))
+		return -EINVAL;
+
+	buf = malloc(VERIFY_CHUNK);
+	out = malloc(VERIFY_CHUNK);
+	if (!buf || !out) {
+		r = -ENOMEM;
+		goto out;
+	}
+	while (pos < size) {
+		uint64_t len;
+		size_t used;
+
+		/* Data of a large file: no need to read it. */
+		if (s.state == CPIO_SKIP) {
+			len = size - pos < s.skip ? size - pos : s.skip;
+			cpio_skip(&s, len);
+			pos += len;
+			continue;
+		}
+		len = size - pos < VERIFY_CHUNK ? size - pos : VERIFY_CHUNK;
+		r = pread_all(fd, buf, len, pos);
+		if (r < 0)
+			goto out;
+		r = cpio_feed(&s, buf, len, &used);
+		if (r < 0) {
+			bad = pos + used;
+			what = s.what;
+			goto out;
+		}
+		pos += used;
+		if (r == 0)
+			continue;
+
+		/* Between archives, a byte that starts no cpio header. */
+		mlen = size - pos < sizeof(m) ? size - pos : sizeof(m);
+		r = pread_all(fd, m, mlen, pos);
+		if (r < 0)
+			goto out;
+		if (is_gzip(m, mlen)) {
+			uint64_t glen;
+
+			r = verify_gzip(fd, pos, size, buf, out, &glen, &bad,
+					&what);
+			if (r < 0)
+				goto out;
+			pos += glen;
+			/* init/initramfs.c: alignment counts from the file start. */
+			s.off = pos;
+			s.archives = true;
+			continue;
+		}
+		if (is_other_compressed(m, mlen)) {
+			r = 0; /* accepted by its magic: the rest is its own */
+			goto out;
+		}
+		bad = pos;
+		what = (s.off & 3) && m[0] == '0' ?
+			       "cpio archive not on a 4-byte boundary" :
+			       "data that is neither cpio nor compressed";
+		r = -EBADMSG;
+		goto out;
+	}
+	if (s.state != CPIO_BETWEEN) {
+		bad = size;
+		what = "the file ends inside a cpio archive";
+		r = -EBADMSG;
+	} else if (!s.archives) {
+		bad = size;
+		what = "only zero bytes";
+		r = -EBADMSG;
+	}
+out:
+	free(out);
+	free(buf);
+	if (r == -EBADMSG && ret_problem) {
+		ret_problem->offset = bad;
+		ret_problem->what = what ? what : "corrupt data";
+	}
+	return r;
+}
+
+static int check_node(const char *path, struct input_violation *ret)
+{
+	struct stat st;
+	int fault = 0;
+
+	if (stat(path, &st) < 0)
+		return -errno;
+	if (st.st_uid != 0)
+		fault = INPUT_FOREIGN_OWNER;
+	else if (st.st_mode & S_IWOTH)
+		fault = INPUT_WORLD_WRITABLE;
+	else if (st.st_mode & S_IWGRP)
+		fault = INPUT_GROUP_WRITABLE;
+	if (!fault)
+		return 0;
+	snprintf(ret->path, sizeof(ret->path), "%s", path);
+	ret->fault = fault;
+	ret->uid = st.st_uid;
+	return -EPERM;
+}
+
+/* path, then each directory above it up to /. */
+static int check_chain(const char *path, struct input_violation *ret)
+{
+	char buf[PATH_MAX];
+	int r;
+
+	if (snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf))
+		return -ENAMETOOLONG;
+	for (;;) {
+		char *slash;
+
+		r = check_node(buf, ret);
+		if (r < 0)
+			return r;
+		if (strcmp(buf, "/") == 0)
+			return 0;
+		slash = strrchr(buf, '/');
+		if (!slash)
+			return 0; /* relative: as far as it goes */
+		if (slash == buf)
+			slash[1] = '\0';
+		else
+			*slash = '\0';
+	}
+}
+
+int paths_check_root_only(const char *const *paths, size_t n,
+			  struct input_violation *ret)
+{
+	for (size_t i = 0; i < n; i++) {
+		char real[PATH_MAX];
+		int r;
+
+		r = check_chain(paths[i], ret);
+		if (r == -ENOENT)
+			continue;
+		if (r == 0 && realpath(paths[i], real) && strcmp(real, paths[i]))
+			r = check_chain(real, ret);
+		if (r == -EPERM)
+			return r;
+		if (r < 0 && r != -ENOENT) {
+			snprintf(ret->path, sizeof(ret->path), "%s", paths[i]);
+			return r;
+		}
+	}
+	return 0;
+}
+
+int initramfs_check_inputs(const char *kernel, struct input_violation *ret)
+{
+	const char *fixed[] = { kernel, KDUMP_FILE_CAPTURE_PROGRAM,
+				KDUMP_FILE_MAKEDUMPFILE,
+				KDUMP_FILE_DRACUT_MODULE };
+	struct dirent *de;
+	DIR *d;
+	int r;
+
+	r = paths_check_root_only(fixed, sizeof(fixed) / sizeof(fixed[0]), ret);
+	if (r < 0)
+		return r;
+	d = opendir(KDUMP_FILE_DRACUT_MODULE);
+	if (!d)
+		return errno == ENOENT ? 0 : -errno;
+	while ((de = readdir(d))) {
+		char p[PATH_MAX];
+		const char *one[] = { p };
+
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+			continue;
+		snprintf(p, sizeof(p), "%s/%s", KDUMP_FILE_DRACUT_MODULE,
+			 de->d_name);
+		r = paths_check_root_only(one, 1, ret);
+		if (r < 0)
+			break;
+	}
+	closedir(d);
 	return r;
 }

@@ -7,6 +7,8 @@
 
 #define KDUMP_FILE_STATE_DIR "/var/lib/kdump-file"
 #define KDUMP_FILE_LIBEXEC_DIR "/usr/lib/kdump-file"
+#define KDUMP_FILE_CAPTURE_PROGRAM KDUMP_FILE_LIBEXEC_DIR "/kdump-file-capture"
+#define KDUMP_FILE_MAKEDUMPFILE "/usr/sbin/makedumpfile"
 #define KDUMP_FILE_DRACUT_MODULE "/usr/lib/dracut/modules.d/99kdump-file"
 #define KDUMP_FILE_CAPTURE_CONF_IN_INITRAMFS "/etc/kdump-file/capture.conf"
 
@@ -26,5 +28,57 @@ bool initramfs_is_current(const char *img, const char *fingerprint);
  */
 int initramfs_build(const char *img, const char *kver,
 		    const char *capture_conf_file, const char *fingerprint);
+
+/* Where an initramfs image stops being one the kernel unpacks completely. */
+struct initramfs_problem {
+	unsigned long long offset;	/* byte of the file */
+	const char *what;		/* static text, e.g. "bad cpio header" */
+};
+
+/*
+ * Walk the whole image as the kernel's init/initramfs.c unpacks it: a
+ * sequence of uncompressed cpio newc/crc archives (each ending with
+ * TRAILER!!!) and gzip members (inflated to their end; what they hold must
+ * itself be complete cpio archives), with zero padding between them, to the
+ * end of the file.  A member compressed otherwise (xz, zstd, lz4, bzip2,
+ * lzma, lzo) is accepted by its magic only, with everything after it.
+ *
+ * Returns 0 when valid; -EINVAL when the file does not start like an
+ * initramfs at all; -EBADMSG when it is truncated or corrupt (ret_problem,
+ * if not NULL, says where); -ENOMEM or a read error otherwise.  Memory use
+ * does not depend on the input: nothing is unpacked into memory.
+ */
+int initramfs_verify(int fd, struct initramfs_problem *ret_problem);
+
+/* Why a file may not go into the capture initramfs. */
+enum input_fault {
+	INPUT_FOREIGN_OWNER = 1,	/* not owned by root */
+	INPUT_GROUP_WRITABLE,
+	INPUT_WORLD_WRITABLE,
+};
+
+struct input_violation {
+	char path[4096];
+	enum input_fault fault;
+	unsigned int uid;		/* the owner, for INPUT_FOREIGN_OWNER */
+};
+
+/*
+ * Check that each of paths, each directory above it up to /, and (for a
+ * path through a symbolic link) the same for the file it resolves to, is
+ * owned by root and neither group- nor world-writable.  A path that does not
+ * exist is skipped.  Returns 0 when all pass; -EPERM with ret filled for the
+ * first that does not (the file before its directories); another negative
+ * errno, with ret->path naming what could not be examined, otherwise.
+ */
+int paths_check_root_only(const char *const *paths, size_t n,
+			  struct input_violation *ret);
+
+/*
+ * paths_check_root_only() for everything that goes into the capture
+ * initramfs or decides what does: the capture kernel image, the capture
+ * program, makedumpfile, the dracut module directory and its files.
+ */
+int initramfs_check_inputs(const char *kernel, struct input_violation *ret);
 
 #endif

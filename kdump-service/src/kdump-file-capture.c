@@ -605,6 +605,24 @@ static int capture(const struct kdump_conf *c)
 			say("dmesg saved (%lld bytes)", file_size(dmesg));
 	}
 
+	/*
+	 * Make the directory, the dmesg and a record saying the capture has
+	 * not finished durable before the long part: if power is lost or
+	 * this kernel dies while the vmcore is written, the next boot finds
+	 * an incomplete dump, not nothing.  The record is replaced at the end.
+	 */
+	f = fopen(meta, "we");
+	if (f) {
+		fprintf(f, "{\n  \"complete\": false,\n  \"error\": \"%s\"\n}\n",
+			"the capture did not finish: power was lost or the capture kernel stopped while saving the vmcore");
+		fflush(f);
+		(void)fsync(fileno(f));
+		fclose(f);
+	}
+	(void)fsync_path(dmesg);
+	(void)fsync_path(dir);
+	(void)fsync_path(base);
+
 	/* 4. The vmcore, under a name that says it is not complete yet. */
 	if (free_bytes(dir) <= c->min_free_mb * (1ULL << 20)) {
 		snprintf(reason, sizeof(reason),

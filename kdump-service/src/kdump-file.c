@@ -30,12 +30,18 @@
 #include "estimate.h"
 #include "initramfs.h"
 #include "kexec.h"
+#include "state.h"
 #include "target.h"
 #include "util.h"
 
 #define RUN_DIR "/run/kdump-file"
 #define SYS_CRASH_SIZE "/sys/kernel/kexec_crash_size"
 #define SYS_CRASH_LOADED "/sys/kernel/kexec_crash_loaded"
+#define BOOT_ID_FILE "/proc/sys/kernel/random/boot_id"
+/* A capture kernel is loaded (removed by unload, so by a clean shutdown). */
+#define ARMED_FILE KDUMP_FILE_STATE_DIR "/armed"
+/* A boot ended uncleanly while armed, and no dump from it was saved. */
+#define LOST_FILE KDUMP_FILE_STATE_DIR "/lost"
 
 #define EXIT_USAGE 2
 #define EXIT_NOT_LOADED 3
@@ -212,6 +218,54 @@ static int open_regular(const char *what, const char *path, int *ret_fd)
 	return 0;
 }
 
+/*
+ * Where this system sees the dumps: path itself for the default target, or
+ * path below wherever the target device is mounted.
+ */
+static int dumps_base(const struct kdump_conf *c, char *ret, size_t size)
+{
+	char dev[PATH_MAX], mnt[PATH_MAX];
+	int r;
+
+	if (!c->target[0] && !c->raw[0]) {
+		snprintf(ret, size, "%s", c->path);
+		return 0;
+	}
+	if (!c->target[0]) {
+		/* raw: "kdump-file recover" brings dumps into path. */
+		snprintf(ret, size, "%s", c->path);
+		return 0;
+	}
+	r = target_find_device(c->target, dev, sizeof(dev), NULL, 0);
+	if (r >= 0)
+		r = target_mountpoint(dev, mnt, sizeof(mnt));
+	if (r < 0)
+		return r;
+	if (strcmp(c->path, "/") == 0)
+		snprintf(ret, size, "%s", mnt);
+	else
+		snprintf(ret, size, "%s%s", strcmp(mnt, "/") ? mnt : "", c->path);
+	return 0;
+}
+
+/* The newest dump's and newest complete dump's times, as dump_scan(). */
+static int dump_times(const struct kdump_conf *c, long long *ret_newest,
+		      long long *ret_complete)
+{
+	char base[PATH_MAX];
+	int r;
+
+	r = dumps_base(c, base, sizeof(base));
+	if (r < 0)
+		return r;
+	r = dump_scan(base, ret_newest, ret_complete);
+	if (r == -ENOENT) {
+		*ret_newest = *ret_complete = -1;
+		return 0;
+	}
+	return r;
+}
+
 static int take_lock(int *ret_fd)
 {
 	int fd, r;
@@ -244,6 +298,7 @@ static int take_lock(int *ret_fd)
 static int ensure_initramfs(struct plan *p, bool force)
 {
 	char fingerprint[16384], conf_file[] = RUN_DIR "/capture.conf";
+	struct input_violation bad;
 	unsigned long long t0;
 	int r;
 
@@ -258,6 +313,25 @@ static int ensure_initramfs(struct plan *p, bool force)
 	}
 	if (!force && initramfs_is_current(p->initramfs, fingerprint))
 		return 0;
+	r = initramfs_check_inputs(p->kernel, &bad);
+	if (r == -EPERM) {
+		char what[64];
+
+		if (bad.fault == INPUT_FOREIGN_OWNER)
+			snprintf(what, sizeof(what), "owned by uid %u", bad.uid);
+		else
+			snprintf(what, sizeof(what), "%s",
+				 bad.fault == INPUT_WORLD_WRITABLE ?
+					 "world-writable" : "group-writable");
+		log_error("refusing to build the capture initramfs: '%s' is %s: only root-owned files that only root can modify go into it (chown root and chmod go-w '%s')",
+			  bad.path, what, bad.path);
+		return r;
+	}
+	if (r < 0) {
+		log_error("cannot check what goes into the capture initramfs: '%s': %s",
+			  bad.path, strerror(-r));
+		return r;
+	}
 	r = mkdir_p(KDUMP_FILE_STATE_DIR, 0700);
 	if (r >= 0)
 		r = mkdir_p(RUN_DIR, 0700);
@@ -286,10 +360,11 @@ static int ensure_initramfs(struct plan *p, bool force)
 }
 
 static void fill_context(struct kexec_context *ctx, const struct plan *p,
-			 char *lockdown, size_t lsize)
+			 int kfd, char *lockdown, size_t lsize)
 {
 	unsigned long long v;
 	char *s, *e;
+	int sig;
 
 	memset(ctx, 0, sizeof(*ctx));
 	ctx->kernel = p->kernel;
@@ -305,18 +380,160 @@ static void fill_context(struct kexec_context *ctx, const struct plan *p,
 		*e = '\0';
 		ctx->lockdown = s + 1;
 	}
+	sig = kexec_image_signature(kfd);
+	ctx->signed_state = sig > 0 ? sig : KEXEC_SIG_UNKNOWN;
 }
 
 static int write_state(const struct plan *p)
 {
 	char buf[PATH_MAX * 2 + sizeof(p->cmdline) + 64];
-	int n;
+	int r;
 
-	n = snprintf(buf, sizeof(buf), "kernel=%s\ninitramfs=%s\ncmdline=%s\n",
-		     p->kernel, p->initramfs, p->cmdline);
-	if (n < 0 || (size_t)n >= sizeof(buf))
-		return -ENOBUFS;
-	return write_file_atomic(RUN_DIR "/loaded", buf, n, 0600);
+	r = loaded_format(p->kernel, p->initramfs, p->cmdline, buf, sizeof(buf));
+	if (r < 0)
+		return r;
+	return write_file_atomic(RUN_DIR "/loaded", buf, strlen(buf), 0600);
+}
+
+/* Record that kernel is loaded as the capture kernel in this boot. */
+static int write_armed(const char *kernel)
+{
+	char boot[64], buf[PATH_MAX + 128];
+	int r;
+
+	r = read_line_file(BOOT_ID_FILE, boot, sizeof(boot));
+	if (r >= 0)
+		r = armed_format(boot, (long long)time(NULL), kernel, buf,
+				 sizeof(buf));
+	if (r >= 0)
+		r = mkdir_p(KDUMP_FILE_STATE_DIR, 0700);
+	if (r >= 0)
+		r = write_file_atomic(ARMED_FILE, buf, strlen(buf), 0600);
+	return r;
+}
+
+/*
+ * Before a load arms a new marker: a marker from another boot means that
+ * boot ended without a clean shutdown (which unloads) while a capture
+ * kernel was loaded.  Without a dump from then on, its crash, if it was
+ * one, was lost: record that in LOST_FILE for status.  Nothing is decided
+ * while the dumps cannot be seen from here (a target not mounted).
+ */
+static void record_lost_crash(const struct kdump_conf *c)
+{
+	char marker[PATH_MAX + 128], boot[64] = "", buf[256];
+	long long newest, complete;
+	struct armed a;
+	int r;
+
+	if (dump_times(c, &newest, &complete) < 0)
+		return;
+	if (read_line_file(LOST_FILE, buf, sizeof(buf)) == 0 &&
+	    armed_parse(buf, &a) == 0 && !lost_is_current(&a, complete))
+		(void)unlink(LOST_FILE);
+	if (read_line_file(ARMED_FILE, marker, sizeof(marker)) < 0 ||
+	    read_line_file(BOOT_ID_FILE, boot, sizeof(boot)) < 0)
+		return;
+	switch (crash_verdict(marker, boot, newest, &a)) {
+	case CRASH_NONE:
+		return;
+	case CRASH_LOST:
+		r = armed_format(a.boot, a.time, NULL, buf, sizeof(buf));
+		if (r >= 0)
+			r = write_file_atomic(LOST_FILE, buf, strlen(buf), 0600);
+		if (r < 0) {
+			log_error("cannot record in %s that boot %s lost its crash: %s",
+				  LOST_FILE, a.boot, strerror(-r));
+			return;
+		}
+		break;
+	case CRASH_SAVED:
+		break;
+	}
+	(void)unlink(ARMED_FILE);
+}
+
+/*
+ * The capture kernel loaded before this load, opened before the syscall:
+ * kexec_file_load(KEXEC_FILE_ON_CRASH) frees it before it parses the new
+ * one (kernel/kexec_file.c), so a load the kernel refuses leaves none.
+ */
+struct previous {
+	bool known;		/* loaded, and RUN_DIR/loaded says what */
+	struct loaded_state s;
+	int kfd, ifd;
+	char open_error[PATH_MAX + 64];	/* why it cannot be loaded again */
+};
+
+static void previous_open(struct previous *prev)
+{
+	char text[sizeof(prev->s) + 64];
+	unsigned long long loaded = 0;
+	const char *path = NULL;
+
+	prev->known = false;
+	prev->kfd = prev->ifd = -1;
+	prev->open_error[0] = '\0';
+	if (read_ull_file(SYS_CRASH_LOADED, &loaded) < 0 || loaded != 1 ||
+	    read_line_file(RUN_DIR "/loaded", text, sizeof(text)) < 0 ||
+	    loaded_parse(text, &prev->s) < 0)
+		return;
+	prev->known = true;
+	prev->kfd = open(prev->s.kernel, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (prev->kfd < 0)
+		path = prev->s.kernel;
+	else if (prev->s.initramfs[0]) {
+		prev->ifd = open(prev->s.initramfs,
+				 O_RDONLY | O_CLOEXEC | O_NOCTTY);
+		if (prev->ifd < 0)
+			path = prev->s.initramfs;
+	}
+	if (path)
+		snprintf(prev->open_error, sizeof(prev->open_error),
+			 "cannot open '%s': %s", path, strerror(errno));
+}
+
+static void previous_close(struct previous *prev)
+{
+	if (prev->ifd >= 0)
+		close(prev->ifd);
+	if (prev->kfd >= 0)
+		close(prev->kfd);
+	prev->kfd = prev->ifd = -1;
+}
+
+/* After the kernel refused a load: load the previous capture kernel again. */
+static void previous_restore(struct previous *prev)
+{
+	unsigned long long loaded = 0;
+	char why[PATH_MAX + 64];
+	int r;
+
+	/* EBUSY, or EPERM for want of CAP_SYS_BOOT: refused before freeing. */
+	if (read_ull_file(SYS_CRASH_LOADED, &loaded) == 0 && loaded == 1)
+		return;
+	if (!prev->known) {
+		(void)unlink(RUN_DIR "/loaded");
+		(void)unlink(ARMED_FILE);
+		return;
+	}
+	if (prev->open_error[0]) {
+		snprintf(why, sizeof(why), "%s", prev->open_error);
+	} else {
+		r = kexec_crash_load(prev->kfd, prev->ifd, prev->s.cmdline);
+		if (r == 0) {
+			fprintf(stderr, "kdump-file: the previously loaded capture kernel %s was loaded again\n",
+				prev->s.kernel);
+			/* RUN_DIR/loaded still describes it. */
+			(void)write_armed(prev->s.kernel);
+			return;
+		}
+		snprintf(why, sizeof(why), "kexec_file_load: %s", strerror(-r));
+	}
+	log_error("the previously loaded capture kernel %s could not be loaded again: %s; no capture kernel is loaded now",
+		  prev->s.kernel, why);
+	(void)unlink(RUN_DIR "/loaded");
+	(void)unlink(ARMED_FILE);
 }
 
 /* System RAM as the crashed kernel will have it: MemTotal + the reservation. */
@@ -344,6 +561,8 @@ static double mib_f(unsigned long long b)
 
 static int do_load(void)
 {
+	struct previous prev = { .kfd = -1, .ifd = -1 };
+	struct initramfs_problem bad = { 0 };
 	struct kexec_context ctx;
 	unsigned long long reserved = 0, loaded = 0;
 	char lockdown[128] = "";
@@ -366,11 +585,20 @@ static int do_load(void)
 	r = take_lock(&lock_fd);
 	if (r < 0)
 		return r;
+	record_lost_crash(&p.conf);
+	/* Before a rebuild can replace the initramfs it was loaded with. */
+	previous_open(&prev);
 
+	/* Every check before the syscall: a refused input leaves the kernel alone. */
 	r = open_regular("capture kernel", p.kernel, &kfd);
 	if (r < 0)
 		goto out;
 	r = kexec_check_bzimage(kfd);
+	if (r == -EBADMSG) {
+		log_error("capture kernel '%s' is truncated: its boot header announces more than the file holds (a copy cut short?): reinstall it, or point 'kernel' in %s at a complete vmlinuz",
+			  p.kernel, arg_config);
+		goto out;
+	}
 	if (r < 0) {
 		log_error("cannot load capture kernel '%s': not an x86_64 bzImage that kexec_file_load accepts (boot protocol 2.12, 64-bit entry): point 'kernel' in %s at a vmlinuz",
 			  p.kernel, arg_config);
@@ -382,24 +610,45 @@ static int do_load(void)
 	r = open_regular("capture initramfs", p.initramfs, &ifd);
 	if (r < 0)
 		goto out;
-	r = kexec_check_initramfs(ifd);
-	if (r < 0) {
-		log_error("capture initramfs '%s' is neither a cpio archive nor compressed one: rebuild it with 'kdump-file rebuild'",
-			  p.initramfs);
+	r = initramfs_verify(ifd, &bad);
+	if (r == -EBADMSG && p.initramfs_managed)
+		log_error("capture initramfs '%s' is truncated or corrupt: rebuild it with 'kdump-file rebuild' (%s at byte %llu)",
+			  p.initramfs, bad.what, bad.offset);
+	else if (r == -EBADMSG)
+		log_error("capture initramfs '%s' is truncated or corrupt: rebuild or replace that file, or remove 'initramfs' from %s to have kdump-file build one (%s at byte %llu)",
+			  p.initramfs, arg_config, bad.what, bad.offset);
+	else if (r == -EINVAL)
+		log_error("capture initramfs '%s' is neither a cpio archive nor a compressed one: %s",
+			  p.initramfs, p.initramfs_managed ?
+			  "rebuild it with 'kdump-file rebuild'" :
+			  "point 'initramfs' at an initramfs image");
+	else if (r < 0)
+		log_error("cannot read capture initramfs '%s': %s", p.initramfs,
+			  strerror(-r));
+	if (r < 0)
 		goto out;
-	}
 
-	r = kexec_crash_load(kfd, ifd, p.cmdline);
-	if (r < 0) {
-		char why[512];
+	{
 		struct estimate e;
 
-		fill_context(&ctx, &p, lockdown, sizeof(lockdown));
+		if (estimate_capture(kfd, ifd, system_ram(), &e) == 0 &&
+		    reserved < e.needed)
+			fprintf(stderr,
+				"kdump-file: warning: the crashkernel= reservation (%llu MiB) is smaller than the %llu MiB the capture needs: it may run out of memory and save nothing (see 'kdump-file estimate')\n",
+				reserved >> 20, (e.needed + (1ULL << 20) - 1) >> 20);
+	}
+	r = kexec_crash_load(kfd, ifd, p.cmdline);
+	if (r < 0) {
+		char why[1024];
+		struct estimate e;
+
+		fill_context(&ctx, &p, kfd, lockdown, sizeof(lockdown));
 		if (estimate_capture(kfd, ifd, system_ram(), &e) == 0)
 			ctx.needed = e.needed;
 		kexec_explain(-r, &ctx, why, sizeof(why));
 		log_error("cannot load capture kernel '%s' with initramfs '%s': kexec_file_load: %s: %s",
 			  p.kernel, p.initramfs, strerror(-r), why);
+		previous_restore(&prev);
 		goto out;
 	}
 	r = read_ull_file(SYS_CRASH_LOADED, &loaded);
@@ -413,10 +662,15 @@ static int do_load(void)
 	if (r < 0)
 		log_error("capture kernel loaded, but cannot record it in %s/loaded: %s",
 			  RUN_DIR, strerror(-r));
+	r = write_armed(p.kernel);
+	if (r < 0)
+		log_error("capture kernel loaded, but cannot record it in %s: %s (a lost crash will not be reported)",
+			  ARMED_FILE, strerror(-r));
 	printf("kdump-file: capture kernel %s loaded (initramfs %s, %llu MiB reserved)\n",
 	       p.kernel, p.initramfs, reserved >> 20);
 	r = 0;
 out:
+	previous_close(&prev);
 	if (ifd >= 0)
 		close(ifd);
 	if (kfd >= 0)
@@ -441,6 +695,8 @@ static int do_unload(void)
 		goto out;
 	}
 	(void)unlink(RUN_DIR "/loaded");
+	/* Unloaded: a boot that ends now has no capture to lose. */
+	(void)unlink(ARMED_FILE);
 	if (read_ull_file(SYS_CRASH_LOADED, &loaded) == 0 && loaded) {
 		log_error("the capture kernel is still loaded after unloading (%s reads 1)",
 			  SYS_CRASH_LOADED);
@@ -522,33 +778,26 @@ static void print_test(const struct kdump_conf *c, const struct dump_info *last)
 }
 
 /*
- * Where this system sees the dumps: path itself for the default target, or
- * path below wherever the target device is mounted.
+ * A crash lost: the armed marker of a boot that ended without a clean
+ * shutdown and left no dump (before the next load records it), or the
+ * record of one, until a complete dump at or after it exists.
  */
-static int dumps_base(const struct kdump_conf *c, char *ret, size_t size)
+static void print_lost(const struct kdump_conf *c)
 {
-	char dev[PATH_MAX], mnt[PATH_MAX];
-	int r;
+	char marker[PATH_MAX + 128], boot[64] = "", text[1024];
+	long long newest, complete;
+	struct armed a;
 
-	if (!c->target[0] && !c->raw[0]) {
-		snprintf(ret, size, "%s", c->path);
-		return 0;
-	}
-	if (!c->target[0]) {
-		/* raw: "kdump-file recover" brings dumps into path. */
-		snprintf(ret, size, "%s", c->path);
-		return 0;
-	}
-	r = target_find_device(c->target, dev, sizeof(dev), NULL, 0);
-	if (r >= 0)
-		r = target_mountpoint(dev, mnt, sizeof(mnt));
-	if (r < 0)
-		return r;
-	if (strcmp(c->path, "/") == 0)
-		snprintf(ret, size, "%s", mnt);
-	else
-		snprintf(ret, size, "%s%s", strcmp(mnt, "/") ? mnt : "", c->path);
-	return 0;
+	if (dump_times(c, &newest, &complete) < 0)
+		return; /* "last dump:" already says the dumps cannot be seen */
+	(void)read_line_file(BOOT_ID_FILE, boot, sizeof(boot));
+	if (!(read_line_file(ARMED_FILE, marker, sizeof(marker)) == 0 &&
+	      crash_verdict(marker, boot, newest, &a) == CRASH_LOST) &&
+	    !(read_line_file(LOST_FILE, marker, sizeof(marker)) == 0 &&
+	      armed_parse(marker, &a) == 0 && lost_is_current(&a, complete)))
+		return;
+	if (lost_describe(&a, text, sizeof(text)) == 0)
+		printf("%-13s LOST: %s\n", "last crash:", text);
 }
 
 static int do_status(void)
@@ -600,6 +849,7 @@ static int do_status(void)
 	} else {
 		printf("last dump:    none in %s\n", base);
 	}
+	print_lost(&c);
 	print_test(&c, have_dump ? &d : NULL);
 	return loaded ? 0 : EXIT_NOT_LOADED;
 }
@@ -928,6 +1178,8 @@ int main(int argc, char *argv[])
 	const char *verb;
 	int c, r;
 
+	/* Dumps, reports, the initramfs and state are root's alone. */
+	umask(0077);
 	while ((c = getopt_long(argc, argv, "c:hyn", options, NULL)) >= 0) {
 		switch (c) {
 		case 'c':

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <linux/kexec.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -40,6 +42,32 @@ static unsigned long long mib(unsigned long long b)
 	return (b + (1 << 20) - 1) >> 20;
 }
 
+/*
+ * A signature problem, when kexec_image_signature() could tell which: the
+ * kernel (kernel/kexec_file.c, kimage_validate_signature()) returns EPERM
+ * under lockdown and the verifier's error with CONFIG_KEXEC_SIG_FORCE,
+ * whichever it is; only the image says which one it is.
+ */
+static void explain_signature(const struct kexec_context *ctx, char *buf,
+			      size_t size)
+{
+	const char *lock = ctx->lockdown ? ctx->lockdown : "none";
+	bool locked = strcmp(lock, "none") != 0;
+
+	if (ctx->signed_state == KEXEC_SIG_UNSIGNED && locked)
+		snprintf(buf, size,
+			 "the capture kernel image is not signed and lockdown (%s) requires a signed image: sign it with sbsign using a key the running kernel trusts",
+			 lock);
+	else if (ctx->signed_state == KEXEC_SIG_UNSIGNED)
+		snprintf(buf, size,
+			 "the capture kernel image is not signed and the running kernel requires a signed image (CONFIG_KEXEC_SIG_FORCE): sign it with sbsign using a key the running kernel trusts");
+	else
+		snprintf(buf, size,
+			 "the capture kernel image is signed, but not by a key the running kernel trusts (%s%s%s requires one): sign it with sbsign using a key in the running kernel's builtin, secondary or platform keyring (e.g. the certificate its CONFIG_SYSTEM_TRUSTED_KEYS names, or one enrolled in the firmware's db or the MOK list)",
+			 locked ? "lockdown (" : "CONFIG_KEXEC_SIG_FORCE",
+			 locked ? lock : "", locked ? ")" : "");
+}
+
 void kexec_explain(int err, const struct kexec_context *ctx, char *buf,
 		   size_t size)
 {
@@ -53,6 +81,9 @@ void kexec_explain(int err, const struct kexec_context *ctx, char *buf,
 		else if (ctx->kexec_disabled)
 			snprintf(buf, size,
 				 "kexec is disabled (kernel.kexec_load_disabled = 1, which only a reboot resets): boot without setting it");
+		else if (strcmp(lock, "none") != 0 &&
+			 ctx->signed_state != KEXEC_SIG_UNKNOWN)
+			explain_signature(ctx, buf, size);
 		else if (strcmp(lock, "none") != 0)
 			snprintf(buf, size,
 				 "the kernel is locked down (%s) and refuses an image it cannot verify: sign the capture kernel with a key the running kernel trusts (sbsign)",
@@ -62,18 +93,23 @@ void kexec_explain(int err, const struct kexec_context *ctx, char *buf,
 				 "the kernel refused the load (a security module or seccomp policy?): check the kernel log");
 		break;
 	case EKEYREJECTED:
-		snprintf(buf, size,
-			 "the kernel's signature is not valid for any trusted key: sign it with a key in the kernel's trusted keyring");
-		break;
 	case ENOKEY:
-		snprintf(buf, size,
-			 "the kernel is signed by a key the running kernel does not trust: sign it with a trusted key or add the key to the keyring");
-		break;
 	case ENODATA:
 	case EBADMSG:
-		snprintf(buf, size,
-			 "the kernel image carries no usable signature and the lockdown mode (%s) requires one: sign it with sbsign",
-			 lock);
+		if (ctx->signed_state != KEXEC_SIG_UNKNOWN) {
+			explain_signature(ctx, buf, size);
+			break;
+		}
+		if (err == ENOKEY)
+			snprintf(buf, size,
+				 "the kernel is signed by a key the running kernel does not trust: sign it with a trusted key or add the key to the keyring");
+		else if (err == EKEYREJECTED)
+			snprintf(buf, size,
+				 "the kernel's signature is not valid for any trusted key: sign it with a key in the kernel's trusted keyring");
+		else
+			snprintf(buf, size,
+				 "the kernel image carries no usable signature and the lockdown mode (%s) requires one: sign it with sbsign",
+				 lock);
 		break;
 	case EADDRNOTAVAIL:
 	case ENOMEM:
@@ -120,6 +156,8 @@ void kexec_explain(int err, const struct kexec_context *ctx, char *buf,
 }
 
 /* Offsets in the x86 boot protocol header (Documentation/x86/boot.rst). */
+#define BOOT_HDR_SETUP_SECTS_OFF 0x1f1
+#define BOOT_HDR_SYSSIZE_OFF 0x1f4
 #define BOOT_HDR_MAGIC_OFF 0x202
 #define BOOT_HDR_VERSION_OFF 0x206
 #define BOOT_HDR_XLOADFLAGS_OFF 0x236
@@ -129,7 +167,9 @@ void kexec_explain(int err, const struct kexec_context *ctx, char *buf,
 int kexec_check_bzimage(int fd)
 {
 	unsigned char h[0x240];
-	unsigned int version, xlf;
+	unsigned int version, xlf, setup_sects;
+	unsigned long long need;
+	struct stat st;
 
 	if (pread(fd, h, sizeof(h), 0) != (ssize_t)sizeof(h))
 		return -ENOEXEC;
@@ -141,30 +181,120 @@ int kexec_check_bzimage(int fd)
 	if (version < 0x020c || !(xlf & XLF_KERNEL_64) ||
 	    !(xlf & XLF_CAN_BE_LOADED_ABOVE_4G))
 		return -ENOEXEC;
+	/*
+	 * The kernel checks only that the setup code is there: a payload cut
+	 * short loads, and the capture kernel dies decompressing it.  The
+	 * header says how long the image is (a signature may follow it).
+	 */
+	setup_sects = h[BOOT_HDR_SETUP_SECTS_OFF] ? h[BOOT_HDR_SETUP_SECTS_OFF] : 4;
+	need = (setup_sects + 1ULL) * 512 +
+	       16ULL * (h[BOOT_HDR_SYSSIZE_OFF] |
+			(unsigned int)h[BOOT_HDR_SYSSIZE_OFF + 1] << 8 |
+			(unsigned int)h[BOOT_HDR_SYSSIZE_OFF + 2] << 16 |
+			(unsigned long long)h[BOOT_HDR_SYSSIZE_OFF + 3] << 24);
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	if ((unsigned long long)st.st_size < need)
+		return -EBADMSG;
 	return 0;
 }
 
-int kexec_check_initramfs(int fd)
-{
-	static const struct {
-		const char *magic;
-		size_t len;
-	} known[] = {
-		{ "\x1f\x8b", 2 },		/* gzip */
-		{ "\xfd" "7zXZ", 5 },		/* xz */
-		{ "\x28\xb5\x2f\xfd", 4 },	/* zstd */
-		{ "\x02\x21\x4c\x18", 4 },	/* lz4 */
-		{ "BZh", 3 },			/* bzip2 */
-		{ "\x89LZO", 4 },		/* lzop */
-		{ "070701", 6 },		/* cpio newc */
-		{ "070702", 6 },		/* cpio crc */
-	};
-	unsigned char h[8];
+/*
+ * The PE/COFF layout (Microsoft's PE format specification; the kernel reads
+ * the same fields in crypto/asymmetric_keys/verify_pefile.c): "MZ", the PE
+ * header's offset at 0x3c, "PE\0\0", the 20-byte COFF header, then the
+ * optional header, whose data directories hold the certificate table at
+ * index 4 as (file offset, size).  Each certificate starts with a
+ * WIN_CERTIFICATE header: length, revision 0x0200, type 2 (PKCS#7).
+ */
+#define PE_LFANEW_OFF 0x3c
+#define PE_COFF_LEN 20
+#define PE_OPT_MAGIC_PE32 0x10b
+#define PE_OPT_MAGIC_PE32PLUS 0x20b
+#define PE_CERT_DIR 4
 
-	if (pread(fd, h, sizeof(h), 0) != (ssize_t)sizeof(h))
-		return -EINVAL;
-	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
-		if (memcmp(h, known[i].magic, known[i].len) == 0)
-			return 0;
-	return -EINVAL;
+static unsigned int le16(const unsigned char *p)
+{
+	return p[0] | p[1] << 8;
+}
+
+static unsigned long le32(const unsigned char *p)
+{
+	return p[0] | p[1] << 8 | p[2] << 16 | (unsigned long)p[3] << 24;
+}
+
+static int pread_exact(int fd, void *buf, size_t len, unsigned long long off,
+		       unsigned long long size)
+{
+	if (off > size || len > size - off)
+		return -EBADMSG;
+	if (pread(fd, buf, len, off) != (ssize_t)len)
+		return -EBADMSG;
+	return 0;
+}
+
+int kexec_image_signature(int fd)
+{
+	unsigned char mz[0x40], pe[4 + PE_COFF_LEN], opt[2], dir[8], cert[8];
+	unsigned long long size, lfanew, opt_off, dd_off, n_off;
+	unsigned long cert_off, cert_len;
+	unsigned int opt_size, magic;
+	struct stat st;
+	int r;
+
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	size = st.st_size;
+	r = pread_exact(fd, mz, sizeof(mz), 0, size);
+	if (r < 0)
+		return r;
+	if (mz[0] != 'M' || mz[1] != 'Z')
+		return KEXEC_SIG_UNSIGNED;
+	lfanew = le32(mz + PE_LFANEW_OFF);
+	r = pread_exact(fd, pe, sizeof(pe), lfanew, size);
+	if (r < 0)
+		return r;
+	if (memcmp(pe, "PE\0\0", 4) != 0)
+		return KEXEC_SIG_UNSIGNED;
+	opt_size = le16(pe + 4 + 16);
+	opt_off = lfanew + sizeof(pe);
+	r = pread_exact(fd, opt, sizeof(opt), opt_off, size);
+	if (r < 0)
+		return r;
+	magic = le16(opt);
+	if (magic == PE_OPT_MAGIC_PE32) {
+		n_off = 92;
+		dd_off = 96;
+	} else if (magic == PE_OPT_MAGIC_PE32PLUS) {
+		n_off = 108;
+		dd_off = 112;
+	} else {
+		return -EBADMSG;
+	}
+	/* The optional header and NumberOfRvaAndSizes must reach the table ... */
+	if (opt_size < dd_off + (PE_CERT_DIR + 1) * 8)
+		return KEXEC_SIG_UNSIGNED;
+	r = pread_exact(fd, dir, 4, opt_off + n_off, size);
+	if (r < 0)
+		return r;
+	if (le32(dir) <= PE_CERT_DIR)
+		return KEXEC_SIG_UNSIGNED;
+	/* ... whose (offset, size) is read from inside the optional header. */
+	r = pread_exact(fd, dir, 8, opt_off + dd_off + PE_CERT_DIR * 8, size);
+	if (r < 0)
+		return r;
+	cert_off = le32(dir);
+	cert_len = le32(dir + 4);
+	if (cert_len == 0)
+		return KEXEC_SIG_UNSIGNED;
+	if (cert_len < sizeof(cert) || cert_off > size ||
+	    cert_len > size - cert_off)
+		return -EBADMSG;
+	r = pread_exact(fd, cert, sizeof(cert), cert_off, size);
+	if (r < 0)
+		return r;
+	if (le32(cert) < sizeof(cert) || le32(cert) > cert_len ||
+	    le16(cert + 4) != 0x0200 || le16(cert + 6) != 0x0002)
+		return -EBADMSG;
+	return KEXEC_SIG_SIGNED;
 }

@@ -91,10 +91,52 @@ static void test_inspect_and_last(void)
 	}
 }
 
+static void test_times(void)
+{
+	char base[] = "/tmp/test-dump.XXXXXX", d[4200];
+	long long newest, complete;
+	struct dump_info info = { .crash_time = -1 };
+
+	CHECK(dump_name_time("2026-01-01-00:00:00") == 1767225600);
+	CHECK(dump_name_time("2026-01-01-00:00:01-3") == 1767225601);
+	CHECK(dump_name_time("lost+found") == -1);
+	CHECK(dump_name_time("2026-01-01-00:00:0x") == -1);
+	/* The metadata's crash time first, else the name's. */
+	snprintf(info.dir, sizeof(info.dir), "/var/crash/2026-01-01-00:00:10");
+	CHECK(dump_time(&info) == 1767225610);
+	info.crash_time = 1767225605;
+	CHECK(dump_time(&info) == 1767225605);
+
+	CHECK(mkdtemp(base) != NULL);
+	CHECK(dump_scan(base, &newest, &complete) == 0);
+	CHECK(newest == -1 && complete == -1);
+	/* A complete dump, then a newer one cut short (no metadata). */
+	snprintf(d, sizeof(d), "%s/2026-01-01-00:00:00", base);
+	CHECK(mkdir(d, 0700) == 0);
+	put(d, "vmcore", "core");
+	put(d, "metadata.json", "{\n  \"crash_time\": 1767225590\n}\n");
+	snprintf(d, sizeof(d), "%s/2026-01-02-00:00:00", base);
+	CHECK(mkdir(d, 0700) == 0);
+	put(d, "vmcore-incomplete", "part");
+	snprintf(d, sizeof(d), "%s/not-a-dump", base);
+	CHECK(mkdir(d, 0700) == 0);
+	CHECK(dump_scan(base, &newest, &complete) == 0);
+	CHECK(newest == 1767312000);
+	CHECK(complete == 1767225590);
+	CHECK(dump_scan("/nonexistent", &newest, &complete) == -ENOENT);
+	{
+		char cmd[4300];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", base);
+		CHECK(system(cmd) == 0);
+	}
+}
+
 int main(void)
 {
 	test_names();
 	test_json();
 	test_inspect_and_last();
+	test_times();
 	return tests_done();
 }

@@ -69,6 +69,7 @@ static void test_bzimage_check(void)
 	int fd;
 
 	memcpy(img + 0x202, "HdrS", 4);
+	img[0x1f1] = 1; /* setup: 2 sectors, payload (syssize) 0 */
 	img[0x206] = 0x0f; /* protocol 2.15 */
 	img[0x207] = 0x02;
 	img[0x236] = 0x03; /* XLF_KERNEL_64 | XLF_CAN_BE_LOADED_ABOVE_4G */
@@ -96,33 +97,185 @@ static void test_bzimage_check(void)
 	fd = tmpfile_with(img, 0x100); /* truncated */
 	CHECK(kexec_check_bzimage(fd) == -ENOEXEC);
 	close(fd);
+
+	/* A payload the header announces but the file does not hold. */
+	img[0x202] = 'H';
+	img[0x1f4] = 0x11; /* 17 paragraphs: 272 bytes after the setup */
+	fd = tmpfile_with(img, sizeof(img));
+	CHECK(kexec_check_bzimage(fd) == -EBADMSG);
+	close(fd);
+	img[0x1f4] = 0x10; /* 256: 1024 + 256 > 1024 still */
+	fd = tmpfile_with(img, sizeof(img));
+	CHECK(kexec_check_bzimage(fd) == -EBADMSG);
+	close(fd);
+	img[0x1f1] = 0; /* 0 means 4 sectors: 2560 bytes */
+	img[0x1f4] = 0;
+	fd = tmpfile_with(img, sizeof(img));
+	CHECK(kexec_check_bzimage(fd) == -EBADMSG);
+	close(fd);
+	img[0x1f1] = 1;
+	img[0x1f7] = 0xff; /* a hostile size does not overflow */
+	fd = tmpfile_with(img, sizeof(img));
+	CHECK(kexec_check_bzimage(fd) == -EBADMSG);
+	close(fd);
+	img[0x1f7] = 0;
+	fd = tmpfile_with(img, sizeof(img)); /* exact size: fine */
+	CHECK(kexec_check_bzimage(fd) == 0);
+	close(fd);
 }
 
-static void test_initramfs_check(void)
-{
-	static const unsigned char gz[16] = { 0x1f, 0x8b, 8 };
-	static const unsigned char cpio[16] = "070701000000";
-	static const unsigned char text[16] = "#!/bin/sh\necho";
-	int fd;
+/*
+ * A synthetic EFI-stub image: MZ, the PE header at 0x80, a PE32+ optional
+ * header with 16 data directories, the certificate table at index 4.
+ */
+#define T_LFANEW 0x80
+#define T_OPT (T_LFANEW + 24)
+#define T_CERTDIR (T_OPT + 112 + 4 * 8)
 
-	fd = tmpfile_with(gz, sizeof(gz));
-	CHECK(kexec_check_initramfs(fd) == 0);
+static void le32_put(unsigned char *p, unsigned int v)
+{
+	p[0] = v;
+	p[1] = v >> 8;
+	p[2] = v >> 16;
+	p[3] = v >> 24;
+}
+
+static void pe_image(unsigned char *img, size_t size, unsigned int cert_off,
+		     unsigned int cert_len)
+{
+	memset(img, 0, size);
+	img[0] = 'M';
+	img[1] = 'Z';
+	le32_put(img + 0x3c, T_LFANEW);
+	memcpy(img + T_LFANEW, "PE\0\0", 4);
+	img[T_LFANEW + 4 + 16] = 0xf0; /* SizeOfOptionalHeader: 240 */
+	img[T_OPT] = 0x0b;
+	img[T_OPT + 1] = 0x02;	/* PE32+ */
+	img[T_OPT + 108] = 16;	/* NumberOfRvaAndSizes */
+	le32_put(img + T_CERTDIR, cert_off);
+	le32_put(img + T_CERTDIR + 4, cert_len);
+	if (cert_len >= 8 && cert_off + 8 <= size) {
+		le32_put(img + cert_off, cert_len);
+		img[cert_off + 5] = 0x02; /* revision 0x0200 */
+		img[cert_off + 6] = 0x02; /* WIN_CERT_TYPE_PKCS_SIGNED_DATA */
+	}
+}
+
+static int signature_of(const unsigned char *img, size_t len)
+{
+	int fd = tmpfile_with(img, len), r;
+
+	r = kexec_image_signature(fd);
 	close(fd);
-	fd = tmpfile_with(cpio, sizeof(cpio));
-	CHECK(kexec_check_initramfs(fd) == 0);
-	close(fd);
-	fd = tmpfile_with(text, sizeof(text));
-	CHECK(kexec_check_initramfs(fd) == -EINVAL);
-	close(fd);
-	fd = tmpfile_with(gz, 1);
-	CHECK(kexec_check_initramfs(fd) == -EINVAL);
-	close(fd);
+	return r;
+}
+
+static void test_pe_signature(void)
+{
+	unsigned char img[0x400];
+
+	pe_image(img, sizeof(img), 0, 0);
+	CHECK(signature_of(img, sizeof(img)) == KEXEC_SIG_UNSIGNED);
+	pe_image(img, sizeof(img), 0x300, 0x100);
+	CHECK(signature_of(img, sizeof(img)) == KEXEC_SIG_SIGNED);
+	/* PE32: the directories 16 bytes earlier. */
+	pe_image(img, sizeof(img), 0, 0);
+	img[T_OPT] = 0x0b;
+	img[T_OPT + 1] = 0x01;
+	img[T_OPT + 92] = 16;
+	le32_put(img + T_OPT + 96 + 4 * 8, 0x300);
+	le32_put(img + T_OPT + 96 + 4 * 8 + 4, 0x100);
+	le32_put(img + 0x300, 0x100);
+	img[0x305] = 0x02;
+	img[0x306] = 0x02;
+	CHECK(signature_of(img, sizeof(img)) == KEXEC_SIG_SIGNED);
+
+	/* Without a PE header it cannot carry a signature. */
+	memset(img, 0, sizeof(img));
+	CHECK(signature_of(img, sizeof(img)) == KEXEC_SIG_UNSIGNED);
+	pe_image(img, sizeof(img), 0, 0);
+	img[T_LFANEW] = 'X';
+	CHECK(signature_of(img, sizeof(img)) == KEXEC_SIG_UNSIGNED);
+	/* Too few data directories, or an optional header too short. */
+	pe_image(img, sizeof(img), 0x300, 0x100);
+	img[T_OPT + 108] = 4;
+	CHECK(signature_of(img, sizeof(img)) == KEXEC_SIG_UNSIGNED);
+	pe_image(img, sizeof(img), 0x300, 0x100);
+	img[T_LFANEW + 4 + 16] = 0x90;
+	CHECK(signature_of(img, sizeof(img)) == KEXEC_SIG_UNSIGNED);
+
+	/* Truncated. */
+	pe_image(img, sizeof(img), 0x300, 0x100);
+	CHECK(signature_of(img, 0x20) == -EBADMSG);
+	CHECK(signature_of(img, T_LFANEW + 10) == -EBADMSG);
+	CHECK(signature_of(img, T_CERTDIR + 4) == -EBADMSG);
+	CHECK(signature_of(img, 0x380) == -EBADMSG);
+	/* Hostile offsets and sizes. */
+	pe_image(img, sizeof(img), 0x300, 0x100);
+	le32_put(img + 0x3c, 0xffffffff);
+	CHECK(signature_of(img, sizeof(img)) == -EBADMSG);
+	le32_put(img + 0x3c, 0x3fc);
+	CHECK(signature_of(img, sizeof(img)) == -EBADMSG);
+	pe_image(img, sizeof(img), 0xffffff00, 0x200);
+	CHECK(signature_of(img, sizeof(img)) == -EBADMSG);
+	pe_image(img, sizeof(img), 0x300, 0xffffffff);
+	CHECK(signature_of(img, sizeof(img)) == -EBADMSG);
+	pe_image(img, sizeof(img), 0x300, 4);
+	CHECK(signature_of(img, sizeof(img)) == -EBADMSG);
+	pe_image(img, sizeof(img), 0x300, 0x100);
+	le32_put(img + 0x300, 0x1000); /* longer than the table */
+	CHECK(signature_of(img, sizeof(img)) == -EBADMSG);
+	pe_image(img, sizeof(img), 0x300, 0x100);
+	img[0x306] = 0x01; /* an X.509 certificate, not a signature */
+	CHECK(signature_of(img, sizeof(img)) == -EBADMSG);
+	pe_image(img, sizeof(img), 0, 0);
+	img[T_OPT + 1] = 0x07; /* unknown optional header */
+	CHECK(signature_of(img, sizeof(img)) == -EBADMSG);
+}
+
+static void test_signature_explanations(void)
+{
+	struct kexec_context ctx = { .is_root = true, .lockdown = "integrity",
+				     .signed_state = KEXEC_SIG_UNSIGNED };
+	char buf[1024];
+
+	kexec_explain(EPERM, &ctx, buf, sizeof(buf));
+	CHECK(strstr(buf, "the capture kernel image is not signed") != NULL);
+	CHECK(strstr(buf, "lockdown (integrity) requires a signed image: sign it with sbsign using a key the running kernel trusts") != NULL);
+	kexec_explain(ENODATA, &ctx, buf, sizeof(buf));
+	CHECK(strstr(buf, "the capture kernel image is not signed") != NULL);
+	kexec_explain(EBADMSG, &ctx, buf, sizeof(buf));
+	CHECK(strstr(buf, "lockdown (integrity) requires a signed image") != NULL);
+
+	ctx.signed_state = KEXEC_SIG_SIGNED;
+	kexec_explain(EPERM, &ctx, buf, sizeof(buf));
+	CHECK(strstr(buf, "the capture kernel image is signed, but not by a key the running kernel trusts") != NULL);
+	CHECK(strstr(buf, "CONFIG_SYSTEM_TRUSTED_KEYS") != NULL);
+	CHECK(strstr(buf, "lockdown (integrity)") != NULL);
+	kexec_explain(ENOKEY, &ctx, buf, sizeof(buf));
+	CHECK(strstr(buf, "signed, but not by a key the running kernel trusts") != NULL);
+	kexec_explain(EKEYREJECTED, &ctx, buf, sizeof(buf));
+	CHECK(strstr(buf, "signed, but not by a key the running kernel trusts") != NULL);
+
+	/* Enforced without lockdown (CONFIG_KEXEC_SIG_FORCE). */
+	ctx.lockdown = "none";
+	kexec_explain(ENOKEY, &ctx, buf, sizeof(buf));
+	CHECK(strstr(buf, "CONFIG_KEXEC_SIG_FORCE") != NULL);
+	CHECK(strstr(buf, "lockdown") == NULL);
+	ctx.signed_state = KEXEC_SIG_UNSIGNED;
+	kexec_explain(ENODATA, &ctx, buf, sizeof(buf));
+	CHECK(strstr(buf, "is not signed") != NULL);
+	CHECK(strstr(buf, "CONFIG_KEXEC_SIG_FORCE") != NULL);
+	/* EPERM without lockdown is not about signatures. */
+	kexec_explain(EPERM, &ctx, buf, sizeof(buf));
+	CHECK(strstr(buf, "security module") != NULL);
 }
 
 int main(void)
 {
 	test_errno_mapping();
 	test_bzimage_check();
-	test_initramfs_check();
+	test_pe_signature();
+	test_signature_explanations();
 	return tests_done();
 }
