@@ -33,7 +33,7 @@ image: kernel
 # Everything that runs without a guest.
 check-unit: deps
 	@for d in $(SUBDIRS); do $(MAKE) -C $$d check || exit 1; done
-	shellcheck -x test/lib/*.sh test/*.sh test/TEST-*/test.sh
+	shellcheck -x test/lib/*.sh test/lib/guest-steps/*.sh test/*.sh test/bench/*.sh test/TEST-*/test.sh
 
 check-scenarios: deps
 	@test/run-scenarios.sh

@@ -116,12 +116,20 @@ crash_run() {
 	timeout 300 crash -s "$vmlinux" "$vmcore" <"$out.cmds" >"$out" 2>&1
 }
 
+# What check_dump expects of the crash: a dmesg line, crash's PANIC line (an
+# extended regular expression) and a function in the backtrace.  The
+# defaults are those of sysrq c; a scenario of another kind of crash sets
+# them.
+DUMP_DMESG=${DUMP_DMESG:-"sysrq: Trigger a crash"}
+DUMP_PANIC=${DUMP_PANIC:-'PANIC: "(Kernel panic - not syncing: )?sysrq triggered crash'}
+DUMP_BT=${DUMP_BT:-sysrq_handle_crash}
+
 # check_dump NAME VMLINUX DUMPDIR: the dump is complete and crash opens it.
 check_dump() {
 	local name=$1 vmlinux=$2 d=$3
 	check "$name: vmcore saved" test -s "$d/vmcore"
 	check "$name: no vmcore-incomplete left" test ! -e "$d/vmcore-incomplete"
-	check "$name: dmesg saved" grep -q "sysrq: Trigger a crash" "$d/dmesg.txt"
+	check "$name: dmesg saved" grep -q "$DUMP_DMESG" "$d/dmesg.txt"
 	check "$name: metadata says complete" grep -q '"complete": true' "$d/metadata.json"
 	rm -f "$d/dmesg.from-vmcore" "$d/crash.out"
 	if makedumpfile --dump-dmesg "$d/vmcore" "$d/dmesg.from-vmcore" >"$d/makedumpfile.log" 2>&1; then
@@ -129,7 +137,7 @@ check_dump() {
 	else
 		fail "$name: makedumpfile --dump-dmesg on the vmcore ($(tail -n 1 "$d/makedumpfile.log"))"
 	fi
-	check "$name: its dmesg has the crash" grep -q "sysrq: Trigger a crash" "$d/dmesg.from-vmcore"
+	check "$name: its dmesg has the crash" grep -q "$DUMP_DMESG" "$d/dmesg.from-vmcore"
 	if crash_run "$vmlinux" "$d/vmcore" "$d/crash.out" sys bt; then
 		pass "$name: crash opens the vmcore"
 	else
@@ -141,9 +149,8 @@ check_dump() {
 	else
 		pass "$name: crash: vmlinux matches the vmcore"
 	fi
-	check "$name: crash: PANIC is the sysrq crash" \
-		grep -qE 'PANIC: "(Kernel panic - not syncing: )?sysrq triggered crash' "$d/crash.out"
-	check "$name: crash: bt shows sysrq_handle_crash" grep -q "sysrq_handle_crash" "$d/crash.out"
+	check "$name: crash: PANIC is the expected one" grep -qE "$DUMP_PANIC" "$d/crash.out"
+	check "$name: crash: bt shows $DUMP_BT" grep -q "$DUMP_BT" "$d/crash.out"
 }
 
 # The checks must be able to fail: run check_dump on damaged copies of a good
@@ -256,13 +263,47 @@ guest_conf() {
 }
 
 # crash_boot LOG DISK [QEMU ARGS...]: boot the prepared guest, which loads
-# kdump-file at boot, and crash it; returns QEMU's status.
+# kdump-file at boot, and crash it (or run CRASH_STEP); CRASH_APPEND adds
+# kernel parameters.  Returns QEMU's status.
 crash_boot() {
 	local log=$1 disk=$2
 	shift 2
 	qemu_boot "$log" 600 bios 1024 "$kdir/bzImage" \
-		"root=/dev/vda rw console=ttyS0 crashkernel=256M panic=-1 kdump_file_test=${CRASH_STEP:-crash-loaded}" \
+		"root=/dev/vda rw console=ttyS0 crashkernel=256M panic=-1 kdump_file_test=${CRASH_STEP:-crash-loaded}${CRASH_APPEND:+ $CRASH_APPEND}" \
 		"$disk" "$@"
+}
+
+# qemu_watch LOG PATTERN SECONDS: wait until the console of a running guest
+# (LOG.serial while qemu_boot runs) shows PATTERN; 1 when it did not in time.
+qemu_watch() {
+	local log=$1 pattern=$2 secs=$3 i
+	for ((i = 0; i < secs * 10; i++)); do
+		if grep -q -- "$pattern" "$log.serial" 2>/dev/null; then
+			return 0
+		fi
+		sleep 0.1
+	done
+	return 1
+}
+
+# qmp SOCKET COMMAND: send one QMP command (e.g. inject-nmi) to a guest.
+qmp() {
+	python3 - "$1" "$2" <<'PY'
+import json, socket, sys
+s = socket.socket(socket.AF_UNIX)
+s.connect(sys.argv[1])
+f = s.makefile("rw")
+f.readline()
+for cmd in ("qmp_capabilities", sys.argv[2]):
+    f.write(json.dumps({"execute": cmd}) + "\n")
+    f.flush()
+    while True:
+        r = json.loads(f.readline())
+        if "return" in r or "error" in r:
+            break
+    if "error" in r:
+        sys.exit("qmp: %s: %s" % (cmd, r["error"].get("desc")))
+PY
 }
 
 # The analysis tool as built in this tree.

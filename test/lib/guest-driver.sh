@@ -102,6 +102,7 @@ crash-loaded|oops-loaded)
     # sysrq c or with an oops from the test module.  What the report unit
     # said of the previous crash (if any) is shown first.
     say "is-active: $(systemctl is-active kdump-file)"
+    say "boot id: $(cat /proc/sys/kernel/random/boot_id)"
     journalctl -b -u kdump-file-report --no-pager -o cat 2>/dev/null |
         grep "kdump-file" | while IFS= read -r line; do say "report unit: $line"; done
     if [ "$(cat /sys/kernel/kexec_crash_loaded)" = 1 ]; then
@@ -153,4 +154,6 @@ service-after)
     ;;
 esac
 say "done"
+# As a clean shutdown does: stop the service (which unloads).
+systemctl stop kdump-file
 systemctl poweroff --force

@@ -1,0 +1,77 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Bad inputs at load, concurrency and file permissions, on a guest whose
+# capture kernel is loaded: every bad input is refused with one message
+# naming what is wrong, and the capture kernel loaded before stays loaded.
+# (A boot without crashkernel= is TEST-03-SERVICE's second boot.)
+# shellcheck source=test/lib/common.sh
+. "$(dirname "$0")/../lib/common.sh"
+
+SCENARIO=TEST-09-BAD-INPUT
+out=$KDUMP_FILE_OUT/$SCENARIO
+rm -rf "$out"
+mkdir -p "$out"
+kdir=$(kernel_dir)
+disk=$out/disk.img
+prepared=$(guest_image_prepared "$kdir")
+scenario_disk "$prepared" "$disk"
+con=$out/console.log
+
+rc=0
+CRASH_STEP=bad-inputs CRASH_APPEND="kdump_file_pad=$(head -c 1000 /dev/zero | tr '\0' x)" \
+	crash_boot "$con" "$disk" || rc=$?
+check "guest ended by itself" test "$rc" -ne 124
+check "the capture kernel was loaded at boot" \
+	grep -q "KDUMP-FILE-TEST: start: loaded=1 kernel=/boot/vmlinuz-" "$con"
+
+# refused CASE MESSAGE: the load failed, said MESSAGE, and the capture
+# kernel loaded before is still loaded.
+refused() {
+	local name=$1 msg=$2 line
+	line=$(grep "KDUMP-FILE-TEST: case $name: " "$con" || true)
+	if [ -z "$line" ]; then
+		fail "$name: the case did not run"
+		return
+	fi
+	check "$name: refused (non-zero exit)" bash -c "! grep -q ' rc=0 ' <<<'$line'"
+	check "$name: says: $msg" grep -qF -- "$msg" "$con"
+	check "$name: the previous capture kernel is still loaded" \
+		grep -qE "case $name: rc=[0-9]+ loaded=1 kernel-before=(/[^ ]+) kernel-after=\\1\$" <<<"$line"
+}
+refused corrupt-kernel "not an x86_64 bzImage that kexec_file_load accepts"
+refused truncated-kernel "capture kernel '/tmp/vmlinuz.short' is truncated"
+refused truncated-initramfs "capture initramfs '/tmp/initramfs.short' is truncated or corrupt"
+refused missing-kernel "cannot open capture kernel '/boot/no-such-vmlinuz'"
+refused missing-initramfs "cannot open capture initramfs '/boot/no-such-initramfs'"
+refused directory-kernel "capture kernel '/boot' is not a non-empty regular file"
+refused shell-path "'/var/crash; rm -rf /' contains ';'"
+refused shell-cmdline "shell metacharacters"
+refused long-cmdline "the capture command line is too long (the kernel takes 2047 bytes including elfcorehdr=)"
+refused huge-number "is not a count from 0 (keep all) to 1000"
+refused huge-level "'4294967327' is not a dump level from 0 to 31"
+refused non-utf8 "line is not valid UTF-8"
+refused unknown-key "dump_lvel: unknown key"
+refused missing-config "/etc/no-such.conf"
+refused too-big-initramfs "the previously loaded capture kernel /boot/vmlinuz-"
+refused writable-capture-program \
+	"refusing to build the capture initramfs: '/usr/lib/kdump-file/kdump-file-capture' is group-writable"
+refused writable-config "chmod go-w"
+refused foreign-config "/tmp/owned.conf"
+check "a failed kernel-side load is explained" \
+	grep -q "kexec_file_load: .*initramfs.big\|initramfs '/tmp/initramfs.big'" "$con"
+
+check "with umask 000, the initramfs is 0600 and the state directories 0700" \
+	grep -q "KDUMP-FILE-TEST: modes: initramfs 600 state-dir 700 run-dir 700" "$con"
+
+line=$(grep "KDUMP-FILE-TEST: case concurrent: " "$con" || true)
+log "concurrent loads: ${line#*: }"
+check "concurrent loads: the first won" grep -q "rc1=0 " <<<"$line"
+check "concurrent loads: the second was refused" grep -qE "rc2=[1-9]" <<<"$line"
+check "concurrent loads: the second said busy" grep -q "load2: .*(busy)" "$con"
+check "concurrent loads: loaded afterwards" grep -q "loaded=1 kernel-after=/boot/vmlinuz-" <<<"$line"
+check "concurrent loads: status agrees" grep -q "KDUMP-FILE-TEST: status after concurrent loads: rc=0" "$con"
+check "still loaded at the end" grep -q "KDUMP-FILE-TEST: end: loaded=1 kernel=/boot/vmlinuz-" "$con"
+
+rm -f "$disk"
+finish
