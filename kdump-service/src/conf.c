@@ -370,6 +370,51 @@ static int set_key(struct kdump_conf *c, enum key_id k, const char *v,
 	return -EINVAL;
 }
 
+/* Levenshtein distance of two short strings, capped at 9. */
+static unsigned int distance(const char *a, const char *b)
+{
+	unsigned int row[32], la = strlen(a), lb = strlen(b);
+
+	if (la >= 31 || lb >= 31)
+		return 9;
+	for (unsigned int j = 0; j <= lb; j++)
+		row[j] = j;
+	for (unsigned int i = 1; i <= la; i++) {
+		unsigned int diag = row[0];
+
+		row[0] = i;
+		for (unsigned int j = 1; j <= lb; j++) {
+			unsigned int up = row[j], best;
+
+			best = diag + (a[i - 1] != b[j - 1]);
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			diag = up;
+			row[j] = best;
+		}
+	}
+	return row[lb] < 9 ? row[lb] : 9;
+}
+
+/* The known key an unknown one is most likely a typo of, if any. */
+static const char *nearest_key(const char *key)
+{
+	unsigned int best = 3;
+	const char *near = NULL;
+
+	for (unsigned int k = 0; k < KEY_MAX; k++) {
+		unsigned int d = distance(key, key_names[k]);
+
+		if (d < best) {
+			best = d;
+			near = key_names[k];
+		}
+	}
+	return near;
+}
+
 static char *strip(char *s, char *end)
 {
 	while (s < end && (*s == ' ' || *s == '\t'))
@@ -434,8 +479,16 @@ int conf_parse_buffer(struct kdump_conf *c, const char *buf, size_t len,
 		for (k = 0; k < KEY_MAX; k++)
 			if (strcmp(key, key_names[k]) == 0)
 				break;
-		if (k == KEY_MAX)
-			return fail(err, lineno, key, -ENOKEY, "unknown key");
+		if (k == KEY_MAX) {
+			const char *near = nearest_key(key);
+
+			if (near)
+				return fail(err, lineno, key, -ENOKEY,
+					    "unknown key (did you mean '%s'?)",
+					    near);
+			return fail(err, lineno, key, -ENOKEY,
+				    "unknown key (see kdump-file.conf(5))");
+		}
 		if (seen[k])
 			return fail(err, lineno, key, -EEXIST,
 				    "key already set on line %u", seen_line[k]);

@@ -130,6 +130,19 @@ static void test_rejections(void)
 	reject("keep = 1\n\x7f\n", -EINVAL, 2, "");
 }
 
+static void test_unknown_key_suggestion(void)
+{
+	reject("dump_lvel = 31\n", -ENOKEY, 1, "dump_lvel");
+	CHECK(strstr(e_last.msg, "did you mean 'dump_level'?") != NULL);
+	reject("keep_count = 3\n", -ENOKEY, 1, "keep_count");
+	CHECK(strstr(e_last.msg, "did you mean") == NULL);
+	CHECK(strstr(e_last.msg, "kdump-file.conf(5)") != NULL);
+	reject("Path = /x\n", -ENOKEY, 1, "Path");
+	CHECK(strstr(e_last.msg, "'path'") != NULL);
+	reject("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa = 1\n", -ENOKEY, 1,
+	       "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa");
+}
+
 static void test_shell_metacharacters_are_refused(void)
 {
 	struct kdump_conf c;
@@ -218,6 +231,7 @@ int main(void)
 	test_all_keys();
 	test_rejections();
 	test_shell_metacharacters_are_refused();
+	test_unknown_key_suggestion();
 	test_limits();
 	test_file();
 	test_roundtrip();

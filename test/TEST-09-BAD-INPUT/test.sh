@@ -51,7 +51,7 @@ refused long-cmdline "the capture command line is too long (the kernel takes 204
 refused huge-number "is not a count from 0 (keep all) to 1000"
 refused huge-level "'4294967327' is not a dump level from 0 to 31"
 refused non-utf8 "line is not valid UTF-8"
-refused unknown-key "dump_lvel: unknown key"
+refused unknown-key "key 'dump_lvel': unknown key (did you mean 'dump_level'?)"
 refused missing-config "/etc/no-such.conf"
 refused too-big-initramfs "the previously loaded capture kernel /boot/vmlinuz-"
 refused writable-capture-program \

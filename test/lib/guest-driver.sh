@@ -105,6 +105,8 @@ crash-loaded|oops-loaded)
     say "boot id: $(cat /proc/sys/kernel/random/boot_id)"
     journalctl -b -u kdump-file-report --no-pager -o cat 2>/dev/null |
         grep "kdump-file" | while IFS= read -r line; do say "report unit: $line"; done
+    journalctl -b -u kdump-file --no-pager -o cat 2>/dev/null |
+        grep "^kdump-file" | while IFS= read -r line; do say "service: $line"; done
     if [ "$(cat /sys/kernel/kexec_crash_loaded)" = 1 ]; then
         say "loaded ok"
         if [ "$step" = oops-loaded ]; then

@@ -40,6 +40,11 @@ check "kdump-file status exits 0" grep -q "KDUMP-FILE-TEST: rc=0: kdump-file sta
 check "capture kernel ran the capture" grep -q "kdump-file: .* capture started" "$con"
 check "capture kernel command line has elfcorehdr=" \
 	grep -qE "capture kernel command line: .*elfcorehdr=0x[0-9a-f]+" "$con"
+# elfcorehdr= must point where the first kernel loaded the ELF headers.
+loaded_at=$(sed -n 's/.*kexec: crash ELF core headers loaded at \(0x[0-9a-f]*\) .*/\1/p' "$con" | tail -n 1)
+passed_at=$(sed -n 's/.*capture kernel command line: .*elfcorehdr=\(0x[0-9a-f]*\).*/\1/p' "$con" | tail -n 1)
+check "elfcorehdr=${passed_at:-?} is where the ELF headers were loaded (${loaded_at:-?})" \
+	test -n "$loaded_at" -a "$loaded_at" = "$passed_at"
 check "capture kernel command line has no crashkernel=" \
 	bash -c "! grep 'capture kernel command line:' '$con' | grep -q crashkernel="
 if [ "$fw" = uefi ]; then
