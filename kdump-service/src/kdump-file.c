@@ -379,6 +379,18 @@ static void fill_context(struct kexec_context *ctx, const struct plan *p,
 	    (s = strchr(lockdown, '[')) && (e = strchr(s, ']'))) {
 		*e = '\0';
 		ctx->lockdown = s + 1;
+	} else if (read_line_file("/proc/cmdline", lockdown, lsize) == 0) {
+		/*
+		 * Without securityfs (CONFIG_SECURITYFS, or not mounted) the
+		 * mode is not readable; lockdown= on the command line is the
+		 * next best witness.
+		 */
+		for (s = strtok_r(lockdown, " \t\n", &e); s;
+		     s = strtok_r(NULL, " \t\n", &e))
+			if (strncmp(s, "lockdown=", 9) == 0 && s[9]) {
+				ctx->lockdown = s + 9;
+				break;
+			}
 	}
 	sig = kexec_image_signature(kfd);
 	ctx->signed_state = sig > 0 ? sig : KEXEC_SIG_UNKNOWN;
@@ -565,7 +577,7 @@ static int do_load(void)
 	struct initramfs_problem bad = { 0 };
 	struct kexec_context ctx;
 	unsigned long long reserved = 0, loaded = 0;
-	char lockdown[128] = "";
+	char lockdown[4096] = "";
 	struct plan p;
 	int lock_fd = -1, kfd = -1, ifd = -1, r;
 
