@@ -34,7 +34,7 @@ con=$out/console-after.log
 rc=0
 CRASH_STEP=status crash_boot "$con" "$disk" || rc=$?
 check "next boot: guest ended by itself" test "$rc" -ne 124
-boot=$(sed -n 's/^KDUMP-FILE-TEST: boot id: //p' "$out/console.log")
+boot=$(sed -n 's/.*KDUMP-FILE-TEST: boot id: //p' "$out/console.log" | head -n 1)
 check "next boot: status says the crash of boot ${boot:-?} was lost" \
 	grep -q "KDUMP-FILE-TEST:   last crash:   LOST: boot ${boot:-?} (armed .*) ended without a clean shutdown while the capture kernel was loaded, and no dump from it was saved" "$con"
 check "next boot: status points at kdump-file estimate" grep -q "see 'kdump-file estimate'" "$con"

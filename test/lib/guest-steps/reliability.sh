@@ -143,7 +143,7 @@ step_status_crash() {
 # which the service loaded at boot.  Unsigned and wrongly signed images are
 # refused, and the signed one stays loaded; then a crash.
 step_lockdown() {
-    say "lockdown: $(cat /sys/kernel/security/lockdown)"
+    say "lockdown: $(cat /sys/kernel/security/lockdown 2>/dev/null || echo "unreadable (no securityfs)")"
     say "is-active: $(systemctl is-active kdump-file)"
     say "start: loaded=$(crash_loaded) kernel=$(loaded_kernel)"
     img=/var/lib/kdump-file/initramfs-$(uname -r).img
