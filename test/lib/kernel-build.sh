@@ -108,7 +108,10 @@ while read -r p; do
 done < <(series_patches)
 log "applied $n patches"
 mkdir -p "$kroot/work/src"
-rsync -a --checksum --delete --exclude=/.unpacked "$stage/" "$kroot/work/src/"
+# Only files whose content differs are written (and get a new time); the
+# others keep theirs, so make rebuilds what a changed patch touches and no
+# more (-t would stamp every patched file with the staging copy's time).
+rsync -rlp --checksum --delete --exclude=/.unpacked "$stage/" "$kroot/work/src/"
 rm -rf "$stage"
 
 # 3. Test signing key for KEXEC_BZIMAGE_VERIFY_SIG: made once, kept with
