@@ -21,10 +21,14 @@ if command -v kdump-file-analyze >/dev/null || [ -x "$KDUMP_FILE_TOP/analysis/bu
 	analyze=$(command -v kdump-file-analyze || echo "$KDUMP_FILE_TOP/analysis/build/kdump-file-analyze")
 	"$analyze" report "$dump" --vmlinux "$vmlinux" || true
 fi
-grep -m1 -E '^ *PANIC:' "$dump/crash.out" | sed 's/^ */panic:   /'
-grep -m1 -E '^ *COMMAND:' "$dump/crash.out" | sed 's/^ */task:    /'
+# crash's "sys" gives the panic, "bt" starts with the crashing task.
+panic=$(grep -m1 -E '^ *PANIC:' "$dump/crash.out" | sed 's/^ *PANIC: *//' || true)
+task=$(grep -m1 -E '^PID: ' "$dump/crash.out" |
+	sed -n 's/^PID: *\([0-9]*\).*CPU: *\([0-9]*\).*COMMAND: *\(".*"\)/\3 (pid \1, cpu \2)/p' || true)
+echo "panic:   ${panic:-?}"
+echo "task:    ${task:-?}"
 echo "backtrace (top):"
-grep -E '^ *#[0-9]+ ' "$dump/crash.out" | head -n 6 | sed 's/^ */  /'
+grep -E '^ *#[0-9]+ ' "$dump/crash.out" | head -n 6 | sed 's/^ */  /' || true
 echo
 echo "vmcore: $dump/vmcore"
 echo "vmlinux: $vmlinux"
