@@ -43,6 +43,24 @@ for s in "${scenarios[@]}"; do
 done
 wait
 
+# A scenario that failed with a guest that never ended is run once more,
+# alone, and says so: under TCG a vCPU's timer now and then stops firing
+# and the guest hangs in early boot, which is not what the scenario tests.
+for s in "${scenarios[@]}"; do
+	[ "$(cat "$KDUMP_FILE_OUT/$s.result" 2>/dev/null)" = fail ] || continue
+	[ -s "$KDUMP_FILE_OUT/$s/guest-timeouts" ] || continue
+	echo "== $s: a guest timed out ($(head -n 1 "$KDUMP_FILE_OUT/$s/guest-timeouts")); running it once more"
+	mv "$KDUMP_FILE_OUT/$s.log" "$KDUMP_FILE_OUT/$s.first.log"
+	t0=$(date +%s)
+	if "test/$s/test.sh" >"$KDUMP_FILE_OUT/$s.log" 2>&1; then
+		echo "== $s: PASS on the second run ($(($(date +%s) - t0)) s); first run: $KDUMP_FILE_OUT/$s.first.log"
+		echo pass >"$KDUMP_FILE_OUT/$s.result"
+	else
+		echo "== $s: FAIL again ($(($(date +%s) - t0)) s); log: $KDUMP_FILE_OUT/$s.log"
+		grep -E 'FAIL|checks passed' "$KDUMP_FILE_OUT/$s.log" | sed 's/^/   /'
+	fi
+done
+
 passed=0
 failed=0
 for s in "${scenarios[@]}"; do
