@@ -10,14 +10,7 @@
 # shellcheck source=test/lib/common.sh
 . "$(dirname "$0")/../lib/common.sh"
 
-SCENARIO=TEST-08-REPORT
-out=$KDUMP_FILE_OUT/$SCENARIO
-rm -rf "$out"
-mkdir -p "$out"
-kdir=$(kernel_dir)
-disk=$out/disk.img
-prepared=$(guest_image_prepared "$kdir")
-scenario_disk "$prepared" "$disk"
+scenario_setup TEST-08-REPORT
 make -s -C "$KDUMP_FILE_TOP/analysis" all
 
 steps=(crash-loaded crash-loaded oops-loaded)

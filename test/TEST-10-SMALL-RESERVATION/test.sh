@@ -7,14 +7,7 @@
 # shellcheck source=test/lib/common.sh
 . "$(dirname "$0")/../lib/common.sh"
 
-SCENARIO=TEST-10-SMALL-RESERVATION
-out=$KDUMP_FILE_OUT/$SCENARIO
-rm -rf "$out"
-mkdir -p "$out"
-kdir=$(kernel_dir)
-disk=$out/disk.img
-prepared=$(guest_image_prepared "$kdir")
-scenario_disk "$prepared" "$disk"
+scenario_setup TEST-10-SMALL-RESERVATION
 con=$out/console.log
 
 rc=0

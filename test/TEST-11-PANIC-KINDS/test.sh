@@ -9,14 +9,7 @@
 # shellcheck source=test/lib/common.sh
 . "$(dirname "$0")/../lib/common.sh"
 
-SCENARIO=TEST-11-PANIC-KINDS
-out=$KDUMP_FILE_OUT/$SCENARIO
-rm -rf "$out"
-mkdir -p "$out"
-kdir=$(kernel_dir)
-disk=$out/disk.img
-prepared=$(guest_image_prepared "$kdir")
-scenario_disk "$prepared" "$disk"
+scenario_setup TEST-11-PANIC-KINDS
 
 # 1. Under load.
 con=$out/console-load.log

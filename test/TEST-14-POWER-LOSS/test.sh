@@ -7,14 +7,7 @@
 # shellcheck source=test/lib/common.sh
 . "$(dirname "$0")/../lib/common.sh"
 
-SCENARIO=TEST-14-POWER-LOSS
-out=$KDUMP_FILE_OUT/$SCENARIO
-rm -rf "$out"
-mkdir -p "$out"
-kdir=$(kernel_dir)
-disk=$out/disk.img
-prepared=$(guest_image_prepared "$kdir")
-scenario_disk "$prepared" "$disk"
+scenario_setup TEST-14-POWER-LOSS
 
 # A slow dump: every page, uncompressed (about 1 GiB to write).
 guest_conf "$out/slow.conf" "dump_level = 0" "compression = none"

@@ -8,14 +8,7 @@
 # shellcheck source=test/lib/common.sh
 . "$(dirname "$0")/../lib/common.sh"
 
-SCENARIO=TEST-15-LOCKDOWN
-out=$KDUMP_FILE_OUT/$SCENARIO
-rm -rf "$out"
-mkdir -p "$out"
-kdir=$(kernel_dir)
-disk=$out/disk.img
-prepared=$(guest_image_prepared "$kdir")
-scenario_disk "$prepared" "$disk"
+scenario_setup TEST-15-LOCKDOWN
 
 sbsign --key "$kdir/certs/signing.key" --cert "$kdir/certs/signing.pem" \
 	--output "$out/vmlinuz-signed" "$kdir/bzImage" 2>"$out/sbsign.log"

@@ -12,14 +12,7 @@
 # shellcheck source=test/lib/common.sh
 . "$(dirname "$0")/../lib/common.sh"
 
-SCENARIO=TEST-16-BACKUP
-out=$KDUMP_FILE_OUT/$SCENARIO
-rm -rf "$out"
-mkdir -p "$out"
-kdir=$(kernel_dir)
-disk=$out/disk.img
-prepared=$(guest_image_prepared "$kdir")
-scenario_disk "$prepared" "$disk"
+scenario_setup TEST-16-BACKUP
 make -s -C "$KDUMP_FILE_TOP/analysis" all
 
 # dump_level 31 (the default) keeps the page: makedumpfile drops zero,

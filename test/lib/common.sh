@@ -55,6 +55,21 @@ guest_image() {
 	"$KDUMP_FILE_LIB/guest-image.sh" "$1"
 }
 
+# scenario_setup NAME: what every scenario on the prepared guest starts
+# with; sets SCENARIO, out (its fresh output directory), kdir (the kernel
+# build) and disk (its own copy of the prepared guest disk).
+scenario_setup() {
+	SCENARIO=$1
+	out=$KDUMP_FILE_OUT/$SCENARIO
+	rm -rf "$out"
+	mkdir -p "$out"
+	kdir=$(kernel_dir)
+	disk=$out/disk.img
+	local prepared
+	prepared=$(guest_image_prepared "$kdir")
+	scenario_disk "$prepared" "$disk"
+}
+
 # A scenario's own working copy of the guest disk (sparse, seconds).
 scenario_disk() {
 	local img=$1 out=$2
