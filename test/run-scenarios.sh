@@ -19,6 +19,21 @@ kdir=$(kernel_dir)
 guest_image "$kdir" >/dev/null
 mkdir -p "$KDUMP_FILE_OUT"
 
+# run_one NAME [WHAT]: run one scenario, print its verdict ("PASS", or
+# "PASS" WHAT when given) and record it in NAME.result.
+run_one() {
+	local s=$1 what=${2:-} t0
+	t0=$(date +%s)
+	if "test/$s/test.sh" >"$KDUMP_FILE_OUT/$s.log" 2>&1; then
+		echo "== $s: PASS$what ($(($(date +%s) - t0)) s)"
+		echo pass >"$KDUMP_FILE_OUT/$s.result"
+	else
+		echo "== $s: FAIL$what ($(($(date +%s) - t0)) s); log: $KDUMP_FILE_OUT/$s.log"
+		grep -E 'FAIL|checks passed' "$KDUMP_FILE_OUT/$s.log" | sed 's/^/   /'
+		echo fail >"$KDUMP_FILE_OUT/$s.result"
+	fi
+}
+
 running=0
 start=$(date +%s)
 for s in "${scenarios[@]}"; do
@@ -28,17 +43,7 @@ for s in "${scenarios[@]}"; do
 	done
 	echo "== $s: started"
 	rm -f "$KDUMP_FILE_OUT/$s.result"
-	(
-		t0=$(date +%s)
-		if "test/$s/test.sh" >"$KDUMP_FILE_OUT/$s.log" 2>&1; then
-			echo "== $s: PASS ($(($(date +%s) - t0)) s)"
-			echo pass >"$KDUMP_FILE_OUT/$s.result"
-		else
-			echo "== $s: FAIL ($(($(date +%s) - t0)) s); log: $KDUMP_FILE_OUT/$s.log"
-			grep -E 'FAIL|checks passed' "$KDUMP_FILE_OUT/$s.log" | sed 's/^/   /'
-			echo fail >"$KDUMP_FILE_OUT/$s.result"
-		fi
-	) &
+	run_one "$s" &
 	running=$((running + 1))
 done
 wait
@@ -51,14 +56,7 @@ for s in "${scenarios[@]}"; do
 	[ -s "$KDUMP_FILE_OUT/$s/guest-timeouts" ] || continue
 	echo "== $s: a guest timed out ($(head -n 1 "$KDUMP_FILE_OUT/$s/guest-timeouts")); running it once more"
 	mv "$KDUMP_FILE_OUT/$s.log" "$KDUMP_FILE_OUT/$s.first.log"
-	t0=$(date +%s)
-	if "test/$s/test.sh" >"$KDUMP_FILE_OUT/$s.log" 2>&1; then
-		echo "== $s: PASS on the second run ($(($(date +%s) - t0)) s); first run: $KDUMP_FILE_OUT/$s.first.log"
-		echo pass >"$KDUMP_FILE_OUT/$s.result"
-	else
-		echo "== $s: FAIL again ($(($(date +%s) - t0)) s); log: $KDUMP_FILE_OUT/$s.log"
-		grep -E 'FAIL|checks passed' "$KDUMP_FILE_OUT/$s.log" | sed 's/^/   /'
-	fi
+	run_one "$s" " on the second run (first run: $KDUMP_FILE_OUT/$s.first.log)"
 done
 
 passed=0

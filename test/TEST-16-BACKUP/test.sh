@@ -20,50 +20,67 @@ make -s -C "$KDUMP_FILE_TOP/analysis" all
 # Set it anyway, so that a change of the default does not hide the result.
 guest_conf "$out/kdump-file.conf" "dump_level = 31"
 check "config written into the guest" disk_put_file "$disk" "$out/kdump-file.conf" /etc/kdump-file.conf
+top=$out
 
-rc=0
-CRASH_STEP=backup-mark crash_boot "$out/console.log" "$disk" || rc=$?
-check "guest ended by itself (no timeout)" test "$rc" -ne 124
-check "the kernel did not skip the backup" \
-	bash -c "! grep -q 'Not saving the low 640K' '$out/console.log'"
-line=$(grep -m1 -o "kdump_file_lowmark: marker [0-9a-f]\{32\} at 0x[0-9a-f]*" "$out/console.log" || true)
-marker=$(echo "$line" | awk '{ print $3 }')
-phys=$(echo "$line" | awk '{ print $5 }')
-phys=${phys#0x}
-log "marker ${marker:-?} at 0x${phys:-?}"
-check "the test module wrote a marker" test -n "$marker" -a -n "$phys"
-check "the capture kernel saved the dump" grep -q "kdump-file: .* capture complete" "$out/console.log"
+# one_firmware FW: the crash and the checks, under SeaBIOS or OVMF, on a
+# copy of the disk made above.
+one_firmware() {
+	local fw=$1 out=$top/$1 disk=$top/$1/disk.img rc d line marker phys
+	local theirs ours ck ck_range
+	local -a dirs
+	SCENARIO=TEST-16-BACKUP/$fw
+	mkdir -p "$out"
+	scenario_disk "$top/disk.img" "$disk"
+	rc=0
+	CRASH_FW=$fw CRASH_STEP=backup-mark crash_boot "$out/console.log" "$disk" || rc=$?
+	check "guest ended by itself (no timeout)" test "$rc" -ne 124
+	check "the kernel did not skip the backup" \
+		bash -c "! grep -q 'Not saving the low 640K' '$out/console.log'"
+	line=$(grep -m1 -o "kdump_file_lowmark: marker [0-9a-f]\{32\} at 0x[0-9a-f]*" "$out/console.log" || true)
+	marker=$(echo "$line" | awk '{ print $3 }')
+	phys=$(echo "$line" | awk '{ print $5 }')
+	phys=${phys#0x}
+	log "marker ${marker:-?} at 0x${phys:-?}"
+	check "the test module wrote a marker" test -n "$marker" -a -n "$phys"
+	check "the capture kernel saved the dump" grep -q "kdump-file: .* capture complete" "$out/console.log"
 
-mapfile -t dirs < <(dump_dirs "$disk" /var/crash)
-check "one dump (${dirs[*]})" test "${#dirs[@]}" -eq 1
-if [ "${#dirs[@]}" -ne 1 ] || [ -z "$marker" ]; then
-	finish
-	exit 1
-fi
-d=$out/dump
-dump_fetch "$disk" /var/crash "${dirs[0]}" "$d"
-check_dump dump "$kdir/vmlinux" "$d"
+	mapfile -t dirs < <(dump_dirs "$disk" /var/crash)
+	check "one dump (${dirs[*]})" test "${#dirs[@]}" -eq 1
+	if [ "${#dirs[@]}" -ne 1 ] || [ -z "$marker" ]; then
+		rm -f "$disk" "${disk%.img}.vars.fd"
+		return 0
+	fi
+	d=$out/dump
+	dump_fetch "$disk" /var/crash "${dirs[0]}" "$d"
+	check_dump dump "$kdir/vmlinux" "$d"
 
-# rd -p -8 prints "ADDR:  b0 b1 ... b15  ascii": the 16 bytes as one string.
-crash_run "$kdir/vmlinux" "$d/vmcore" "$out/rd.out" "rd -p -8 $phys 16" || true
-theirs=$(awk -v a="$phys" 'tolower($1) ~ "^0*" a ":$" {
-	for (i = 2; i <= 17; i++) printf "%s", $i; exit }' "$out/rd.out")
-log "crash rd -p at 0x$phys: [${theirs:-$(grep -m1 -iE 'rd:|error' "$out/rd.out")}]"
-check "crash reads the marker at 0x$phys in the vmcore" test "$theirs" = "$marker"
+	# rd -p -8 prints "ADDR:  b0 b1 ... b15  ascii": the 16 bytes as one string.
+	crash_run "$kdir/vmlinux" "$d/vmcore" "$out/rd.out" "rd -p -8 $phys 16" || true
+	theirs=$(awk -v a="$phys" 'tolower($1) ~ "^0*" a ":$" {
+		for (i = 2; i <= 17; i++) printf "%s", $i; exit }' "$out/rd.out")
+	log "crash rd -p at 0x$phys: [${theirs:-$(grep -m1 -iE 'rd:|error' "$out/rd.out")}]"
+	check "crash reads the marker at 0x$phys in the vmcore" test "$theirs" = "$marker"
 
-ours=$("$ANALYZE" read "$d/vmcore" "$phys" 16 2>"$out/read.err" |
-	cut -d: -f2 | cut -c1-50 | tr -d ' \n') || true
-log "kdump-file-analyze read at 0x$phys: [${ours:-$(tail -n 1 "$out/read.err")}]"
-check "kdump-file-analyze reads the marker at 0x$phys in the vmcore" test "$ours" = "$marker"
+	ours=$("$ANALYZE" read "$d/vmcore" "$phys" 16 2>"$out/read.err" |
+		cut -d: -f2 | cut -c1-50 | tr -d ' \n') || true
+	log "kdump-file-analyze read at 0x$phys: [${ours:-$(tail -n 1 "$out/read.err")}]"
+	check "kdump-file-analyze reads the marker at 0x$phys in the vmcore" test "$ours" = "$marker"
 
-# The rest of the low 1M is still left out, and the crash kernel region
-# (where the backup segment lies) is not dumped a second time.
-ck=$(sed -n 's/.*Reserving \([0-9]*\)MB of memory at \([0-9]*\)MB for crashkernel.*/\1 \2/p' \
-	"$out/console.log" | head -n 1)
-ck_range=$(echo "$ck" | awk 'NF == 2 { printf "%x-%x", $2 * 1048576, ($1 + $2) * 1048576 - 1 }')
-log "crashkernel: ${ck_range:-?}"
-check "kdump-file-analyze check: marker, [640K, 1M) and crashkernel= not in the dump" \
-	"$ANALYZE" check "$d/vmcore" --vmlinux "$kdir/vmlinux" --marker "$phys:$marker" \
-	--exclude a0000-fffff --crashkernel "${ck_range:-0-0}"
+	# The rest of the low 1M is still left out, and the crash kernel region
+	# (where the backup segment lies) is not dumped a second time.
+	ck=$(sed -n 's/.*Reserving \([0-9]*\)MB of memory at \([0-9]*\)MB for crashkernel.*/\1 \2/p' \
+		"$out/console.log" | head -n 1)
+	ck_range=$(echo "$ck" | awk 'NF == 2 { printf "%x-%x", $2 * 1048576, ($1 + $2) * 1048576 - 1 }')
+	log "crashkernel: ${ck_range:-?}"
+	check "kdump-file-analyze check: marker, [640K, 1M) and crashkernel= not in the dump" \
+		"$ANALYZE" check "$d/vmcore" --vmlinux "$kdir/vmlinux" --marker "$phys:$marker" \
+		--exclude a0000-fffff --crashkernel "${ck_range:-0-0}"
+	rm -f "$disk" "${disk%.img}.vars.fd"
+}
+
+for fw in bios uefi; do
+	one_firmware "$fw"
+done
+SCENARIO=TEST-16-BACKUP
 rm -f "$disk"
 finish

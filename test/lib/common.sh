@@ -57,7 +57,7 @@ guest_image() {
 
 # scenario_setup NAME: what every scenario on the prepared guest starts
 # with; sets SCENARIO, out (its fresh output directory), kdir (the kernel
-# build) and disk (its own copy of the prepared guest disk).
+# build), prepared (the prepared guest disk) and disk (its own copy of it).
 scenario_setup() {
 	SCENARIO=$1
 	out=$KDUMP_FILE_OUT/$SCENARIO
@@ -65,7 +65,6 @@ scenario_setup() {
 	mkdir -p "$out"
 	kdir=$(kernel_dir)
 	disk=$out/disk.img
-	local prepared
 	prepared=$(guest_image_prepared "$kdir")
 	scenario_disk "$prepared" "$disk"
 }
@@ -100,7 +99,14 @@ qemu_boot() {
 	echo "=== end $(date -u +%T) rc=$rc" >>"$log"
 	# For test/run-scenarios.sh: a guest that hung (TCG has rare stalls
 	# of a vCPU's timer) makes its scenario worth one more run.
-	[ "$rc" -ne 124 ] || echo "$log" >>"$(dirname "$log")/guest-timeouts"
+	# The marker goes to the scenario's own directory, also from a
+	# subdirectory such as TEST-NN/uefi.
+	if [ "$rc" -eq 124 ]; then
+		local mark
+		mark=$(dirname "$log")
+		[ -z "${SCENARIO:-}" ] || mark=$KDUMP_FILE_OUT/${SCENARIO%%/*}
+		echo "$log" >>"$mark/guest-timeouts"
+	fi
 	return "$rc"
 }
 
@@ -216,12 +222,14 @@ PY
 	rm -rf "$bad"
 }
 
-# guest_image_prepared KERNEL_DIR: the guest image after one boot that ran
-# "systemctl enable --now kdump-file", so the capture initramfs is built and
-# the service enabled; cached next to the image it came from.
+# guest_image_prepared KERNEL_DIR [IMAGE STEP]: the guest image after one
+# boot that ran "systemctl enable --now kdump-file", so the capture initramfs
+# is built and the service enabled; cached next to the image it came from.
+# With IMAGE and STEP: IMAGE after one boot that ran the guest step STEP,
+# which prints "prepared: 1" when it succeeded.
 guest_image_prepared() {
-	local kdir=$1 img prep log
-	img=$(guest_image "$kdir") || return 1
+	local kdir=$1 img prep log step=${3:-prepare}
+	img=${2:-$(guest_image "$kdir")} || return 1
 	prep=${img%.img}-prepared.img
 	if [ -f "$prep" ]; then
 		echo "$prep"
@@ -235,7 +243,7 @@ guest_image_prepared() {
 		rm -f "$log"
 		cp --sparse=always "$img" "$prep.tmp"
 		qemu_boot "$log" 900 bios 1024 "$kdir/bzImage" \
-			"root=/dev/vda rw console=ttyS0 crashkernel=256M panic=-1 kdump_file_test=prepare" \
+			"root=/dev/vda rw console=ttyS0 crashkernel=256M panic=-1 kdump_file_test=$step" \
 			"$prep.tmp" || true
 		if ! grep -q "KDUMP-FILE-TEST: prepared: 1" "$log"; then
 			echo "guest_image_prepared: the preparing boot failed; see $log" >&2
@@ -282,11 +290,12 @@ guest_conf() {
 
 # crash_boot LOG DISK [QEMU ARGS...]: boot the prepared guest, which loads
 # kdump-file at boot, and crash it (or run CRASH_STEP); CRASH_APPEND adds
-# kernel parameters.  Returns QEMU's status.
+# kernel parameters, CRASH_FW=uefi boots it under OVMF.  Returns QEMU's
+# status.
 crash_boot() {
 	local log=$1 disk=$2
 	shift 2
-	qemu_boot "$log" 600 bios 1024 "$kdir/bzImage" \
+	qemu_boot "$log" 600 "${CRASH_FW:-bios}" 1024 "$kdir/bzImage" \
 		"root=/dev/vda rw console=ttyS0 crashkernel=256M panic=-1 kdump_file_test=${CRASH_STEP:-crash-loaded}${CRASH_APPEND:+ $CRASH_APPEND}" \
 		"$disk" "$@"
 }
