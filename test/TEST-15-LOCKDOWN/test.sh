@@ -4,7 +4,8 @@
 # Signed capture kernels under lockdown=integrity (the kernel build trusts a
 # test certificate kept with the cached build): the image signed with it
 # loads and captures; an unsigned image and one signed with another key are
-# refused, each with its reason, and the signed one stays loaded.
+# refused, each with its reason, and the signed one stays loaded.  Under
+# SeaBIOS and under OVMF.
 # shellcheck source=test/lib/common.sh
 . "$(dirname "$0")/../lib/common.sh"
 
@@ -22,31 +23,48 @@ check "wrongly signed image written into the guest" disk_put_file "$disk" "$out/
 guest_conf "$out/kdump-file.conf" "kernel = /boot/vmlinuz-signed"
 check "config written into the guest" disk_put_file "$disk" "$out/kdump-file.conf" /etc/kdump-file.conf
 
-con=$out/console.log
-rc=0
-qemu_boot "$con" 600 bios 1024 "$kdir/bzImage" \
-	"root=/dev/vda rw console=ttyS0 crashkernel=256M panic=-1 lockdown=integrity kdump_file_test=lockdown" \
-	"$disk" || rc=$?
-check "guest ended by itself" test "$rc" -ne 124
-check "the kernel is locked down" grep -q "KDUMP-FILE-TEST: lockdown: none \[integrity\] confidentiality" "$con"
-check "the signed capture kernel loaded at boot" \
-	grep -q "KDUMP-FILE-TEST: start: loaded=1 kernel=/boot/vmlinuz-signed" "$con"
-for c in unsigned wrong-key; do
-	check "$c: refused, the signed one still loaded" \
-		grep -qE "KDUMP-FILE-TEST: case $c: rc=[1-9][0-9]* loaded=1 kernel-before=/boot/vmlinuz-signed kernel-after=/boot/vmlinuz-signed" "$con"
+top=$out
+
+# one_firmware FW: boot a copy of the disk locked down under SeaBIOS or
+# OVMF, try the three images, crash, check the dump.
+one_firmware() {
+	local fw=$1 out=$top/$1 disk=$top/$1/disk.img con rc c
+	local -a dirs
+	SCENARIO=TEST-15-LOCKDOWN/$fw
+	mkdir -p "$out"
+	scenario_disk "$top/disk.img" "$disk"
+	con=$out/console.log
+	rc=0
+	qemu_boot "$con" 600 "$fw" 1024 "$kdir/bzImage" \
+		"root=/dev/vda rw console=ttyS0 crashkernel=256M panic=-1 lockdown=integrity kdump_file_test=lockdown" \
+		"$disk" || rc=$?
+	check "guest ended by itself" test "$rc" -ne 124
+	check "the kernel is locked down" grep -q "KDUMP-FILE-TEST: lockdown: none \[integrity\] confidentiality" "$con"
+	check "the signed capture kernel loaded at boot" \
+		grep -q "KDUMP-FILE-TEST: start: loaded=1 kernel=/boot/vmlinuz-signed" "$con"
+	for c in unsigned wrong-key; do
+		check "$c: refused, the signed one still loaded" \
+			grep -qE "KDUMP-FILE-TEST: case $c: rc=[1-9][0-9]* loaded=1 kernel-before=/boot/vmlinuz-signed kernel-after=/boot/vmlinuz-signed" "$con"
+	done
+	check "unsigned: the reason is given" grep -q "the capture kernel image is not signed" "$con"
+	check "unsigned: lockdown named" grep -q "lockdown (integrity) requires a signed image" "$con"
+	check "wrong key: the reason is given" \
+		grep -q "the capture kernel image is signed, but not by a key the running kernel trusts" "$con"
+	check "the signed one was loaded again after each refusal" \
+		test "$(grep -c 'the previously loaded capture kernel /boot/vmlinuz-signed was loaded again' "$con")" -eq 2
+	check "the signed capture kernel captured the crash" grep -q "kdump-file: .* capture complete" "$con"
+	mapfile -t dirs < <(dump_dirs "$disk" /var/crash)
+	check "one dump (${dirs[*]})" test "${#dirs[@]}" -eq 1
+	if [ "${#dirs[@]}" -ge 1 ]; then
+		dump_fetch "$disk" /var/crash "${dirs[0]}" "$out/dump"
+		check_dump "${dirs[0]}" "$kdir/vmlinux" "$out/dump"
+	fi
+	rm -f "$disk" "${disk%.img}.vars.fd"
+}
+
+for fw in bios uefi; do
+	one_firmware "$fw"
 done
-check "unsigned: the reason is given" grep -q "the capture kernel image is not signed" "$con"
-check "unsigned: lockdown named" grep -q "lockdown (integrity) requires a signed image" "$con"
-check "wrong key: the reason is given" \
-	grep -q "the capture kernel image is signed, but not by a key the running kernel trusts" "$con"
-check "the signed one was loaded again after each refusal" \
-	test "$(grep -c 'the previously loaded capture kernel /boot/vmlinuz-signed was loaded again' "$con")" -eq 2
-check "the signed capture kernel captured the crash" grep -q "kdump-file: .* capture complete" "$con"
-mapfile -t dirs < <(dump_dirs "$disk" /var/crash)
-check "one dump (${dirs[*]})" test "${#dirs[@]}" -eq 1
-if [ "${#dirs[@]}" -ge 1 ]; then
-	dump_fetch "$disk" /var/crash "${dirs[0]}" "$out/dump"
-	check_dump "${dirs[0]}" "$kdir/vmlinux" "$out/dump"
-fi
+SCENARIO=TEST-15-LOCKDOWN
 rm -f "$disk"
 finish
