@@ -4,6 +4,7 @@
 #   make demo     build (or reuse) kernel and guest, crash a guest, capture
 #                 and analyse the dump
 #   make check    unit tests, shell checks, KUnit and the QEMU scenarios
+#   make bench    kdump-file against Debian's kdump-tools: figures, no verdict
 #
 # Kernel builds and guest images are cached under $(KDUMP_FILE_CACHE);
 # scenario outputs go to $(KDUMP_FILE_OUT).
@@ -44,7 +45,10 @@ check: deps
 demo: deps
 	@test/demo.sh
 
+bench: deps
+	@test/bench/run.sh
+
 clean:
 	@for d in $(SUBDIRS); do $(MAKE) -C $$d clean || exit 1; done
 
-.PHONY: all install deps kernel image check-unit check-scenarios check demo clean
+.PHONY: all install deps kernel image check-unit check-scenarios check demo bench clean

@@ -6,7 +6,9 @@
 # and the scenario driver, made into an ext4 image with mkfs.ext4 -d (no
 # mount).  Cached by a hash of its inputs; a product change costs seconds.
 #
-#   guest-image.sh KERNEL_DIR      print the path of the image
+#   guest-image.sh KERNEL_DIR [BASE]   print the path of the image; BASE is
+#                                      another rootfs than guest-base.sh's
+#                                      (the benchmark's peer)
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -21,7 +23,7 @@ die() {
 }
 
 [ -f "$kdir/done" ] || die "$kdir is not a finished kernel build"
-base=$("$here/guest-base.sh")
+base=${2:-$("$here/guest-base.sh")}
 release=$(cat "$kdir/release")
 
 # The product, installed into a layer directory.
@@ -84,5 +86,5 @@ mv "$tmp" "$img"
 rm -rf "$stage"
 # Keep the newest few images only.
 # shellcheck disable=SC2012 # names are hex keys, ls -t is safe here
-ls -1t "$cache"/guest/image-*.img 2>/dev/null | tail -n +7 | xargs -r rm -f
+ls -1t "$cache"/guest/image-*.img 2>/dev/null | tail -n +9 | xargs -r rm -f
 echo "$img"

@@ -1,0 +1,313 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make bench: kdump-file against Debian's kdump-tools on the same kernel, the
+# same guest base and the same machine, runs of the two alternating.  Prints
+# figures and ratios and writes them to $KDUMP_FILE_OUT/bench/:
+# results.json, results.md and results.png (gnuplot).  Not a test: it never
+# fails on a figure, only when a run gives no figure at all.
+#
+# Every time is taken on the host, from the guest's serial console, each line
+# stamped when QEMU wrote it.  Guests reboot in place after the capture, as
+# a machine does.
+#
+#   KDUMP_FILE_BENCH_RUNS    timed runs per product (default 3)
+#   KDUMP_FILE_BENCH_PARTS   parts to run (default "phases zlib load ram crashkernel")
+# shellcheck source=test/lib/common.sh
+. "$(dirname "$0")/../lib/common.sh"
+
+SCENARIO=bench
+runs=${KDUMP_FILE_BENCH_RUNS:-3}
+parts=${KDUMP_FILE_BENCH_PARTS:-phases zlib load ram crashkernel}
+out=$KDUMP_FILE_OUT/bench
+rm -rf "$out"
+mkdir -p "$out"
+t_start=$(date +%s)
+
+kdir=$(kernel_dir)
+ours_img=$(guest_image_prepared "$kdir")
+peer_base=$("$KDUMP_FILE_TOP/test/bench/peer-base.sh")
+peer_img=$(guest_image_prepared "$kdir" \
+	"$("$KDUMP_FILE_LIB/guest-image.sh" "$kdir" "$peer_base")" peer-prepare)
+log "kernel $(cat "$kdir/release") ($kdir)"
+log "kdump-file disk: $ours_img"
+# shellcheck disable=SC2016 # a dpkg-query format, not an expansion
+log "kdump-tools disk: $peer_img ($(chroot "$peer_base" dpkg-query -W -f='${Package} ${Version}, ' kdump-tools kexec-tools makedumpfile))"
+
+# bench_boot LOG TIMEOUT MEM_MB APPEND DISK [QEMU ARGS...]: like qemu_boot,
+# but each console line is stamped with the host's clock ("SECONDS LINE"),
+# and the guest reboots in place unless -no-reboot is given.
+bench_boot() {
+	local log=$1 timeout=$2 mem=$3 append=$4 disk=$5 rc=0
+	shift 5
+	timeout -k 10 "$timeout" qemu-system-x86_64 -accel tcg -smp "${BENCH_SMP:-2}" -m "$mem" \
+		-display none -monitor none -serial file:/dev/stdout -nic none \
+		-kernel "$kdir/bzImage" -append "$append" \
+		-drive "file=$disk,format=raw,if=virtio" "$@" 2>"$log.qemu" </dev/null |
+		perl -MTime::HiRes=time -ne 'BEGIN { $| = 1 } s/\r//g; printf "%.3f %s", time, $_' \
+			>"$log" || rc=${PIPESTATUS[0]}
+	return "$rc"
+}
+
+# The lines that mark the phases, per product.
+dump_start_re() {
+	case $1 in
+	kdump-file*) echo 'kdump-file: .*saving vmcore' ;;
+	kdump-tools) echo 'running makedumpfile .*compress' ;;
+	esac
+}
+dump_end_re() {
+	case $1 in
+	kdump-file*) echo 'kdump-file: .*vmcore saved' ;;
+	kdump-tools) echo 'saved vmcore in' ;;
+	esac
+}
+
+# capture_ok PRODUCT LOG: the console shows a complete vmcore.  kdump-tools
+# says "saved vmcore" after "makedumpfile ... | compress > FILE" whatever
+# makedumpfile's status (the pipeline's is that of the last command), so for
+# it makedumpfile's own "makedumpfile Completed." must come in between.
+capture_ok() {
+	case $1 in
+	kdump-file*) grep -q "$(dump_end_re "$1")" "$2" ;;
+	kdump-tools)
+		sed -n "/$(dump_start_re "$1")/,/$(dump_end_re "$1")/p" "$2" |
+			grep -q "makedumpfile Completed" &&
+			grep -q "$(dump_end_re "$1")" "$2"
+		;;
+	esac
+}
+
+disk_of() {
+	case $1 in
+	kdump-file*) echo "$ours_img" ;;
+	kdump-tools) echo "$peer_img" ;;
+	esac
+}
+
+# phases PRODUCT LOG: the phase times of one run as JSON, from the stamped
+# console: up, panic, capture kernel banner, "Run /init", dump started, dump
+# saved, first kernel banner again, up again.
+phases() {
+	local prod=$1 logf=$2
+	awk -v ds="$(dump_start_re "$prod")" -v de="$(dump_end_re "$prod")" '
+	{ t = $1 }
+	!up1 && /KDUMP-FILE-TEST: bench: up/ { up1 = t; next }
+	up1 && !pa && /Kernel panic - not syncing/ { pa = t; next }
+	pa && !ck && /Linux version [0-9]/ { ck = t; next }
+	ck && !ci && /Run \/init as init process/ { ci = t; next }
+	ci && !dst && $0 ~ ds { dst = t; next }
+	dst && !den && $0 ~ de {
+		den = t
+		if (match($0, /bytes in [0-9.]+s/))
+			mdf = substr($0, RSTART + 9, RLENGTH - 10)
+		next
+	}
+	den && !bk && /Linux version [0-9]/ { bk = t; next }
+	bk && !up2 && /KDUMP-FILE-TEST: bench: up/ { up2 = t; next }
+	up2 && /KDUMP-FILE-TEST: bench: dump [0-9]/ {
+		for (i = 1; i <= NF; i++)
+			if ($i == "dump") { size = $(i + 1); break }
+	}
+	function d(a, b) { return (a && b) ? sprintf("%.2f", b - a) : "null" }
+	END {
+		printf "{\"complete\": %s, \"panic_to_capture_kernel\": %s, ", \
+			(up2 && size) ? "true" : "false", d(pa, ck)
+		printf "\"capture_kernel_boot\": %s, \"capture_to_dump\": %s, ", d(ck, ci), d(ci, dst)
+		printf "\"dump\": %s, \"dump_to_reboot\": %s, \"reboot_to_up\": %s, ", d(dst, den), d(den, bk), d(bk, up2)
+		printf "\"panic_to_capture_up\": %s, \"capture_up_to_saved\": %s, \"saved_to_up\": %s, ", d(pa, ci), d(ci, den), d(den, up2)
+		printf "\"total\": %s, \"makedumpfile\": %s, \"dump_bytes\": %s}\n", d(pa, up2), mdf ? mdf : "null", size ? size : "null"
+	}' "$logf"
+}
+
+# timed_run PRODUCT N MEM_MB: boot, crash once loaded, capture, reboot, up.
+timed_run() {
+	local prod=$1 n=$2 mem=$3 d=$out/$1-${3}M-$2 rc=0 j
+	mkdir -p "$d"
+	scenario_disk "$(disk_of "$prod")" "$d/disk.img"
+	if [ "$prod" = kdump-file-zlib ]; then
+		# kdump-file with the peer's compression (the service rebuilds
+		# the capture initramfs for the changed config at boot).
+		debugfs -R "cat /etc/kdump-file.conf" "$d/disk.img" 2>/dev/null |
+			sed '/^compression/d' >"$d/kdump-file.conf"
+		echo "compression = zlib" >>"$d/kdump-file.conf"
+		disk_put_file "$d/disk.img" "$d/kdump-file.conf" /etc/kdump-file.conf
+	fi
+	bench_boot "$d/console.log" 900 "$mem" \
+		"root=/dev/vda rw console=ttyS0 crashkernel=256M panic=-1 kdump_file_test=bench-crash" \
+		"$d/disk.img" || rc=$?
+	rm -f "$d/disk.img" "$d/disk.vars.fd"
+	j=$(phases "$prod" "$d/console.log")
+	capture_ok "$prod" "$d/console.log" || j=$(echo "$j" | jq -c '.complete = false')
+	echo "$j" | jq -c --arg p "$prod" --argjson n "$n" --argjson m "$mem" --argjson rc "$rc" \
+		'. + {product: $p, run: $n, mem_mb: $m, qemu_status: $rc}' >"$d/phases.json"
+	log "$prod run $n (${mem} MiB): $(jq -r 'if .complete then "panic to back up \(.total)s, dump \(.dump)s, \(.dump_bytes) bytes" else "INCOMPLETE (see console.log)" end' "$d/phases.json")"
+}
+
+# trial PRODUCT MEM_MB CK_MB: 0 when that crashkernel= gives a complete dump.
+trial() {
+	local prod=$1 mem=$2 ck=$3 d=$out/ck-$1-${2}M-${3}M
+	mkdir -p "$d"
+	scenario_disk "$(disk_of "$prod")" "$d/disk.img"
+	BENCH_SMP=1 bench_boot "$d/console.log" 400 "$mem" \
+		"root=/dev/vda rw console=ttyS0 crashkernel=${ck}M panic=-1 kdump_file_test=bench-crash" \
+		"$d/disk.img" -no-reboot || true
+	rm -f "$d/disk.img"
+	if capture_ok "$prod" "$d/console.log"; then
+		echo "ok" >"$d/result"
+		return 0
+	fi
+	if grep -q "bench: not loaded" "$d/console.log"; then
+		echo "not loaded" >"$d/result"
+	elif grep -qiE "out of memory|oom-kill|Kernel panic" <(sed -n '/Kernel panic - not syncing: sysrq/,$p' "$d/console.log" | tail -n +2); then
+		echo "capture ran out of memory or panicked" >"$d/result"
+	else
+		echo "no dump" >"$d/result"
+	fi
+	return 1
+}
+
+# ck_search PRODUCT MEM_MB HI_MB LO_MB: the smallest crashkernel= (8M steps)
+# that gives a complete dump, searched from a guess: HI (doubled until it
+# works) and LO (halved until it fails), then bisected.  Writes it to
+# $out/ck-PRODUCT-MEM.
+ck_search() {
+	local prod=$1 mem=$2 hi=$3 lo=$4 mid failed=
+	while ! trial "$prod" "$mem" "$hi"; do
+		failed=$hi
+		lo=$hi
+		hi=$((hi * 2))
+		if [ "$hi" -gt 1024 ]; then
+			echo null >"$out/ck-$prod-$mem"
+			return 0
+		fi
+	done
+	while [ -z "$failed" ] && [ "$lo" -ge 8 ] && trial "$prod" "$mem" "$lo"; do
+		hi=$lo
+		lo=$((lo / 2 / 8 * 8))
+	done
+	while [ $((hi - lo)) -gt 8 ]; do
+		mid=$(((lo + hi) / 2 / 8 * 8))
+		if trial "$prod" "$mem" "$mid"; then
+			hi=$mid
+		else
+			lo=$mid
+		fi
+	done
+	echo "$hi" >"$out/ck-$prod-$mem"
+}
+
+median() {
+	sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "null"; else if (NR % 2) print v[(NR + 1) / 2]; else printf "%.2f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# med PRODUCT MEM FIELD: median of a field over the complete timed runs.
+med() {
+	cat "$out/$1-${2}M-"*/phases.json 2>/dev/null |
+		jq -r --arg f "$3" 'select(.complete) | .[$f] | select(. != null)' | median
+}
+
+# Part 1: the phases, products alternating.
+if [[ " $parts " == *" phases "* ]]; then
+	for n in $(seq 1 "$runs"); do
+		timed_run kdump-file "$n" 1024
+		timed_run kdump-tools "$n" 1024
+	done
+fi
+
+# Part 1b: kdump-file with zlib, the peer's compression, once.
+if [[ " $parts " == *" zlib "* ]]; then
+	timed_run kdump-file-zlib 1 1024
+fi
+
+# Part 2: load times, in one guest that has both products.
+if [[ " $parts " == *" load "* ]]; then
+	mkdir -p "$out/load"
+	scenario_disk "$peer_img" "$out/load/disk.img"
+	bench_boot "$out/load/console.log" 900 1024 \
+		"root=/dev/vda rw console=ttyS0 crashkernel=256M panic=-1 kdump_file_test=bench-load" \
+		"$out/load/disk.img" -no-reboot || true
+	rm -f "$out/load/disk.img"
+	for w in kdump-file-load-uptodate kdump-file-load-rebuild \
+		kdump-tools-load-uptodate kdump-tools-load-rebuild; do
+		grep -o "bench: time $w [0-9.]*" "$out/load/console.log" |
+			awk '{ print $4 }' | median >"$out/load/$w"
+		log "$w: median $(cat "$out/load/$w") s"
+	done
+	grep "bench: FAIL" "$out/load/console.log" || true
+fi
+
+# Part 3: kdump-file's dump time and size as guest RAM grows.
+if [[ " $parts " == *" ram "* ]]; then
+	for mem in 2048 4096 8192; do
+		timed_run kdump-file 1 "$mem"
+	done
+fi
+
+# Part 4: the smallest crashkernel=, both guest sizes side by side, one vCPU
+# each so that the two guests do not share a host core (no timing is taken
+# from these runs; the capture kernel runs on one CPU either way).
+if [[ " $parts " == *" crashkernel "* ]]; then
+	# The guesses: kdump-file's estimate says 64M; kdump-tools is
+	# configured by Debian with 128M (/etc/default/grub.d/kdump-tools.cfg).
+	for prod in kdump-file kdump-tools; do
+		guess="64 56"
+		[ "$prod" = kdump-tools ] && guess="128 64"
+		# shellcheck disable=SC2086 # two numbers
+		ck_search "$prod" 1024 $guess &
+		# shellcheck disable=SC2086
+		ck_search "$prod" 4096 $guess &
+		wait
+		log "$prod smallest crashkernel: 1 GiB $(cat "$out/ck-$prod-1024")M, 4 GiB $(cat "$out/ck-$prod-4096")M"
+	done
+fi
+
+# The results.
+{
+	echo "{"
+	printf '  "kernel": "%s",\n  "runs": %s,\n' "$(cat "$kdir/release")" "$runs"
+	printf '  "phases": {\n'
+	first=1
+	for prod in kdump-file kdump-tools; do
+		[ "$first" = 1 ] || printf ',\n'
+		first=0
+		printf '    "%s": {' "$prod"
+		sep=
+		for f in panic_to_capture_kernel capture_kernel_boot capture_to_dump dump \
+			dump_to_reboot reboot_to_up panic_to_capture_up capture_up_to_saved \
+			saved_to_up total makedumpfile dump_bytes; do
+			printf '%s"%s": %s' "$sep" "$f" "$(med "$prod" 1024 "$f")"
+			sep=", "
+		done
+		printf ', "complete_runs": %s}' "$(cat "$out/$prod-1024M-"*/phases.json 2>/dev/null | jq -s 'map(select(.complete)) | length')"
+	done
+	printf ',\n    "kdump-file-zlib": %s' "$(cat "$out/kdump-file-zlib-1024M-1/phases.json" 2>/dev/null || echo null)"
+	printf '\n  },\n  "load_seconds": {'
+	sep=
+	for w in kdump-file-load-uptodate kdump-file-load-rebuild \
+		kdump-tools-load-uptodate kdump-tools-load-rebuild; do
+		printf '%s"%s": %s' "$sep" "$w" "$(cat "$out/load/$w" 2>/dev/null || echo null)"
+		sep=", "
+	done
+	printf '},\n  "ram": ['
+	sep=
+	for mem in 1024 2048 4096 8192; do
+		printf '%s{"mem_mb": %s, "dump": %s, "dump_bytes": %s, "total": %s}' "$sep" "$mem" \
+			"$(med kdump-file "$mem" dump)" "$(med kdump-file "$mem" dump_bytes)" "$(med kdump-file "$mem" total)"
+		sep=", "
+	done
+	printf '],\n  "crashkernel_mb": {'
+	sep=
+	for prod in kdump-file kdump-tools; do
+		printf '%s"%s": {"1024": %s, "4096": %s}' "$sep" "$prod" \
+			"$(cat "$out/ck-$prod-1024" 2>/dev/null || echo null)" \
+			"$(cat "$out/ck-$prod-4096" 2>/dev/null || echo null)"
+		sep=", "
+	done
+	printf '},\n  "seconds": %s\n}\n' $(($(date +%s) - t_start))
+} | jq . >"$out/results.json.tmp"
+mv "$out/results.json.tmp" "$out/results.json"
+
+"$KDUMP_FILE_TOP/test/bench/report.sh" "$out/results.json" "$out"
+cat "$out/results.md"
+log "results: $out/results.json, $out/results.md, $out/results.png ($(($(date +%s) - t_start)) s)"
