@@ -173,11 +173,12 @@ static int check_vmcoreinfo_text(struct vmcore *v, const uint8_t *p,
 				    i);
 		/*
 		 * An empty or odd PAGESIZE made libkdumpfile 0.5.1 fail to
-		 * size its buffers and then crash in kdump_free() (found by
-		 * fuzzing); x86_64 pages are 4 KiB.
+		 * size its buffers and then crash in kdump_free(), and a
+		 * PAGESIZE line without '=' made it ask malloc() for 2^63
+		 * bytes (both found by fuzzing); x86_64 pages are 4 KiB.
 		 */
-		if (len - i >= 9 && !memcmp(p + i, "PAGESIZE=", 9) &&
-		    (len - i < 14 || memcmp(p + i + 9, "4096", 4) ||
+		if (len - i >= 8 && !memcmp(p + i, "PAGESIZE", 8) &&
+		    (len - i < 13 || memcmp(p + i + 8, "=4096", 5) ||
 		     (len - i > 13 && p[i + 13] != '\n')))
 			return fail(v, -EBADMSG,
 				    "corrupt VMCOREINFO in %s: the PAGESIZE "

@@ -416,6 +416,9 @@ MUT(m_pagesize_empty,
 	memcpy(core + lay->vmcoreinfo_note_off + 24 + 79, "    ", 4))
 MUT(m_pagesize_8192,
 	memcpy(core + lay->vmcoreinfo_note_off + 24 + 79, "8192", 4))
+/* "PAGESIZE" without '=': libkdumpfile asked malloc() for 2^63 bytes */
+MUT(m_pagesize_noeq,
+	memcpy(core + lay->vmcoreinfo_note_off + 24 + 78, "\n\n\n\n\n", 5))
 MUT(m_bad_magic, core[0] = 0)
 MUT(m_flattened, memcpy(core, "makedumpfile\0\0\0\0", 16))
 MUT(m_kdump_garbage, memcpy(core, "KDUMP   ", 8))
@@ -467,6 +470,8 @@ static const struct mutation mutations[] = {
 	{ "VMCOREINFO PAGESIZE= empty", m_pagesize_empty, EBADMSG,
 	  "PAGESIZE" },
 	{ "VMCOREINFO PAGESIZE=8192", m_pagesize_8192, EBADMSG,
+	  "PAGESIZE" },
+	{ "VMCOREINFO PAGESIZE without '='", m_pagesize_noeq, EBADMSG,
 	  "PAGESIZE" },
 	{ "no signature", m_bad_magic, EPROTONOSUPPORT, "not a kernel dump" },
 	{ "flattened format", m_flattened, ENOTSUP, "makedumpfile -R" },
