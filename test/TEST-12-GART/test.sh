@@ -14,26 +14,21 @@
 . "$(dirname "$0")/../lib/common.sh"
 
 scenario_setup TEST-12-GART
-top=$out
 
 # data FILE ADDR: the bytes crash read at ADDR, if it read any.
 data() {
 	grep -iE "^ *0*$2: " "$1" | sed 's/^[^:]*: *//' | cut -c1-47 || true
 }
 
-# one_firmware FW: the crash and the checks under SeaBIOS or OVMF, on a copy
-# of the prepared disk.
+# one_firmware: the crash and the checks on a copy of the prepared disk (see
+# firmware_passes).
 one_firmware() {
-	local fw=$1 out=$top/$1 disk=$top/$1/disk.img t0 con rc range start end
-	local d marker banner a got virt normal
-	local -a dirs gart cmds
-	SCENARIO=TEST-12-GART/$fw
-	mkdir -p "$out"
-	scenario_disk "$prepared" "$disk"
+	local t0 con rc range start end d marker banner a got virt normal
+	local -a gart cmds
 	t0=$(date +%s)
 	con=$out/console.log
 	rc=0
-	CRASH_FW=$fw CRASH_STEP=gart crash_boot "$con" "$disk" || rc=$?
+	CRASH_STEP=gart crash_boot "$con" "$disk" || rc=$?
 	check "the guest ended by itself" test "$rc" -ne 124
 	range=$(sed -n 's/.*kdump_file_gart: registered GART test range \(0x[0-9a-f]*-0x[0-9a-f]*\).*/\1/p' "$con")
 	log "GART test range: ${range:-none}"
@@ -45,14 +40,8 @@ one_firmware() {
 		grep -q "KDUMP-FILE-TEST: iomem: *$(printf %08x "$start")-$(printf %08x "$end") : GART" "$con"
 	check "reloaded after the module registered it" grep -q "KDUMP-FILE-TEST: rc=0: kdump-file reload" "$con"
 	check "capture complete" grep -q "kdump-file: .* capture complete" "$con"
-	mapfile -t dirs < <(dump_dirs "$disk" /var/crash)
-	check "one dump (${dirs[*]})" test "${#dirs[@]}" -eq 1
-	if [ "${#dirs[@]}" -ne 1 ] || [ -z "$range" ]; then
-		rm -f "$disk" "${disk%.img}.vars.fd"
-		return 0
-	fi
 	d=$out/dump
-	dump_fetch "$disk" /var/crash "${dirs[0]}" "$d"
+	fetch_one_dump "$d" && [ -n "$range" ] || return 0
 	check "vmcore saved" test -s "$d/vmcore"
 
 	# crash's rd -p prints "ADDR:  BYTES  ASCII" for an address in the dump and
@@ -81,12 +70,8 @@ one_firmware() {
 	log "rd -p 0x${normal:-?} (linux_banner): ${got:-(no data)}"
 	check "the page of linux_banner (0x${normal:-?}) is read from the same dump" test "$got" = "$banner"
 	log "whole scenario: $(($(date +%s) - t0)) s"
-	rm -f "$disk" "${disk%.img}.vars.fd"
 }
 
-for fw in bios uefi; do
-	one_firmware "$fw"
-done
-SCENARIO=TEST-12-GART
+firmware_passes one_firmware "$prepared"
 rm -f "$disk"
 finish

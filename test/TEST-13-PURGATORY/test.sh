@@ -14,7 +14,6 @@
 . "$(dirname "$0")/../lib/common.sh"
 
 scenario_setup TEST-13-PURGATORY
-top=$out
 # The capture kernel starts ~4 s after a crash when it can (FACTS.md), a few
 # times that on a loaded host.
 GRACE=40
@@ -31,19 +30,15 @@ wait_console() {
 }
 
 # 1. The damaged capture kernel, under SeaBIOS and under OVMF, each on its
-# own copy of the prepared disk.
+# own copy of the prepared disk (firmware_passes).
 damaged() {
-	local fw=$1 out=$top/$1 disk=$top/$1/disk.img con pidfile rc t0 boot
-	local stopped seg
-	SCENARIO=TEST-13-PURGATORY/$fw
-	mkdir -p "$out"
-	scenario_disk "$prepared" "$disk"
+	local con pidfile rc t0 boot stopped seg
 	con=$out/console.log
 	pidfile=$out/qemu.pid
 	rm -f "$pidfile"
 	rc=0
 	t0=$(date +%s)
-	CRASH_FW=$fw CRASH_STEP=purgatory-corrupt crash_boot "$con" "$disk" -pidfile "$pidfile" &
+	CRASH_STEP=purgatory-corrupt crash_boot "$con" "$disk" -pidfile "$pidfile" &
 	boot=$!
 	if wait_console "$con" "KDUMP-FILE-TEST: crashing" 240; then
 		log "the guest crashed after $(($(date +%s) - t0)) s; watching its console for $GRACE s"
@@ -76,17 +71,12 @@ damaged() {
 	check "no capture started within $GRACE s" \
 		bash -c "! grep -q 'kdump-file: .* capture started' '$out/after-crash.log'"
 	check "the guest was still spinning when stopped (the expected timeout)" test "$stopped" = yes
-	rm -f "$disk" "${disk%.img}.vars.fd"
 }
-for fw in bios uefi; do
-	damaged "$fw"
-done
-SCENARIO=TEST-13-PURGATORY
-t0=$(date +%s)
+firmware_passes damaged "$prepared"
 
-# 2. The same disk, nothing damaged: the capture kernel starts and saves a
-# dump (as in every crash scenario; here it shows that part 1 failed because
-# of the damage only).
+# 2. A copy of the same disk, nothing damaged: the capture kernel starts and
+# saves a dump (as in every crash scenario; here it shows that part 1 failed
+# because of the damage only).
 con=$out/console-undamaged.log
 rc=0
 CRASH_STEP=crash-loaded crash_boot "$con" "$disk" || rc=$?
@@ -94,6 +84,5 @@ check "undamaged: the guest ended by itself" test "$rc" -ne 124
 check "undamaged: the capture kernel started" \
 	bash -c "sed -n '/KDUMP-FILE-TEST: crashing/,\$p' '$con' | grep -q 'Linux version'"
 check "undamaged: capture complete" grep -q "kdump-file: .* capture complete" "$con"
-log "whole scenario: $(($(date +%s) - t0)) s"
 rm -f "$disk"
 finish

@@ -20,19 +20,13 @@ make -s -C "$KDUMP_FILE_TOP/analysis" all
 # Set it anyway, so that a change of the default does not hide the result.
 guest_conf "$out/kdump-file.conf" "dump_level = 31"
 check "config written into the guest" disk_put_file "$disk" "$out/kdump-file.conf" /etc/kdump-file.conf
-top=$out
 
-# one_firmware FW: the crash and the checks, under SeaBIOS or OVMF, on a
-# copy of the disk made above.
+# one_firmware: the crash and the checks, on a copy of the disk made above
+# (see firmware_passes).
 one_firmware() {
-	local fw=$1 out=$top/$1 disk=$top/$1/disk.img rc d line marker phys
-	local theirs ours ck ck_range
-	local -a dirs
-	SCENARIO=TEST-16-BACKUP/$fw
-	mkdir -p "$out"
-	scenario_disk "$top/disk.img" "$disk"
+	local rc d line marker phys theirs ours ck ck_range
 	rc=0
-	CRASH_FW=$fw CRASH_STEP=backup-mark crash_boot "$out/console.log" "$disk" || rc=$?
+	CRASH_STEP=backup-mark crash_boot "$out/console.log" "$disk" || rc=$?
 	check "guest ended by itself (no timeout)" test "$rc" -ne 124
 	check "the kernel did not skip the backup" \
 		bash -c "! grep -q 'Not saving the low 640K' '$out/console.log'"
@@ -44,14 +38,8 @@ one_firmware() {
 	check "the test module wrote a marker" test -n "$marker" -a -n "$phys"
 	check "the capture kernel saved the dump" grep -q "kdump-file: .* capture complete" "$out/console.log"
 
-	mapfile -t dirs < <(dump_dirs "$disk" /var/crash)
-	check "one dump (${dirs[*]})" test "${#dirs[@]}" -eq 1
-	if [ "${#dirs[@]}" -ne 1 ] || [ -z "$marker" ]; then
-		rm -f "$disk" "${disk%.img}.vars.fd"
-		return 0
-	fi
 	d=$out/dump
-	dump_fetch "$disk" /var/crash "${dirs[0]}" "$d"
+	fetch_one_dump "$d" && [ -n "$marker" ] || return 0
 	check_dump dump "$kdir/vmlinux" "$d"
 
 	# rd -p -8 prints "ADDR:  b0 b1 ... b15  ascii": the 16 bytes as one string.
@@ -75,12 +63,8 @@ one_firmware() {
 	check "kdump-file-analyze check: marker, [640K, 1M) and crashkernel= not in the dump" \
 		"$ANALYZE" check "$d/vmcore" --vmlinux "$kdir/vmlinux" --marker "$phys:$marker" \
 		--exclude a0000-fffff --crashkernel "${ck_range:-0-0}"
-	rm -f "$disk" "${disk%.img}.vars.fd"
 }
 
-for fw in bios uefi; do
-	one_firmware "$fw"
-done
-SCENARIO=TEST-16-BACKUP
+firmware_passes one_firmware "$disk"
 rm -f "$disk"
 finish

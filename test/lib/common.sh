@@ -69,6 +69,33 @@ scenario_setup() {
 	scenario_disk "$prepared" "$disk"
 }
 
+# firmware_passes FUNCTION SOURCE_DISK: run FUNCTION FW once under SeaBIOS
+# and once under OVMF.  Each pass logs as SCENARIO/FW and gets out (its own
+# subdirectory) and disk (a fresh copy of SOURCE_DISK, removed afterwards).
+firmware_passes() {
+	local fn=$1 src=$2 name=$SCENARIO top=$out fw out disk
+	for fw in bios uefi; do
+		SCENARIO=$name/$fw
+		out=$top/$fw
+		disk=$out/disk.img
+		mkdir -p "$out"
+		scenario_disk "$src" "$disk"
+		CRASH_FW=$fw "$fn" "$fw" || true
+		rm -f "$disk" "${disk%.img}.vars.fd"
+	done
+	SCENARIO=$name
+}
+
+# fetch_one_dump DEST: the check that the guest disk holds exactly one dump
+# under /var/crash, and that dump copied to DEST; 1 when there is not one.
+fetch_one_dump() {
+	local -a dirs
+	mapfile -t dirs < <(dump_dirs "$disk" /var/crash)
+	check "one dump (${dirs[*]})" test "${#dirs[@]}" -eq 1
+	[ "${#dirs[@]}" -eq 1 ] || return 1
+	dump_fetch "$disk" /var/crash "${dirs[0]}" "$1"
+}
+
 # A scenario's own working copy of the guest disk (sparse, seconds).
 scenario_disk() {
 	local img=$1 out=$2
