@@ -121,7 +121,20 @@ phases() {
 }
 
 # timed_run PRODUCT N MEM_MB: boot, crash once loaded, capture, reboot, up.
+# A run whose QEMU died or hung (a rare TCG fault, not a figure of either
+# product) is run once more, and the log says so.
 timed_run() {
+	local prod=$1 n=$2 mem=$3 d=$out/$1-${3}M-$2
+	timed_run_once "$@"
+	if [ "$(jq -r '.complete' "$d/phases.json")" = false ] &&
+		[ "$(jq -r '.qemu_status' "$d/phases.json")" -ge 124 ]; then
+		log "$prod run $n (${mem} MiB): QEMU ended with status $(jq -r '.qemu_status' "$d/phases.json"); running it once more"
+		mv "$d" "$d.failed"
+		timed_run_once "$@"
+	fi
+}
+
+timed_run_once() {
 	local prod=$1 n=$2 mem=$3 d=$out/$1-${3}M-$2 rc=0 j
 	mkdir -p "$d"
 	scenario_disk "$(disk_of "$prod")" "$d/disk.img"
