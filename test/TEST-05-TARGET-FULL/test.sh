@@ -7,14 +7,8 @@
 # shellcheck source=test/lib/common.sh
 . "$(dirname "$0")/../lib/common.sh"
 
-SCENARIO=TEST-05-TARGET-FULL
-out=$KDUMP_FILE_OUT/$SCENARIO
-rm -rf "$out"
+scenario_setup TEST-05-TARGET-FULL
 mkdir -p "$out/tiny/2020-01-01-00:00:00"
-kdir=$(kernel_dir)
-disk=$out/disk.img
-prepared=$(guest_image_prepared "$kdir")
-scenario_disk "$prepared" "$disk"
 guest_conf "$out/kdump-file.conf" "target = LABEL=tiny" "path = /"
 check "config written into the guest" disk_put_file "$disk" "$out/kdump-file.conf" /etc/kdump-file.conf
 old=$out/tiny/2020-01-01-00:00:00
