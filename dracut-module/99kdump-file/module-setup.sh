@@ -4,10 +4,15 @@
 #
 # kdump-file(8) builds it with
 #   dracut --hostonly --modules "kdump-file kernel-modules" \
-#          --include <resolved capture.conf> /etc/kdump-file/capture.conf
+#          --include <resolved capture.conf> /etc/kdump-file/capture.conf \
+#          --include <target chain> /etc/kdump-file/chain \
+#          --add-drivers "<the target's modules>"
+# with KDUMP_FILE_CHAIN naming the target chain file.
 # Its /init is kdump-file-capture itself: it mounts /proc, /sys and /dev,
 # loads the drivers of this machine's devices (kernel-modules puts them in
-# the image), waits for the dump target, saves dmesg and vmcore with
+# the image: first the target's, then round by round those of devices
+# without a driver), activates the target's LVM volume, waits for the dump
+# target, saves dmesg and vmcore with
 # makedumpfile, and reboots (or takes the configured action).  Neither
 # dracut's shell init nor udev nor systemd is included: in crashkernel
 # memory they cost more than the capture itself.
@@ -27,4 +32,9 @@ install() {
     inst_binary makedumpfile
     # For failure_action = shell only.
     inst_binary sh
+    # A target on LVM: lvm activates just its volume (kdump-file(8)
+    # resolved which), without udev.
+    if [ -n "${KDUMP_FILE_CHAIN:-}" ] && grep -q '^lvm ' "$KDUMP_FILE_CHAIN"; then
+        inst_binary lvm
+    fi
 }

@@ -51,7 +51,7 @@ static int cmp_str(const void *a, const void *b)
 }
 
 int initramfs_fingerprint(const char *kernel, const char *capture_conf,
-			  char *buf, size_t size)
+			  const char *chain, char *buf, size_t size)
 {
 	char *names[64];
 	unsigned int n = 0;
@@ -95,7 +95,8 @@ int initramfs_fingerprint(const char *kernel, const char *capture_conf,
 		free(names[i]);
 	}
 	if (r == 0)
-		r = add(buf, size, &pos, "capture.conf:\n%s", capture_conf);
+		r = add(buf, size, &pos, "capture.conf:\n%schain:\n%s",
+			capture_conf, chain);
 	return r;
 }
 
@@ -145,7 +146,8 @@ bool initramfs_is_current(const char *img, const char *fingerprint_in)
 }
 
 int initramfs_build(const char *img, const char *kver,
-		    const char *capture_conf_file, const char *fingerprint)
+		    const char *capture_conf_file, const char *chain_file,
+		    const char *drivers, const char *fingerprint)
 {
 	char tmp[PATH_MAX], stamp[PATH_MAX], *text;
 	struct stat st;
@@ -157,22 +159,37 @@ int initramfs_build(const char *img, const char *kver,
 	{
 		/*
 		 * Only what the capture needs: our module (its /init is the
-		 * capture program) and this host's own drivers; no dracut
-		 * shell init, udev or systemd, which cost the capture kernel
-		 * more memory than it has (see dracut-module/).  gzip
-		 * whatever dracut.conf says: initramfs_verify() checks a gzip
-		 * image to its last byte, other compressors by magic only.
+		 * capture program), the target's drivers (--add-drivers, as
+		 * resolved at load time) and this host's own; no dracut shell
+		 * init, udev or systemd, which cost the capture kernel more
+		 * memory than it has (see dracut-module/).  gzip whatever
+		 * dracut.conf says: initramfs_verify() checks a gzip image to
+		 * its last byte, other compressors by magic only.
 		 */
-		char *const argv[] = {
+		char *argv[32] = {
 			"dracut", "--force", "--quiet", "--hostonly",
 			"--hostonly-mode", "strict", "--no-hostonly-cmdline",
 			"--no-early-microcode", "--compress", "gzip", "--modules",
 			"kdump-file kernel-modules", "--include",
 			(char *)capture_conf_file,
-			KDUMP_FILE_CAPTURE_CONF_IN_INITRAMFS, "--kver",
-			(char *)kver, tmp, NULL,
+			KDUMP_FILE_CAPTURE_CONF_IN_INITRAMFS, "--include",
+			(char *)chain_file, KDUMP_FILE_CHAIN_IN_INITRAMFS,
 		};
+		unsigned int n = 0;
 
+		while (argv[n])
+			n++;
+		if (drivers && drivers[0]) {
+			argv[n++] = "--add-drivers";
+			argv[n++] = (char *)drivers;
+		}
+		argv[n++] = "--kver";
+		argv[n++] = (char *)kver;
+		argv[n++] = tmp;
+		argv[n] = NULL;
+		/* The dracut module reads the chain: lvm goes in when needed. */
+		if (setenv("KDUMP_FILE_CHAIN", chain_file, 1) < 0)
+			return -errno;
 		/* dracut's chatter goes to our stderr, not our stdout. */
 		r = run_program(argv, STDERR_FILENO);
 	}

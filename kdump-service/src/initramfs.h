@@ -11,23 +11,27 @@
 #define KDUMP_FILE_MAKEDUMPFILE "/usr/sbin/makedumpfile"
 #define KDUMP_FILE_DRACUT_MODULE "/usr/lib/dracut/modules.d/99kdump-file"
 #define KDUMP_FILE_CAPTURE_CONF_IN_INITRAMFS "/etc/kdump-file/capture.conf"
+#define KDUMP_FILE_CHAIN_IN_INITRAMFS "/etc/kdump-file/chain"
 
 /*
  * A text that changes whenever the capture initramfs would: the capture
- * kernel's identity, the resolved capture configuration, the dracut module,
- * and the programs the capture runs.
+ * kernel's identity, the resolved capture configuration, the target's
+ * chain (devchain_format()), the dracut module, and the programs the
+ * capture runs.
  */
 int initramfs_fingerprint(const char *kernel, const char *capture_conf,
-			  char *buf, size_t size);
+			  const char *chain, char *buf, size_t size);
 /* True when img exists and was built from the same fingerprint. */
 bool initramfs_is_current(const char *img, const char *fingerprint);
 /*
  * Build img with dracut for kernel release kver, with capture_conf_file as
- * the capture configuration, then record the fingerprint. Returns dracut's
+ * the capture configuration, chain_file as the target's chain and drivers
+ * (space-separated, may be empty) added, then record the fingerprint. Returns dracut's
  * non-zero exit status as -EIO; img is replaced only on success.
  */
 int initramfs_build(const char *img, const char *kver,
-		    const char *capture_conf_file, const char *fingerprint);
+		    const char *capture_conf_file, const char *chain_file,
+		    const char *drivers, const char *fingerprint);
 
 /* Where an initramfs image stops being one the kernel unpacks completely. */
 struct initramfs_problem {

@@ -32,14 +32,15 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "coldplug.h"
 #include "conf.h"
 #include "dump.h"
+#include "modload.h"
 #include "rawdump.h"
 #include "target.h"
 #include "util.h"
 
 #define CAPTURE_CONF "/etc/kdump-file/capture.conf"
+#define CAPTURE_CHAIN "/etc/kdump-file/chain"
 #define VMCORE "/proc/vmcore"
 #define MNT "/kdump-target"
 #define EXIT_SHELL 99
@@ -275,9 +276,7 @@ static bool is_init;
  */
 static void init_setup(void)
 {
-	struct utsname u;
-	char moddir[300];
-	int fd, n;
+	int fd;
 
 	(void)mkdir("/proc", 0555);
 	(void)mkdir("/sys", 0555);
@@ -293,15 +292,127 @@ static void init_setup(void)
 		close(fd);
 	}
 	setenv("PATH", "/usr/sbin:/usr/bin:/sbin:/bin", 1);
-	if (uname(&u) == 0) {
-		snprintf(moddir, sizeof(moddir), "/lib/modules/%s", u.release);
-		n = coldplug_load_modules(moddir, "/sys/devices");
-		if (n > 0)
-			say("loaded %d kernel modules for this machine's devices", n);
-		else if (n < 0)
-			say("warning: cannot load kernel modules from %s: %s",
-			    moddir, strerror(-n));
+}
+
+/*
+ * Drivers, as PID 1 only (run by hand, the system's own udev has done it):
+ * first the modules the dump target needs, in the order kdump-file(8)
+ * resolved them at load time from the running system; then, round after
+ * round, the drivers of every device still without one, because a bus
+ * driver loaded in one round creates the devices whose drivers the next
+ * round finds; and the LVM volumes the target is on.
+ */
+static struct modload *kmods;
+static bool chain_done;
+static unsigned long long next_lvm;
+
+static void activate_lvs(void)
+{
+	char line[512];
+	FILE *f;
+
+	f = fopen(CAPTURE_CHAIN, "re");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char lv[300];
+
+		if (sscanf(line, "lvm %299s", lv) != 1)
+			continue;
+		{
+			/* No udev: lvm makes its own device nodes. */
+			char *const argv[] = {
+				"lvm", "lvchange", "--activate", "y", "--sysinit",
+				"--config",
+				"activation { udev_sync = 0 udev_rules = 0 monitoring = 0 } devices { obtain_device_list_from_udev = 0 }",
+				lv, NULL,
+			};
+			int r = run_program(argv, -1);
+
+			if (r == 0)
+				say("activated LVM volume %s", lv);
+		}
 	}
+	fclose(f);
+}
+
+static void drivers_step(void)
+{
+	struct utsname u;
+	char moddir[300], line[256];
+	int n;
+	FILE *f;
+
+	if (!is_init)
+		return;
+	if (!kmods) {
+		if (uname(&u) < 0)
+			return;
+		snprintf(moddir, sizeof(moddir), "/lib/modules/%s", u.release);
+		n = modload_new(moddir, &kmods);
+		if (n < 0) {
+			say("warning: cannot read kernel modules of %s: %s",
+			    moddir, strerror(-n));
+			return;
+		}
+	}
+	if (!chain_done) {
+		chain_done = true;
+		f = fopen(CAPTURE_CHAIN, "re");
+		if (f) {
+			while (fgets(line, sizeof(line), f)) {
+				char name[64];
+
+				if (sscanf(line, "module %63s", name) != 1)
+					continue;
+				n = modload_insert(kmods, name);
+				if (n < 0 && n != -EEXIST)
+					say("warning: cannot load module %s for the dump target: %s",
+					    name, strerror(-n));
+			}
+			fclose(f);
+		}
+		if (modload_loaded(kmods)[0])
+			say("loaded for the dump target: %s", modload_loaded(kmods));
+	}
+	n = modload_coldplug_round(kmods, "/sys/devices");
+	if (n > 0)
+		say("loaded %d more modules for devices without a driver", n);
+	if (now_ms() >= next_lvm) {
+		next_lvm = now_ms() + 1000;
+		activate_lvs();
+	}
+}
+
+/*
+ * Wait for the device named by spec, loading drivers meanwhile, until
+ * target_timeout passes.
+ */
+static int wait_for_device(const struct kdump_conf *c, const char *spec,
+			   char *dev, size_t size, char *fstype, size_t fsize)
+{
+	unsigned long long deadline = now_ms() + c->target_timeout * 1000ULL;
+	int r;
+
+	say("waiting up to %us for %s", c->target_timeout, spec);
+	for (;;) {
+		r = target_find_device(spec, dev, size, fstype, fsize);
+		if (r != -ENODEV || now_ms() >= deadline)
+			break;
+		drivers_step();
+		usleep(100 * 1000);
+	}
+	if (kmods && modload_loaded(kmods)[0])
+		say("modules loaded: %s", modload_loaded(kmods));
+	if (kmods && modload_failures(kmods, NULL, NULL)) {
+		const char *name;
+		int e;
+		unsigned int nf = modload_failures(kmods, &name, &e);
+
+		say("%u modules did not load (the last: %s: %s)", nf, name,
+		    strerror(e));
+	}
+	return r;
 }
 
 static void take_action(enum conf_action a)
@@ -435,20 +546,14 @@ static int raw_copy_vmcore(const struct kdump_conf *c, int fd, off_t off,
 static int capture_raw(const struct kdump_conf *c)
 {
 	char dev[PATH_MAX], tmp[] = "/tmp/kdump-file-dmesg.txt";
-	unsigned long long dev_size = 0, deadline, t;
+	unsigned long long dev_size = 0, t;
 	struct raw_header h = { .state = RAW_WRITING };
 	struct vmcoreinfo vi;
 	static char dbuf[1 << 20];
 	ssize_t dn;
 	int fd, r;
 
-	deadline = now_ms() + c->target_timeout * 1000ULL;
-	say("waiting up to %us for raw dump device %s", c->target_timeout,
-	    c->raw);
-	while ((r = target_find_device(c->raw, dev, sizeof(dev), NULL, 0)) ==
-		       -ENODEV &&
-	       now_ms() < deadline)
-		usleep(100 * 1000);
+	r = wait_for_device(c, c->raw, dev, sizeof(dev), NULL, 0);
 	if (r < 0) {
 		say("error: raw dump device %s not found within %us: %s", c->raw,
 		    c->target_timeout, strerror(-r));
@@ -528,7 +633,7 @@ static int capture(const struct kdump_conf *c)
 	char dmesg[PATH_MAX + 16], inc[PATH_MAX + 32], core[PATH_MAX + 16];
 	char meta[PATH_MAX + 32], panic[512], level[16], reason[256] = "";
 	long long t_written = 0;
-	unsigned long long t_dev, t_dmesg = 0, t_core = 0, deadline;
+	unsigned long long t_dev, t_dmesg = 0, t_core = 0;
 	struct vmcoreinfo vi;
 	struct tm tm;
 	time_t now;
@@ -536,16 +641,8 @@ static int capture(const struct kdump_conf *c)
 	int r;
 
 	/* 1. The target device, within target_timeout. */
-	deadline = now_ms() + c->target_timeout * 1000ULL;
-	say("waiting up to %us for dump target %s", c->target_timeout,
-	    c->target);
-	for (;;) {
-		r = target_find_device(c->target, dev, sizeof(dev), fstype,
-				       sizeof(fstype));
-		if (r != -ENODEV || now_ms() >= deadline)
-			break;
-		usleep(100 * 1000);
-	}
+	r = wait_for_device(c, c->target, dev, sizeof(dev), fstype,
+			    sizeof(fstype));
 	if (r < 0) {
 		say("error: dump target %s not found within %us: %s",
 		    c->target, c->target_timeout, strerror(-r));
@@ -554,7 +651,12 @@ static int capture(const struct kdump_conf *c)
 	t_dev = now_ms();
 	if (mkdir(MNT, 0700) < 0 && errno != EEXIST)
 		return -errno;
-	if (mount(dev, MNT, fstype[0] ? fstype : "ext4", 0, NULL) < 0) {
+	/*
+	 * btrfs: the top-level subvolume, whatever the default one is: the
+	 * path kdump-file(8) resolved is relative to it (mountinfo's root).
+	 */
+	if (mount(dev, MNT, fstype[0] ? fstype : "ext4", 0,
+		  strcmp(fstype, "btrfs") == 0 ? "subvolid=5" : NULL) < 0) {
 		r = -errno;
 		say("error: cannot mount %s (%s) on %s: %s", dev, fstype, MNT,
 		    strerror(-r));

@@ -25,6 +25,7 @@
 
 #include "cmdline.h"
 #include "conf.h"
+#include "devchain.h"
 #include "dump.h"
 #include "rawdump.h"
 #include "estimate.h"
@@ -102,6 +103,12 @@ struct plan {
 	bool initramfs_managed; /* ours to build (not a user override) */
 	char capture_conf_text[8192];
 	char cmdline[CMDLINE_KERNEL_MAX * 2];
+	/* What the capture loads and activates to reach the target. */
+	struct devchain chain;
+	bool chain_known;
+	char chain_what[PATH_MAX];	/* the device it was resolved for */
+	char chain_text[4096];		/* as the capture reads it */
+	char chain_drivers[2048];	/* for dracut --add-drivers */
 };
 
 static int load_config(struct kdump_conf *c)
@@ -124,6 +131,62 @@ static int load_config(struct kdump_conf *c)
 			log_error("cannot read configuration '%s': %s",
 				  arg_config, err.msg[0] ? err.msg : strerror(-r));
 		return r;
+	}
+	return 0;
+}
+
+/*
+ * Resolve the drivers, device-mapper layers and filesystem module the
+ * capture needs for the target device devno; refuse a layer it cannot open.
+ */
+static int plan_chain(struct plan *p, dev_t devno, const char *fstype,
+		      const char *what)
+{
+	char moddir[PATH_MAX];
+	struct modload *km;
+	size_t pos = 0;
+	int r;
+
+	snprintf(p->chain_what, sizeof(p->chain_what), "%s", what);
+	snprintf(moddir, sizeof(moddir), "/lib/modules/%s", p->release);
+	r = modload_new(moddir, &km);
+	if (r < 0) {
+		log_error("cannot read the kernel modules of %s: %s", moddir,
+			  strerror(-r));
+		return r;
+	}
+	r = devchain_resolve("/sys", devno, fstype, km, &p->chain);
+	modload_free(km);
+	if (r == -EMEDIUMTYPE) {
+		log_error("cannot use dump target %s for the capture: it is on %s: %s in %s",
+			  what, p->chain.layer, p->chain.fix, arg_config);
+		return r;
+	}
+	if (r == -ENOPKG) {
+		log_error("cannot use dump target %s for the capture: kernel %s has no module %s: install that kernel's modules or set 'kernel' in %s",
+			  what, p->release, p->chain.layer, arg_config);
+		return r;
+	}
+	if (r < 0) {
+		/* The capture still searches for drivers device by device. */
+		fprintf(stderr, "kdump-file: warning: cannot resolve the drivers of dump target %s: %s\n",
+			what, strerror(-r));
+		return 0;
+	}
+	p->chain_known = true;
+	r = devchain_format(&p->chain, p->chain_text, sizeof(p->chain_text));
+	if (r < 0)
+		return r;
+	for (unsigned int i = 0; i < p->chain.n; i++) {
+		int n;
+
+		if (p->chain.mods[i].state != MODLOAD_MODULE)
+			continue;
+		n = snprintf(p->chain_drivers + pos, sizeof(p->chain_drivers) - pos,
+			     "%s%s", pos ? " " : "", p->chain.mods[i].name);
+		if (n < 0 || (size_t)n >= sizeof(p->chain_drivers) - pos)
+			return -ENOBUFS;
+		pos += n;
 	}
 	return 0;
 }
@@ -176,7 +239,23 @@ static int make_plan(struct plan *p)
 			 fs.spec);
 		snprintf(p->capture.path, sizeof(p->capture.path), "%s",
 			 fs.relpath);
+		r = plan_chain(p, fs.devno, fs.fstype, fs.devnode);
+	} else {
+		const char *spec = p->conf.raw[0] ? p->conf.raw : p->conf.target;
+		char dev[PATH_MAX], fstype[64] = "";
+		struct stat st;
+
+		/* A target not attached now is looked for in the capture. */
+		r = target_find_device(spec, dev, sizeof(dev), fstype,
+				       sizeof(fstype));
+		if (r == 0 && stat(dev, &st) == 0)
+			r = plan_chain(p, st.st_rdev,
+				       p->conf.raw[0] ? "" : fstype, dev);
+		else
+			r = 0;
 	}
+	if (r < 0)
+		return r;
 	r = conf_write(&p->capture, p->capture_conf_text,
 		       sizeof(p->capture_conf_text));
 	if (r < 0)
@@ -298,14 +377,15 @@ static int take_lock(int *ret_fd)
 static int ensure_initramfs(struct plan *p, bool force)
 {
 	char fingerprint[16384], conf_file[] = RUN_DIR "/capture.conf";
+	char chain_file[] = RUN_DIR "/capture-chain";
 	struct input_violation bad;
 	unsigned long long t0;
 	int r;
 
 	if (!p->initramfs_managed)
 		return 0;
-	r = initramfs_fingerprint(p->kernel, p->capture_conf_text, fingerprint,
-				  sizeof(fingerprint));
+	r = initramfs_fingerprint(p->kernel, p->capture_conf_text,
+				  p->chain_text, fingerprint, sizeof(fingerprint));
 	if (r < 0) {
 		log_error("cannot inspect the capture inputs (is the dracut module installed in %s?): %s",
 			  KDUMP_FILE_DRACUT_MODULE, strerror(-r));
@@ -342,10 +422,17 @@ static int ensure_initramfs(struct plan *p, bool force)
 		log_error("cannot write %s: %s", conf_file, strerror(-r));
 		return r;
 	}
+	r = write_file_atomic(chain_file, p->chain_text, strlen(p->chain_text),
+			      0600);
+	if (r < 0) {
+		log_error("cannot write %s: %s", chain_file, strerror(-r));
+		return r;
+	}
 	printf("kdump-file: building capture initramfs %s\n", p->initramfs);
 	fflush(stdout);
 	t0 = now_ms();
-	r = initramfs_build(p->initramfs, p->release, conf_file, fingerprint);
+	r = initramfs_build(p->initramfs, p->release, conf_file, chain_file,
+			    p->chain_drivers, fingerprint);
 	if (r < 0) {
 		log_error("cannot build capture initramfs '%s' with dracut: %s",
 			  p->initramfs,
@@ -733,7 +820,8 @@ static const char *initramfs_state(const char *img)
 		return "not the configured one: reload to change";
 	if (!p.initramfs_managed)
 		return "set in the configuration";
-	if (initramfs_fingerprint(p.kernel, p.capture_conf_text, fingerprint,
+	if (initramfs_fingerprint(p.kernel, p.capture_conf_text, p.chain_text,
+				  fingerprint,
 				  sizeof(fingerprint)) < 0 ||
 	    !initramfs_is_current(img, fingerprint))
 		return "out of date: the next load rebuilds it";
@@ -931,6 +1019,27 @@ static int do_show(void)
 	printf("kernel:      %s\ninitramfs:   %s\ncmdline:     %s\n", p.kernel,
 	       p.initramfs, p.cmdline);
 	printf("# as the capture kernel sees it:\n%s", p.capture_conf_text);
+	if (!p.chain_known) {
+		printf("# the capture loads the drivers of the devices it finds\n");
+		return 0;
+	}
+	printf("# the capture loads these for dump target %s, in this order, then the drivers of any device still without one:\n",
+	       p.chain_what);
+	for (unsigned int i = 0; i < p.chain.n; i++) {
+		const struct devchain_module *m = &p.chain.mods[i];
+
+		if (m->state != MODLOAD_MODULE)
+			continue;
+		printf("module %-16s %s%s%s%s\n", m->name, m->reason,
+		       m->deps[0] ? " (with " : "", m->deps,
+		       m->deps[0] ? ")" : "");
+	}
+	for (unsigned int i = 0; i < p.chain.n; i++)
+		if (p.chain.mods[i].state == MODLOAD_BUILTIN)
+			printf("built-in %-14s %s\n", p.chain.mods[i].name,
+			       p.chain.mods[i].reason);
+	for (unsigned int i = 0; i < p.chain.n_lvs; i++)
+		printf("activate LVM volume %s\n", p.chain.lvs[i]);
 	return 0;
 }
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <blkid/blkid.h>
+#include <libmount/libmount.h>
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
@@ -38,114 +39,94 @@ static int probe_tag(const char *dev, const char *tag, char *buf, size_t size)
 	return r;
 }
 
-/* Undo mountinfo's octal escapes (\040 for space) in place. */
-static void unescape(char *s)
+/* "/" + "/a" -> "/a"; "/sub" + "/a" -> "/sub/a"; "/sub" + "" -> "/sub". */
+static int join_root(const char *root, const char *rest, char *buf, size_t size)
 {
-	char *d = s;
+	int n;
 
-	for (; *s; s++) {
-		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' &&
-		    s[2] >= '0' && s[2] <= '7' && s[3] >= '0' && s[3] <= '7') {
-			*d++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 +
-				      (s[3] - '0'));
-			s += 3;
-		} else {
-			*d++ = *s;
-		}
-	}
-	*d = '\0';
-}
-
-static size_t prefix_match(const char *mnt, const char *path)
-{
-	size_t n = strlen(mnt);
-
-	if (strcmp(mnt, "/") == 0)
-		return 1;
-	if (strncmp(mnt, path, n) == 0 && (path[n] == '/' || path[n] == '\0'))
-		return n;
-	return 0;
+	if (strcmp(root, "/") == 0)
+		root = "";
+	if (!root[0] && !rest[0])
+		rest = "/";
+	n = snprintf(buf, size, "%s%s", root, rest);
+	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
 }
 
 int target_resolve_path(const char *path, struct target_fs *ret)
 {
-	char real[PATH_MAX], line[8192], best_mnt[PATH_MAX] = "";
-	char best_dev[32] = "", best_type[64] = "", dev[64];
-	size_t best = 0;
-	FILE *f;
+	char real[PATH_MAX], *devname = NULL;
+	const char *mnt, *root, *src, *type;
+	struct libmnt_table *tb;
+	struct libmnt_fs *fs;
+	struct stat st;
+	dev_t devno;
+	int r;
 
 	if (!realpath(path, real))
 		return -errno;
-	f = fopen("/proc/self/mountinfo", "re");
-	if (!f)
-		return -errno;
-	while (fgets(line, sizeof(line), f)) {
-		char mnt[PATH_MAX], majmin[32], fstype[64];
-		const char *sep;
-		size_t m;
-
-		/* id parent maj:min root mountpoint ... - fstype source ... */
-		if (sscanf(line, "%*u %*u %31s %*s %4095s", majmin, mnt) != 2)
-			continue;
-		sep = strstr(line, " - ");
-		if (!sep || sscanf(sep, " - %63s", fstype) != 1)
-			continue;
-		unescape(mnt);
-		m = prefix_match(mnt, real);
-		/* Later mounts on the same point hide earlier ones: >=. */
-		if (m && m >= best) {
-			best = m;
-			snprintf(best_mnt, sizeof(best_mnt), "%s", mnt);
-			snprintf(best_dev, sizeof(best_dev), "%s", majmin);
-			snprintf(best_type, sizeof(best_type), "%s", fstype);
-		}
+	tb = mnt_new_table_from_file("/proc/self/mountinfo");
+	if (!tb)
+		return -errno ? -errno : -EIO;
+	/* The mount that holds real: the topmost on its longest prefix. */
+	fs = mnt_table_find_mountpoint(tb, real, MNT_ITER_BACKWARD);
+	if (!fs) {
+		r = -ENOENT;
+		goto out;
 	}
-	fclose(f);
-	if (!best)
-		return -ENOENT;
-	if (strncmp(best_dev, "0:", 2) == 0)
-		return -ENOTBLK; /* tmpfs and the like: lost on reboot */
-
+	mnt = mnt_fs_get_target(fs);
+	root = mnt_fs_get_root(fs);
+	type = mnt_fs_get_fstype(fs);
+	src = mnt_fs_get_srcpath(fs);
+	devno = mnt_fs_get_devno(fs);
 	/*
-	 * The kernel's own name (DEVNAME in sysfs) under devtmpfs: unlike the
-	 * /dev/block symlinks it exists before udev has run.
+	 * btrfs reports an anonymous device number (major 0) for each of its
+	 * mounts; its source names the block device.  tmpfs and the like have
+	 * neither: lost on reboot.
 	 */
-	{
-		char uevent[128], kv[256];
-		FILE *u;
-
-		snprintf(uevent, sizeof(uevent), "/sys/dev/block/%s/uevent",
-			 best_dev);
-		u = fopen(uevent, "re");
-		if (!u)
-			return -errno;
-		dev[0] = '\0';
-		while (fgets(kv, sizeof(kv), u))
-			if (sscanf(kv, "DEVNAME=%58s", dev + 5) == 1)
-				memcpy(dev, "/dev/", 5);
-		fclose(u);
-		if (dev[0] != '/')
-			return -ENODEV;
+	if (major(devno) == 0) {
+		if (!src || stat(src, &st) < 0 || !S_ISBLK(st.st_mode)) {
+			r = -ENOTBLK;
+			goto out;
+		}
+		devno = st.st_rdev;
+	}
+	if (!mnt || !type) {
+		r = -EIO;
+		goto out;
+	}
+	/* The kernel's own name, which devtmpfs has before udev runs. */
+	devname = blkid_devno_to_devname(devno);
+	if (!devname) {
+		r = -ENODEV;
+		goto out;
 	}
 	memset(ret, 0, sizeof(*ret));
-	strcpy(ret->fstype, best_type);
-	strcpy(ret->mountpoint, best_mnt);
-	if (strcmp(best_mnt, "/") == 0)
-		snprintf(ret->relpath, sizeof(ret->relpath), "%s", real);
-	else
-		snprintf(ret->relpath, sizeof(ret->relpath), "%s",
-			 real[strlen(best_mnt)] ? real + strlen(best_mnt) : "/");
-
+	ret->devno = devno;
+	snprintf(ret->devnode, sizeof(ret->devnode), "%s", devname);
+	snprintf(ret->fstype, sizeof(ret->fstype), "%s", type);
+	snprintf(ret->mountpoint, sizeof(ret->mountpoint), "%s", mnt);
+	/*
+	 * Below the filesystem's own root: the mount's root field (a bind
+	 * mount or a btrfs subvolume) and then the path below the mount.
+	 */
+	r = join_root(root ? root : "/",
+		      strcmp(mnt, "/") == 0 ? real : real + strlen(mnt),
+		      ret->relpath, sizeof(ret->relpath));
+	if (r < 0)
+		goto out;
 	{
 		char uuid[256];
 
-		if (probe_tag(dev, "UUID", uuid, sizeof(uuid)) == 0) {
+		if (probe_tag(devname, "UUID", uuid, sizeof(uuid)) == 0)
 			snprintf(ret->spec, sizeof(ret->spec), "UUID=%s", uuid);
-		} else {
-			snprintf(ret->spec, sizeof(ret->spec), "%s", dev);
-		}
+		else
+			snprintf(ret->spec, sizeof(ret->spec), "%s", devname);
 	}
-	return 0;
+	r = 0;
+out:
+	free(devname);
+	mnt_unref_table(tb);
+	return r;
 }
 
 int target_find_device(const char *spec, char *ret_dev, size_t dev_size,
@@ -209,35 +190,25 @@ int target_find_device(const char *spec, char *ret_dev, size_t dev_size,
 
 int target_mountpoint(const char *dev, char *ret, size_t size)
 {
-	char line[8192], want[32];
+	struct libmnt_table *tb;
+	struct libmnt_fs *fs;
 	struct stat st;
 	int r = -ENOENT;
-	FILE *f;
 
 	if (stat(dev, &st) < 0)
 		return -errno;
 	if (!S_ISBLK(st.st_mode))
 		return -ENOTBLK;
-	snprintf(want, sizeof(want), "%u:%u", major(st.st_rdev),
-		 minor(st.st_rdev));
-	f = fopen("/proc/self/mountinfo", "re");
-	if (!f)
-		return -errno;
-	while (fgets(line, sizeof(line), f)) {
-		char majmin[32], mnt[PATH_MAX];
-
-		if (sscanf(line, "%*u %*u %31s %*s %4095s", majmin, mnt) != 2 ||
-		    strcmp(majmin, want) != 0)
-			continue;
-		unescape(mnt);
-		if (strlen(mnt) >= size) {
-			r = -ENAMETOOLONG;
-			break;
-		}
-		strcpy(ret, mnt);
-		r = 0;
-		break;
+	tb = mnt_new_table_from_file("/proc/self/mountinfo");
+	if (!tb)
+		return -errno ? -errno : -EIO;
+	fs = mnt_table_find_devno(tb, st.st_rdev, MNT_ITER_FORWARD);
+	if (!fs)
+		fs = mnt_table_find_srcpath(tb, dev, MNT_ITER_FORWARD);
+	if (fs && mnt_fs_get_target(fs)) {
+		r = snprintf(ret, size, "%s", mnt_fs_get_target(fs)) >= (int)size ?
+			    -ENAMETOOLONG : 0;
 	}
-	fclose(f);
+	mnt_unref_table(tb);
 	return r;
 }

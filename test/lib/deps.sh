@@ -6,7 +6,8 @@ set -euo pipefail
 
 packages=(
 	# the product
-	build-essential pkg-config libblkid-dev zlib1g-dev libkdumpfile-dev
+	build-essential pkg-config libblkid-dev libmount-dev libkmod-dev zlib1g-dev
+	libkdumpfile-dev
 	# the kernel build
 	linux-source-6.1 flex bison bc libelf-dev libssl-dev rsync cpio
 	kmod xz-utils python3

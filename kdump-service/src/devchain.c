@@ -1,0 +1,375 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "devchain.h"
+#include "util.h"
+
+#define MAX_DEPTH 8
+
+static void set_layer(struct devchain *c, const char *fix, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void set_layer(struct devchain *c, const char *fix, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(c->layer, sizeof(c->layer), fmt, ap);
+	va_end(ap);
+	snprintf(c->fix, sizeof(c->fix), "%s", fix);
+}
+
+static const char *base_name(const char *p)
+{
+	const char *s = strrchr(p, '/');
+
+	return s ? s + 1 : p;
+}
+
+/* Module names: '-' and '_' are the same (as in kmod). */
+static bool same_module(const char *a, const char *b)
+{
+	for (; *a && *b; a++, b++)
+		if (*a != *b && !((*a == '-' || *a == '_') && (*b == '-' || *b == '_')))
+			return false;
+	return *a == *b;
+}
+
+/* The index of name in the chain, added with its reason when new. */
+static int add_module(struct devchain *c, const char *name, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int add_module(struct devchain *c, const char *name, const char *fmt, ...)
+{
+	struct devchain_module *m;
+	va_list ap;
+
+	for (unsigned int i = 0; i < c->n; i++)
+		if (same_module(c->mods[i].name, name))
+			return (int)i;
+	if (c->n >= DEVCHAIN_MAX)
+		return -E2BIG;
+	m = &c->mods[c->n++];
+	memset(m, 0, sizeof(*m));
+	snprintf(m->name, sizeof(m->name), "%s", name);
+	va_start(ap, fmt);
+	vsnprintf(m->reason, sizeof(m->reason), fmt, ap);
+	va_end(ap);
+	return (int)(c->n - 1);
+}
+
+/* basename of the symlink at dir/name, or -errno. */
+static int link_base(const char *dir, const char *name, char *buf, size_t size)
+{
+	char p[PATH_MAX], t[PATH_MAX];
+	ssize_t n;
+
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	n = readlink(p, t, sizeof(t) - 1);
+	if (n < 0)
+		return -errno;
+	t[n] = '\0';
+	snprintf(buf, size, "%s", base_name(t));
+	return 0;
+}
+
+static bool exists(const char *dir, const char *name)
+{
+	char p[PATH_MAX];
+
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	return access(p, F_OK) == 0;
+}
+
+static void read_attr(const char *dir, const char *name, char *buf, size_t size)
+{
+	char p[PATH_MAX];
+
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	if (read_line_file(p, buf, size) < 0)
+		buf[0] = '\0';
+}
+
+/* "vg-lv" (a '-' in either name doubled) -> "vg/lv". */
+static int dm_name_to_lv(const char *dm, char *buf, size_t size)
+{
+	size_t o = 0;
+	bool split = false;
+
+	for (const char *s = dm; *s; s++) {
+		char ch = *s;
+
+		if (*s == '-' && s[1] == '-') {
+			s++;
+		} else if (*s == '-' && !split) {
+			ch = '/';
+			split = true;
+		}
+		if (o + 1 >= size)
+			return -ENAMETOOLONG;
+		buf[o++] = ch;
+	}
+	buf[o] = '\0';
+	return split ? 0 : -EINVAL;
+}
+
+/*
+ * The drivers from the bus down to the disk: walk up from the disk's sysfs
+ * directory, noting each ancestor's driver; then add them outermost first.
+ */
+static int add_drivers(struct devchain *c, const char *devices, const char *disk)
+{
+	char p[PATH_MAX], what[128];
+	struct {
+		char drv[64];
+		char mod[64];
+		char dev[64];
+		bool module;
+	} found[16];
+	unsigned int n = 0;
+	int r;
+
+	snprintf(p, sizeof(p), "%s", disk);
+	snprintf(what, sizeof(what), "%s", base_name(disk));
+	while (strlen(p) > strlen(devices) && n < 16) {
+		char *slash;
+
+		if (exists(p, "driver") &&
+		    link_base(p, "driver", found[n].drv, sizeof(found[n].drv)) == 0) {
+			char dp[PATH_MAX];
+
+			snprintf(dp, sizeof(dp), "%s/driver", p);
+			/* No module link: the driver is built in. */
+			found[n].module = link_base(dp, "module", found[n].mod,
+						    sizeof(found[n].mod)) == 0;
+			if (!found[n].module)
+				memcpy(found[n].mod, found[n].drv,
+				       sizeof(found[n].mod));
+			snprintf(found[n].dev, sizeof(found[n].dev), "%s",
+				 base_name(p));
+			n++;
+		}
+		slash = strrchr(p, '/');
+		if (!slash)
+			break;
+		*slash = '\0';
+	}
+	while (n-- > 0) {
+		r = add_module(c, found[n].mod, "driver %s of %s (holds %s)",
+			       found[n].drv, found[n].dev, what);
+		if (r < 0)
+			return r;
+		c->mods[r].running_module |= found[n].module;
+	}
+	return 0;
+}
+
+static int walk(struct devchain *c, const char *sysfs, unsigned int maj,
+		unsigned int min, unsigned int depth)
+{
+	char link[PATH_MAX], path[PATH_MAX], devices[PATH_MAX], attr[256];
+	char tmp[PATH_MAX];
+	const char *name;
+	int r;
+
+	if (depth > MAX_DEPTH)
+		return -ELOOP;
+	snprintf(link, sizeof(link), "%s/dev/block/%u:%u", sysfs, maj, min);
+	if (!realpath(link, path))
+		return -errno;
+	snprintf(tmp, sizeof(tmp), "%s/devices", sysfs);
+	if (!realpath(tmp, devices))
+		return -errno;
+	name = base_name(path);
+
+	/* Stacked layers: device-mapper, md, loop, memory and network disks. */
+	if (exists(path, "dm/uuid")) {
+		char uuid[256], dmname[256], lv[256], slaves[PATH_MAX];
+		struct dirent *de;
+		DIR *d;
+
+		read_attr(path, "dm/uuid", uuid, sizeof(uuid));
+		read_attr(path, "dm/name", dmname, sizeof(dmname));
+		if (strncmp(uuid, "CRYPT-", 6) == 0) {
+			set_layer(c, "the capture kernel cannot unlock an encrypted disk: set 'path' or 'target' to a filesystem on an unencrypted disk or partition",
+				  "dm-crypt (LUKS) device %s (%s)", dmname, name);
+			return -EMEDIUMTYPE;
+		}
+		if (strncmp(uuid, "LVM-", 4) != 0) {
+			set_layer(c, "only LVM logical volumes are activated in the capture: set 'path' or 'target' to a plain partition or an LVM volume",
+				  "device-mapper device %s (%s, uuid %.*s)", dmname, name,
+				  (int)strcspn(uuid, "-"), uuid);
+			return -EMEDIUMTYPE;
+		}
+		if (dm_name_to_lv(dmname, lv, sizeof(lv)) < 0) {
+			set_layer(c, "rename the volume group or logical volume",
+				  "LVM device %s whose name is not vg-lv", dmname);
+			return -EMEDIUMTYPE;
+		}
+		r = add_module(c, "dm_mod", "device-mapper, for LVM logical volume %s", lv);
+		if (r < 0)
+			return r;
+		if (c->n_lvs < 4) {
+			bool dup = false;
+
+			for (unsigned int i = 0; i < c->n_lvs; i++)
+				dup |= strcmp(c->lvs[i], lv) == 0;
+			if (!dup)
+				snprintf(c->lvs[c->n_lvs++], sizeof(c->lvs[0]), "%s", lv);
+		}
+		snprintf(slaves, sizeof(slaves), "%s/slaves", path);
+		d = opendir(slaves);
+		if (!d)
+			return -errno;
+		r = 0;
+		while (r == 0 && (de = readdir(d))) {
+			char dev[32], sp[PATH_MAX];
+			unsigned int a, b;
+
+			if (de->d_name[0] == '.')
+				continue;
+			snprintf(sp, sizeof(sp), "%s/%s", slaves, de->d_name);
+			read_attr(sp, "dev", dev, sizeof(dev));
+			if (sscanf(dev, "%u:%u", &a, &b) != 2) {
+				r = -EIO;
+				break;
+			}
+			r = walk(c, sysfs, a, b, depth + 1);
+		}
+		closedir(d);
+		return r;
+	}
+	if (exists(path, "md")) {
+		read_attr(path, "md/level", attr, sizeof(attr));
+		set_layer(c, "the capture does not assemble RAID arrays: set 'path' or 'target' to a filesystem on a plain disk, partition or LVM volume",
+			  "software RAID device %s (md %s)", name, attr);
+		return -EMEDIUMTYPE;
+	}
+	if (strncmp(name, "loop", 4) == 0) {
+		read_attr(path, "loop/backing_file", attr, sizeof(attr));
+		set_layer(c, "the capture cannot set up a file-backed device: set 'path' or 'target' to a filesystem on a disk",
+			  "loop device %s (backed by %s)", name,
+			  attr[0] ? attr : "nothing");
+		return -EMEDIUMTYPE;
+	}
+	if (strncmp(name, "nbd", 3) == 0 || strncmp(name, "rbd", 3) == 0 ||
+	    strncmp(name, "drbd", 4) == 0) {
+		set_layer(c, "the capture kernel has no network: set 'path' or 'target' to a filesystem on a local disk",
+			  "network block device %s", name);
+		return -EMEDIUMTYPE;
+	}
+	if (strncmp(name, "zram", 4) == 0 || strncmp(name, "ram", 3) == 0) {
+		set_layer(c, "a disk in memory does not survive the crash: set 'path' or 'target' to a filesystem on a real disk",
+			  "memory disk %s", name);
+		return -EMEDIUMTYPE;
+	}
+	if (strstr(path, "/session") && strstr(path, "/host")) {
+		set_layer(c, "the capture kernel has no network: set 'path' or 'target' to a filesystem on a local disk",
+			  "iSCSI disk %s", name);
+		return -EMEDIUMTYPE;
+	}
+	/* A partition's drivers are its disk's. */
+	if (exists(path, "partition")) {
+		char *slash = strrchr(path, '/');
+
+		if (slash)
+			*slash = '\0';
+	}
+	return add_drivers(c, devices, path);
+}
+
+/* A module (not built in) in the running kernel: it has an initstate. */
+static bool loaded_module(const char *sysfs, const char *name)
+{
+	char p[PATH_MAX];
+
+	if (strncmp(name, "fs-", 3) == 0)
+		name += 3;
+	snprintf(p, sizeof(p), "%s/module/%s/initstate", sysfs, name);
+	for (char *s = p + strlen(sysfs) + 8; *s; s++)
+		if (*s == '-')
+			*s = '_';
+	return access(p, F_OK) == 0;
+}
+
+int devchain_resolve(const char *sysfs, dev_t dev, const char *fstype,
+		     struct modload *km, struct devchain *ret)
+{
+	char fsalias[96];
+	unsigned int kept = 0;
+	int r;
+
+	memset(ret, 0, sizeof(*ret));
+	r = walk(ret, sysfs, major(dev), minor(dev), 0);
+	if (r < 0)
+		return r;
+	if (fstype && fstype[0]) {
+		/* Filesystems declare the alias fs-<type> (MODULE_ALIAS_FS). */
+		snprintf(fsalias, sizeof(fsalias), "fs-%s", fstype);
+		if (modload_lookup(km, fsalias, NULL, 0, NULL, 0) == MODLOAD_MISSING)
+			snprintf(fsalias, sizeof(fsalias), "%s", fstype);
+		r = add_module(ret, fsalias, "filesystem %s of the dump target",
+			       fstype);
+		if (r < 0)
+			return r;
+	}
+	/* What each is for the capture kernel; built-in ones need no loading. */
+	for (unsigned int i = 0; i < ret->n; i++) {
+		struct devchain_module *m = &ret->mods[i];
+		char real[64];
+
+		m->state = modload_lookup(km, m->name, real, sizeof(real),
+					  m->deps, sizeof(m->deps));
+		if (m->state != MODLOAD_MISSING)
+			snprintf(m->name, sizeof(m->name), "%s", real);
+		else if (m->running_module || loaded_module(sysfs, m->name)) {
+			snprintf(ret->layer, sizeof(ret->layer), "%s (%s)",
+				 m->name, m->reason);
+			return -ENOPKG;
+		}
+		/*
+		 * A driver built into the running kernel and unknown to the
+		 * capture kernel's module index: the same kernel, or one that
+		 * has it built in too (its name may differ from the module's).
+		 */
+		if (m->state == MODLOAD_MISSING)
+			m->state = MODLOAD_BUILTIN;
+		ret->mods[kept++] = *m;
+	}
+	ret->n = kept;
+	return 0;
+}
+
+int devchain_format(const struct devchain *c, char *buf, size_t size)
+{
+	size_t pos = 0;
+	int n;
+
+	if (size == 0)
+		return -ENOBUFS;
+	buf[0] = '\0';
+	for (unsigned int i = 0; i < c->n; i++) {
+		if (c->mods[i].state != MODLOAD_MODULE)
+			continue;
+		n = snprintf(buf + pos, size - pos, "module %s\n", c->mods[i].name);
+		if (n < 0 || (size_t)n >= size - pos)
+			return -ENOBUFS;
+		pos += n;
+	}
+	for (unsigned int i = 0; i < c->n_lvs; i++) {
+		n = snprintf(buf + pos, size - pos, "lvm %s\n", c->lvs[i]);
+		if (n < 0 || (size_t)n >= size - pos)
+			return -ENOBUFS;
+		pos += n;
+	}
+	return 0;
+}

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef KDUMP_FILE_DEVCHAIN_H
+#define KDUMP_FILE_DEVCHAIN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "modload.h"
+
+/*
+ * What the capture kernel needs to open the dump target, read at load time
+ * from the running system's sysfs: the drivers of the target block device
+ * and of every device above it (bus first), the device-mapper layers below
+ * a logical volume and the filesystem's module.  Layers the capture cannot
+ * open (dm-crypt, md RAID, loop, network block devices, iSCSI, memory
+ * disks) are refused here, at load time, not found out after a crash.
+ */
+#define DEVCHAIN_MAX 48
+
+struct devchain_module {
+	char name[64];
+	char reason[192];
+	enum modload_state state;	/* for the capture kernel */
+	char deps[256];			/* what it needs, space-separated */
+	bool running_module;		/* a module in the running kernel */
+};
+
+struct devchain {
+	struct devchain_module mods[DEVCHAIN_MAX];
+	unsigned int n;
+	/* LVM logical volumes to activate in the capture, "vg/lv" each. */
+	char lvs[4][256];
+	unsigned int n_lvs;
+	/* On -EMEDIUMTYPE: the layer that cannot work, and what to do. */
+	char layer[256];
+	char fix[256];
+};
+
+/*
+ * Resolve the chain of block device dev holding a filesystem of type fstype
+ * for the capture kernel whose modules km describes.  sysfs is "/sys" (a
+ * test passes a tree of its own).  -EMEDIUMTYPE: a layer the capture cannot
+ * open (ret->layer, ret->fix say which and what to do); -ENOPKG: a module
+ * the capture needs does not exist for the capture kernel (ret->layer).
+ */
+int devchain_resolve(const char *sysfs, dev_t dev, const char *fstype,
+		     struct modload *km, struct devchain *ret);
+
+/*
+ * The chain as the capture program reads it: "module NAME" and "lvm VG/LV"
+ * lines, in the order the capture takes them.
+ */
+int devchain_format(const struct devchain *c, char *buf, size_t size);
+
+#endif

@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * devchain_resolve() over sysfs trees made here the way the kernel lays
+ * them out (drivers/base/core.c, drivers/md/dm-sysfs.c): a virtio disk and
+ * its partition, an LVM volume on it, and the layers a capture cannot open.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "devchain.h"
+#include "tests.h"
+#include "util.h"
+
+static char sys[PATH_MAX];
+
+static void put(const char *rel, const char *text)
+{
+	char p[PATH_MAX], dir[PATH_MAX];
+	char *s;
+
+	snprintf(p, sizeof(p), "%s/%s", sys, rel);
+	snprintf(dir, sizeof(dir), "%s", p);
+	s = strrchr(dir, '/');
+	*s = '\0';
+	CHECK(mkdir_p(dir, 0755) == 0);
+	CHECK(write_file_atomic(p, text, strlen(text), 0644) == 0);
+}
+
+static void link_to(const char *rel, const char *target)
+{
+	char p[PATH_MAX], dir[PATH_MAX];
+	char *s;
+
+	snprintf(p, sizeof(p), "%s/%s", sys, rel);
+	snprintf(dir, sizeof(dir), "%s", p);
+	s = strrchr(dir, '/');
+	*s = '\0';
+	CHECK(mkdir_p(dir, 0755) == 0);
+	(void)unlink(p);
+	CHECK(symlink(target, p) == 0);
+}
+
+#define PCI "devices/pci0000:00/0000:00:04.0"
+#define VDA PCI "/virtio1/block/vda"
+
+static void make_tree(void)
+{
+	/* Drivers as modules: bus/<bus>/drivers/<drv>/module -> module/<m>. */
+	put("module/virtio_pci/initstate", "live\n");
+	put("module/virtio_blk/initstate", "live\n");
+	link_to("bus/pci/drivers/virtio-pci/module", "../../../../module/virtio_pci");
+	link_to("bus/virtio/drivers/virtio_blk/module", "../../../../module/virtio_blk");
+	link_to(PCI "/driver", "../../../bus/pci/drivers/virtio-pci");
+	link_to(PCI "/virtio1/driver", "../../../../bus/virtio/drivers/virtio_blk");
+	put(VDA "/dev", "254:0\n");
+	put(VDA "/vda1/dev", "254:1\n");
+	put(VDA "/vda1/partition", "1\n");
+	link_to("dev/block/254:0", "../../" VDA);
+	link_to("dev/block/254:1", "../../" VDA "/vda1");
+}
+
+/* A device-mapper device dm-N on vda1 with this uuid and name. */
+static void make_dm(unsigned int n, const char *uuid, const char *name)
+{
+	char rel[256], target[256];
+
+	snprintf(rel, sizeof(rel), "devices/virtual/block/dm-%u/dm/uuid", n);
+	put(rel, uuid);
+	snprintf(rel, sizeof(rel), "devices/virtual/block/dm-%u/dm/name", n);
+	put(rel, name);
+	snprintf(rel, sizeof(rel), "devices/virtual/block/dm-%u/slaves/vda1", n);
+	link_to(rel, "../../../../../" VDA "/vda1");
+	snprintf(rel, sizeof(rel), "dev/block/253:%u", n);
+	snprintf(target, sizeof(target), "../../devices/virtual/block/dm-%u", n);
+	link_to(rel, target);
+}
+
+static int find(const struct devchain *c, const char *name)
+{
+	for (unsigned int i = 0; i < c->n; i++)
+		if (strcmp(c->mods[i].name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
+int main(void)
+{
+	struct modload *km;
+	struct devchain c;
+	char buf[4096];
+
+	snprintf(sys, sizeof(sys), "/tmp/test-devchain.XXXXXX");
+	CHECK(mkdtemp(sys) != NULL);
+	make_tree();
+	/*
+	 * A module directory without an index: a module loaded in the
+	 * running kernel that the capture kernel does not have is refused.
+	 */
+	CHECK(modload_new("/nonexistent/lib/modules/0", &km) == 0);
+	CHECK(devchain_resolve(sys, makedev(254, 1), "ext4", km, &c) == -ENOPKG);
+	CHECK(strstr(c.layer, "virtio") != NULL);
+
+	/* Built-in drivers (no module link): nothing to load, named. */
+	(void)unlink(strcat(strcpy(buf, sys), "/bus/pci/drivers/virtio-pci/module"));
+	(void)unlink(strcat(strcpy(buf, sys), "/bus/virtio/drivers/virtio_blk/module"));
+	(void)unlink(strcat(strcpy(buf, sys), "/module/virtio_pci/initstate"));
+	(void)unlink(strcat(strcpy(buf, sys), "/module/virtio_blk/initstate"));
+	CHECK(devchain_resolve(sys, makedev(254, 1), "ext4", km, &c) == 0);
+	CHECK(c.n == 3);
+	/* The bus driver before the disk's, the filesystem last. */
+	CHECK(find(&c, "virtio-pci") == 0);
+	CHECK(find(&c, "virtio_blk") == 1);
+	CHECK(find(&c, "ext4") == 2);
+	CHECK(c.mods[0].state == MODLOAD_BUILTIN);
+	CHECK(strstr(c.mods[1].reason, "virtio1") != NULL);
+	CHECK(strstr(c.mods[2].reason, "ext4") != NULL);
+	CHECK(devchain_format(&c, buf, sizeof(buf)) == 0);
+	CHECK(strcmp(buf, "") == 0);
+	/* The whole disk resolves like its partition. */
+	CHECK(devchain_resolve(sys, makedev(254, 0), "", km, &c) == 0);
+	CHECK(c.n == 2);
+
+	/* LVM: dm_mod, the volume to activate, the disk below. */
+	make_dm(0, "LVM-abcdef", "vg--data-dumps");
+	CHECK(devchain_resolve(sys, makedev(253, 0), "xfs", km, &c) == 0);
+	CHECK(c.n_lvs == 1);
+	CHECK(strcmp(c.lvs[0], "vg-data/dumps") == 0);
+	CHECK(find(&c, "dm_mod") == 0);
+	CHECK(find(&c, "virtio_blk") == 2);
+	CHECK(devchain_format(&c, buf, sizeof(buf)) == 0);
+	CHECK(strcmp(buf, "lvm vg-data/dumps\n") == 0);
+
+	/* Layers the capture cannot open: refused with the layer named. */
+	make_dm(1, "CRYPT-LUKS2-0123456789abcdef-luks-root", "luks-root");
+	CHECK(devchain_resolve(sys, makedev(253, 1), "ext4", km, &c) == -EMEDIUMTYPE);
+	CHECK(strstr(c.layer, "dm-crypt") && strstr(c.layer, "luks-root"));
+	CHECK(strstr(c.fix, "unencrypted") != NULL);
+	make_dm(2, "mpath-3600", "mpatha");
+	CHECK(devchain_resolve(sys, makedev(253, 2), "ext4", km, &c) == -EMEDIUMTYPE);
+	CHECK(strstr(c.layer, "mpatha") && strstr(c.layer, "mpath"));
+	/* LVM on LUKS: the layer below is refused too. */
+	put("devices/virtual/block/dm-3/dm/uuid", "LVM-xyz");
+	put("devices/virtual/block/dm-3/dm/name", "vg-lv");
+	link_to("devices/virtual/block/dm-3/slaves/dm-1", "../../dm-1");
+	put("devices/virtual/block/dm-1/dev", "253:1\n");
+	link_to("dev/block/253:3", "../../devices/virtual/block/dm-3");
+	CHECK(devchain_resolve(sys, makedev(253, 3), "ext4", km, &c) == -EMEDIUMTYPE);
+	CHECK(strstr(c.layer, "dm-crypt") != NULL);
+	/* An LVM name without its separator. */
+	make_dm(4, "LVM-q", "novg");
+	CHECK(devchain_resolve(sys, makedev(253, 4), "ext4", km, &c) == -EMEDIUMTYPE);
+
+	put("devices/virtual/block/md0/md/level", "raid1\n");
+	link_to("dev/block/9:0", "../../devices/virtual/block/md0");
+	CHECK(devchain_resolve(sys, makedev(9, 0), "ext4", km, &c) == -EMEDIUMTYPE);
+	CHECK(strstr(c.layer, "md0") && strstr(c.layer, "raid1"));
+	put("devices/virtual/block/loop0/loop/backing_file", "/srv/disk.img\n");
+	link_to("dev/block/7:0", "../../devices/virtual/block/loop0");
+	CHECK(devchain_resolve(sys, makedev(7, 0), "ext4", km, &c) == -EMEDIUMTYPE);
+	CHECK(strstr(c.layer, "/srv/disk.img") != NULL);
+	put("devices/virtual/block/nbd0/size", "0\n");
+	link_to("dev/block/43:0", "../../devices/virtual/block/nbd0");
+	CHECK(devchain_resolve(sys, makedev(43, 0), "ext4", km, &c) == -EMEDIUMTYPE);
+	CHECK(strstr(c.layer, "network block device nbd0") != NULL);
+	put("devices/virtual/block/zram0/size", "0\n");
+	link_to("dev/block/252:0", "../../devices/virtual/block/zram0");
+	CHECK(devchain_resolve(sys, makedev(252, 0), "ext4", km, &c) == -EMEDIUMTYPE);
+	/* A device this sysfs does not have. */
+	CHECK(devchain_resolve(sys, makedev(8, 0), "ext4", km, &c) == -ENOENT);
+
+	modload_free(km);
+	{
+		char cmd[PATH_MAX + 16];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf %s", sys);
+		CHECK(system(cmd) == 0);
+	}
+	return tests_done();
+}
