@@ -223,3 +223,27 @@ int dump_scan(const char *base, long long *ret_newest,
 	*ret_newest_complete = complete;
 	return 0;
 }
+
+unsigned int dump_retention(const bool *complete, unsigned int n,
+			    unsigned int keep, bool *remove)
+{
+	unsigned int excess, removed = 0;
+	int newest_complete = -1;
+
+	for (unsigned int i = 0; i < n; i++) {
+		remove[i] = false;
+		if (complete[i])
+			newest_complete = (int)i;
+	}
+	if (keep == 0 || n < keep)
+		return 0;
+	excess = n - (keep - 1);
+	for (unsigned int pass = 0; pass < 2; pass++)
+		for (unsigned int i = 0; i < n && removed < excess; i++) {
+			if (complete[i] != (pass == 1) || (int)i == newest_complete)
+				continue;
+			remove[i] = true;
+			removed++;
+		}
+	return removed;
+}

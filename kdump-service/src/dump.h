@@ -40,6 +40,16 @@ long long dump_time(const struct dump_info *d);
 int dump_scan(const char *base, long long *ret_newest,
 	      long long *ret_newest_complete);
 /*
+ * Which old dumps to remove before a new one so that at most keep remain
+ * with it (keep 0: all stay).  names are sorted oldest first, complete[i]
+ * says whether dump i has its vmcore.  Incomplete dumps go first, oldest
+ * first, then complete ones, oldest first; the newest complete dump is
+ * never removed, since the new capture may fail too.  Sets remove[i];
+ * returns how many are to go.
+ */
+unsigned int dump_retention(const bool *complete, unsigned int n,
+			    unsigned int keep, bool *remove);
+/*
  * Extract a top-level string or number field from a small JSON object we
  * wrote ourselves; bounded, and never trusts the input's lengths.
  */

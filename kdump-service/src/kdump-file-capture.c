@@ -236,10 +236,15 @@ static int remove_tree(const char *dir)
 	return rmdir(dir) < 0 ? -errno : 0;
 }
 
-/* Keep at most keep - 1 old dumps so that the new one makes keep. */
+/*
+ * Keep at most keep - 1 old dumps so that the new one makes keep; an
+ * incomplete dump goes before a complete one and the newest complete one
+ * stays (dump_retention()).
+ */
 static void apply_retention(const char *base, unsigned int keep)
 {
 	char *names[1024];
+	bool complete[1024], rm[1024];
 	unsigned int n = 0;
 	struct dirent *de;
 	DIR *d;
@@ -250,21 +255,30 @@ static void apply_retention(const char *base, unsigned int keep)
 	if (!d)
 		return;
 	while ((de = readdir(d)) && n < 1024)
-		if (dump_name_valid(de->d_name))
-			names[n++] = strdup(de->d_name);
+		if (dump_name_valid(de->d_name) && (names[n] = strdup(de->d_name)))
+			n++;
 	closedir(d);
 	qsort(names, n, sizeof(names[0]), cmp_name);
 	for (unsigned int i = 0; i < n; i++) {
-		if (names[i] && n - i >= keep) {
+		char p[PATH_MAX];
+
+		snprintf(p, sizeof(p), "%s/%s/vmcore", base, names[i]);
+		complete[i] = access(p, F_OK) == 0;
+	}
+	(void)dump_retention(complete, n, keep, rm);
+	for (unsigned int i = 0; i < n; i++) {
+		if (rm[i]) {
 			char p[PATH_MAX];
 
 			snprintf(p, sizeof(p), "%s/%s", base, names[i]);
 			if (remove_tree(p) == 0)
-				say("removed old dump %s (keep = %u)", names[i],
-				    keep);
+				say("removed old %s dump %s (keep = %u)",
+				    complete[i] ? "complete" : "incomplete",
+				    names[i], keep);
 		}
 		free(names[i]);
 	}
+	(void)fsync_path(base);
 }
 
 static bool is_init;

@@ -132,11 +132,39 @@ static void test_times(void)
 	}
 }
 
+static void test_retention(void)
+{
+	bool rm[6];
+	/* Oldest first: complete, incomplete, complete, incomplete, incomplete. */
+	const bool c1[] = { true, false, true, false, false };
+	const bool c2[] = { true, false, false, false };
+	const bool c3[] = { true, true, true };
+
+	/* keep 2: four of five go, the incomplete ones first. */
+	CHECK(dump_retention(c1, 5, 2, rm) == 4);
+	CHECK(rm[0] && rm[1] && !rm[2] && rm[3] && rm[4]);
+	/* The only complete dump stays even when the newest are incomplete. */
+	CHECK(dump_retention(c2, 4, 1, rm) == 3);
+	CHECK(!rm[0] && rm[1] && rm[2] && rm[3]);
+	CHECK(dump_retention(c2, 4, 2, rm) == 3);
+	CHECK(!rm[0]);
+	/* All complete: the oldest go, the newest stays. */
+	CHECK(dump_retention(c3, 3, 2, rm) == 2);
+	CHECK(rm[0] && rm[1] && !rm[2]);
+	CHECK(dump_retention(c3, 3, 1, rm) == 2);
+	CHECK(!rm[2]);
+	/* keep 0 keeps everything; fewer than keep - 1: nothing to do. */
+	CHECK(dump_retention(c1, 5, 0, rm) == 0);
+	CHECK(dump_retention(c3, 3, 5, rm) == 0);
+	CHECK(dump_retention(c3, 0, 1, rm) == 0);
+}
+
 int main(void)
 {
 	test_names();
 	test_json();
 	test_inspect_and_last();
 	test_times();
+	test_retention();
 	return tests_done();
 }
