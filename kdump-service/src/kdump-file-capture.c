@@ -318,7 +318,7 @@ static void init_setup(void)
  */
 static struct modload *kmods;
 static bool chain_done;
-static unsigned long long next_lvm;
+static unsigned long long next_lvm, rounds_from;
 
 static void activate_lvs(void)
 {
@@ -386,12 +386,21 @@ static void drivers_step(void)
 			}
 			fclose(f);
 		}
-		if (modload_loaded(kmods)[0])
+		/*
+		 * The target's own drivers usually bring it up within a
+		 * second: the search for other drivers waits that long, so
+		 * that it costs neither time nor memory when it is not needed.
+		 */
+		if (modload_loaded(kmods)[0]) {
 			say("loaded for the dump target: %s", modload_loaded(kmods));
+			rounds_from = now_ms() + 1000;
+		}
 	}
-	n = modload_coldplug_round(kmods, "/sys/devices");
-	if (n > 0)
-		say("loaded %d more modules for devices without a driver", n);
+	if (now_ms() >= rounds_from) {
+		n = modload_coldplug_round(kmods, "/sys/devices");
+		if (n > 0)
+			say("loaded %d more modules for devices without a driver", n);
+	}
 	if (now_ms() >= next_lvm) {
 		next_lvm = now_ms() + 1000;
 		activate_lvs();
