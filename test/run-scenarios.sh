@@ -3,7 +3,8 @@
 #
 # Run the QEMU scenarios test/TEST-*/test.sh (or those named as arguments),
 # at most KDUMP_FILE_JOBS at a time (default 2: TCG guests are CPU bound).
-# Kernel and guest image are built once, before any guest starts.
+# Kernels and guest images are built once, before any guest starts: ours
+# for most scenarios, Debian's stock kernel for those named TEST-NN-STOCK-*.
 # shellcheck source=test/lib/common.sh
 . "$(dirname "$0")/lib/common.sh"
 
@@ -15,9 +16,29 @@ else
 	mapfile -t scenarios < <(find test -mindepth 1 -maxdepth 1 -name 'TEST-*' -type d -printf '%f\n' | sort)
 fi
 
-kdir=$(kernel_dir)
-guest_image "$kdir" >/dev/null
+ours=0
+stock=0
+for s in "${scenarios[@]}"; do
+	case "$s" in
+	*-STOCK-*) stock=1 ;;
+	*) ours=1 ;;
+	esac
+done
 mkdir -p "$KDUMP_FILE_OUT"
+if [ "$stock" = 1 ]; then
+	# The stock kernel's vmlinux (an 819 MiB -dbg package) is needed only
+	# by the checks after the crash: fetched in the background, detached
+	# from this shell so that "wait -n" below waits for scenarios only;
+	# the scenarios wait for it through stock-kernel.sh's lock.
+	(stock_vmlinux >"$KDUMP_FILE_OUT/stock-kernel.log" 2>&1 &)
+fi
+if [ "$ours" = 1 ]; then
+	kdir=$(kernel_dir)
+	guest_image "$kdir" >/dev/null
+fi
+if [ "$stock" = 1 ]; then
+	stock_image >/dev/null
+fi
 
 # run_one NAME [WHAT]: run one scenario, print its verdict ("PASS", or
 # "PASS" WHAT when given) and record it in NAME.result.

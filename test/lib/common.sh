@@ -55,6 +55,23 @@ guest_image() {
 	"$KDUMP_FILE_LIB/guest-image.sh" "$1"
 }
 
+# Debian's stock kernel (stock-kernel.sh): its release, the path of its
+# vmlinux (waiting for the -dbg download when it runs), and the guest image
+# on it (the product on stock-base.sh's rootfs).
+stock_release() {
+	local dir
+	dir=$("$KDUMP_FILE_LIB/stock-kernel.sh" --no-dbg) && cat "$dir/release"
+}
+
+stock_vmlinux() {
+	local dir
+	dir=$("$KDUMP_FILE_LIB/stock-kernel.sh") && echo "$dir/vmlinux"
+}
+
+stock_image() {
+	"$KDUMP_FILE_LIB/guest-image.sh" --stock
+}
+
 # scenario_setup NAME: what every scenario on the prepared guest starts
 # with; sets SCENARIO, out (its fresh output directory), kdir (the kernel
 # build), prepared (the prepared guest disk) and disk (its own copy of it).

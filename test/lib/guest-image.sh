@@ -9,12 +9,15 @@
 #   guest-image.sh KERNEL_DIR [BASE]   print the path of the image; BASE is
 #                                      another rootfs than guest-base.sh's
 #                                      (the benchmark's peer)
+#   guest-image.sh --stock             the same on stock-base.sh's rootfs,
+#                                      which has Debian's stock kernel and
+#                                      its initrd in /boot already: nothing
+#                                      of our kernel goes in
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 cache=${KDUMP_FILE_CACHE:-/var/cache/kdump-file}
-kdir=${1:?usage: guest-image.sh KERNEL_DIR}
 size=${KDUMP_FILE_IMAGE_SIZE:-3G}
 
 die() {
@@ -22,9 +25,15 @@ die() {
 	exit 1
 }
 
-[ -f "$kdir/done" ] || die "$kdir is not a finished kernel build"
-base=${2:-$("$here/guest-base.sh")}
-release=$(cat "$kdir/release")
+if [ "${1:-}" = --stock ]; then
+	kdir=
+	base=$("$here/stock-base.sh")
+else
+	kdir=${1:?usage: guest-image.sh KERNEL_DIR [BASE] | guest-image.sh --stock}
+	[ -f "$kdir/done" ] || die "$kdir is not a finished kernel build"
+	base=${2:-$("$here/guest-base.sh")}
+	release=$(cat "$kdir/release")
+fi
 
 # The product, installed into a layer directory.
 layer=$(mktemp -d "${TMPDIR:-/tmp}/kdump-file-layer.XXXXXX")
@@ -41,15 +50,20 @@ for f in "$here"/guest-steps/*.sh; do
 	[ -e "$f" ] || continue
 	install -D -m 0644 "$f" "$layer/usr/local/lib/kdump-file-test/steps/$(basename "$f")"
 done
-for m in "$kdir"/test-modules/*.ko; do
-	[ -e "$m" ] || continue
-	install -D -m 0644 "$m" "$layer/usr/local/lib/kdump-file-test/$(basename "$m")"
-done
+# The test modules are built against our kernel only.
+if [ -n "$kdir" ]; then
+	for m in "$kdir"/test-modules/*.ko; do
+		[ -e "$m" ] || continue
+		install -D -m 0644 "$m" "$layer/usr/local/lib/kdump-file-test/$(basename "$m")"
+	done
+fi
 
 key=$({
 	echo "$base $size"
-	cat "$kdir/done" "$kdir/release"
-	basename "$kdir"
+	if [ -n "$kdir" ]; then
+		cat "$kdir/done" "$kdir/release"
+		basename "$kdir"
+	fi
 	(cd "$layer" && find . -type f -print0 | sort -z | xargs -0 sha256sum)
 	(cd "$layer" && find . -printf '%p %m %l\n' | sort)
 } | sha256sum | cut -c1-16)
@@ -70,13 +84,15 @@ rm -rf "$stage"
 # Hard links: nothing below writes into a file of the base in place (rsync
 # writes new files and renames them over).
 cp -al "$base" "$stage"
-install -D -m 0644 "$kdir/bzImage" "$stage/boot/vmlinuz-$release"
-install -D -m 0644 "$kdir/System.map" "$stage/boot/System.map-$release"
-install -D -m 0644 "$kdir/config" "$stage/boot/config-$release"
-rsync -a "$kdir/modules/lib/modules/" "$stage/usr/lib/modules/"
+if [ -n "$kdir" ]; then
+	install -D -m 0644 "$kdir/bzImage" "$stage/boot/vmlinuz-$release"
+	install -D -m 0644 "$kdir/System.map" "$stage/boot/System.map-$release"
+	install -D -m 0644 "$kdir/config" "$stage/boot/config-$release"
+	rsync -a "$kdir/modules/lib/modules/" "$stage/usr/lib/modules/"
+fi
 # --keep-dirlinks: /lib and /sbin are symlinks into /usr on Debian 12.
 rsync -aK "$layer/" "$stage/"
-chroot "$stage" depmod -a "$release"
+[ -z "$kdir" ] || chroot "$stage" depmod -a "$release"
 
 tmp=$img.tmp
 rm -f "$tmp"

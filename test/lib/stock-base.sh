@@ -1,0 +1,48 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The root filesystem of the guests on Debian's stock kernel: the guest's
+# base rootfs (guest-base.sh) with initramfs-tools and the stock kernel
+# package (stock-kernel.sh) installed by apt-get, as on a Debian machine.
+# The package's scripts make /boot/vmlinuz-<release> and, with
+# initramfs-tools, /boot/initrd.img-<release>, the initrd the guest boots
+# through.  The base's dracut-core stays beside initramfs-tools: the product
+# makes its capture initramfs with dracut, the machine's boot initrd stays
+# initramfs-tools'.  Cached by the base, the kernel package's name and
+# version and this script.
+#
+#   stock-base.sh          build (or reuse) and print the rootfs directory
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=test/lib/derived-base.sh
+. "$here/derived-base.sh"
+
+stock=$("$here/stock-kernel.sh" --no-dbg)
+release=$(cat "$stock/release")
+deb=$(find "$stock" -maxdepth 1 -name 'linux-image-*.deb' | head -n 1)
+[ -n "$deb" ] || {
+	echo "stock-base: error: no kernel package in $stock" >&2
+	exit 1
+}
+
+install_stock() {
+	local root=$1 t0=$SECONDS
+	# apt-get installs a local package given by its path, with the
+	# dependencies (linux-base, kmod) from the mirror.
+	cp "$deb" "$root/tmp/"
+	chroot "$root" apt-get update -q
+	DEBIAN_FRONTEND=noninteractive chroot "$root" \
+		apt-get install -y -q initramfs-tools "/tmp/$(basename "$deb")"
+	rm -f "$root/tmp/$(basename "$deb")"
+	local f
+	for f in "vmlinuz-$release" "initrd.img-$release"; do
+		if [ ! -s "$root/boot/$f" ]; then
+			echo "stock-base: error: the kernel package left no /boot/$f"
+			return 1
+		fi
+	done
+	echo "stock-base: installed in $((SECONDS - t0)) s"
+}
+
+derived_base stock-base "$(basename "$stock")" install_stock
