@@ -298,6 +298,8 @@ static void init_setup(void)
 	(void)mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
 	(void)mount("sysfs", "/sys", "sysfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
 	(void)mount("devtmpfs", "/dev", "devtmpfs", MS_NOSUID, "mode=0755");
+	/* lvm keeps its locks below /run/lock. */
+	(void)mkdir_p("/run/lock", 0755);
 	fd = open("/dev/console", O_RDWR | O_NOCTTY | O_CLOEXEC);
 	if (fd >= 0) {
 		(void)dup2(fd, STDIN_FILENO);
@@ -689,7 +691,7 @@ static int capture(const struct kdump_conf *c)
 
 	/* 2. One directory per crash, named by its time, private to root. */
 	umask(0077);
-	snprintf(base, sizeof(base), MNT "%s", c->path);
+	snprintf(base, sizeof(base), MNT "%s", strcmp(c->path, "/") ? c->path : "");
 	r = mkdir_p(base, 0700);
 	if (r < 0) {
 		say("error: cannot create %s: %s", base, strerror(-r));
