@@ -72,6 +72,17 @@ stock_image() {
 	"$KDUMP_FILE_LIB/guest-image.sh" --stock
 }
 
+# stock_boot: set kernel and initrd (QEMU arguments) to boot Debian's stock
+# kernel through the initrd initramfs-tools made for it, and release.
+stock_boot() {
+	local sbase
+	release=$(stock_release)
+	sbase=$("$KDUMP_FILE_LIB/stock-base.sh")
+	kernel=$sbase/boot/vmlinuz-$release
+	# shellcheck disable=SC2034 # for the caller
+	initrd=(-initrd "$sbase/boot/initrd.img-$release")
+}
+
 # scenario_setup NAME: what every scenario on the prepared guest starts
 # with; sets SCENARIO, out (its fresh output directory), kdir (the kernel
 # build), prepared (the prepared guest disk) and disk (its own copy of it).
@@ -266,13 +277,14 @@ PY
 	rm -rf "$bad"
 }
 
-# guest_image_prepared KERNEL_DIR [IMAGE STEP]: the guest image after one
+# guest_image_prepared KERNEL_DIR [IMAGE STEP [FLAVOUR]]: the guest image after one
 # boot that ran "systemctl enable --now kdump-file", so the capture initramfs
 # is built and the service enabled; cached next to the image it came from.
 # With IMAGE and STEP: IMAGE after one boot that ran the guest step STEP,
-# which prints "prepared: 1" when it succeeded.
+# which prints "prepared: 1" when it succeeded; FLAVOUR "stock" boots
+# Debian's stock kernel (an image of guest-image.sh --stock).
 guest_image_prepared() {
-	local kdir=$1 img prep log step=${3:-prepare}
+	local kdir=$1 img prep log step=${3:-prepare} flavour=${4:-ours}
 	img=${2:-$(guest_image "$kdir")} || return 1
 	prep=${img%.img}-prepared.img
 	if [ -f "$prep" ]; then
@@ -286,9 +298,12 @@ guest_image_prepared() {
 		mkdir -p "$KDUMP_FILE_OUT"
 		rm -f "$log"
 		cp --sparse=always "$img" "$prep.tmp"
-		qemu_boot "$log" 900 bios 1024 "$kdir/bzImage" \
+		kernel=$kdir/bzImage
+		initrd=()
+		[ "$flavour" = ours ] || stock_boot
+		qemu_boot "$log" 1500 bios 1024 "$kernel" \
 			"root=/dev/vda rw console=ttyS0 crashkernel=256M panic=-1 kdump_file_test=$step" \
-			"$prep.tmp" || true
+			"$prep.tmp" "${initrd[@]}" || true
 		if ! grep -q "KDUMP-FILE-TEST: prepared: 1" "$log"; then
 			echo "guest_image_prepared: the preparing boot failed; see $log" >&2
 			rm -f "$prep.tmp"

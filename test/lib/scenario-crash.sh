@@ -35,10 +35,7 @@ ours)
 	;;
 stock)
 	img=$(stock_image)
-	release=$(stock_release)
-	sbase=$("$KDUMP_FILE_LIB/stock-base.sh")
-	kernel=$sbase/boot/vmlinuz-$release
-	initrd=(-initrd "$sbase/boot/initrd.img-$release")
+	stock_boot
 	# Under TCG the stock kernel's systemd takes about a minute to
 	# multi-user and dracut's first capture initramfs a minute or two
 	# more, and the capture kernel boots the modular kernel again.

@@ -3,7 +3,9 @@
 #
 # The root filesystem of the guests on Debian's stock kernel: the guest's
 # base rootfs (guest-base.sh) with initramfs-tools and the stock kernel
-# package (stock-kernel.sh) installed by apt-get, as on a Debian machine.
+# package (stock-kernel.sh) installed by apt-get, as on a Debian machine,
+# and the tools of the disk layouts the scenarios put dumps on (LVM, LUKS,
+# xfs, btrfs).
 # The package's scripts make /boot/vmlinuz-<release> and, with
 # initramfs-tools, /boot/initrd.img-<release>, the initrd the guest boots
 # through.  The base's dracut-core stays beside initramfs-tools: the product
@@ -33,7 +35,8 @@ install_stock() {
 	cp "$deb" "$root/tmp/"
 	chroot "$root" apt-get update -q
 	DEBIAN_FRONTEND=noninteractive chroot "$root" \
-		apt-get install -y -q initramfs-tools "/tmp/$(basename "$deb")"
+		apt-get install -y -q initramfs-tools lvm2 cryptsetup-bin xfsprogs \
+		btrfs-progs "/tmp/$(basename "$deb")"
 	rm -f "$root/tmp/$(basename "$deb")"
 	local f
 	for f in "vmlinuz-$release" "initrd.img-$release"; do
