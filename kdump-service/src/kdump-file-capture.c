@@ -674,6 +674,19 @@ static int capture(const struct kdump_conf *c)
 		return r;
 	}
 	t_dev = now_ms();
+	/*
+	 * The filesystem's module, when the chain did not bring it (no chain,
+	 * or the filesystem changed since the load): filesystems have no
+	 * modalias for the rounds, but the alias fs-<type>.
+	 */
+	if (kmods && fstype[0]) {
+		char alias[64];
+
+		snprintf(alias, sizeof(alias), "fs-%s", fstype);
+		if (modload_insert(kmods, alias) > 0)
+			say("loaded the module of filesystem %s; modules loaded: %s",
+			    fstype, modload_loaded(kmods));
+	}
 	if (mkdir(MNT, 0700) < 0 && errno != EEXIST)
 		return -errno;
 	/*
