@@ -47,6 +47,8 @@ def mib(x): if x == null then null else x / 1048576 end;
 "| kdump-file with zlib (-c, one run): throughput (MiB of RAM per s) | \(r($ztp)) | \(r($ptp)) | \(ratio($ztp; $ptp)) | |",
 "| smallest crashkernel, 1 GiB guest (MiB) | \($c["kdump-file"]["1024"] // "n/a") | \($c["kdump-tools"]["1024"] // "n/a") | \(ratio($c["kdump-file"]["1024"]; $c["kdump-tools"]["1024"])) | <= 64 |",
 "| smallest crashkernel, 4 GiB guest (MiB) | \($c["kdump-file"]["4096"] // "n/a") | \($c["kdump-tools"]["4096"] // "n/a") | \(ratio($c["kdump-file"]["4096"]; $c["kdump-tools"]["4096"])) | <= 64 |",
+"| smallest crashkernel on Debian stock kernel, 1 GiB guest (MiB) | \($c["kdump-file-stock"]["1024"] // "n/a") | | | |",
+"| smallest crashkernel on Debian stock kernel, 4 GiB guest (MiB) | \($c["kdump-file-stock"]["4096"] // "n/a") | | | |",
 "| load, capture initrd up to date (s) | \(r($l["kdump-file-load-uptodate"])) | \(r($l["kdump-tools-load-uptodate"])) | \(ratio($l["kdump-file-load-uptodate"]; $l["kdump-tools-load-uptodate"])) | |",
 "| load, capture initrd rebuilt (s) | \(r($l["kdump-file-load-rebuild"])) | \(r($l["kdump-tools-load-rebuild"])) | \(ratio($l["kdump-file-load-rebuild"]; $l["kdump-tools-load-rebuild"])) | |",
 "",

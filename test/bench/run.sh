@@ -12,13 +12,14 @@
 # a machine does.
 #
 #   KDUMP_FILE_BENCH_RUNS    timed runs per product (default 3)
-#   KDUMP_FILE_BENCH_PARTS   parts to run (default "phases zlib load ram crashkernel")
+#   KDUMP_FILE_BENCH_PARTS   parts to run (default "phases zlib load ram
+#                            crashkernel crashkernel-stock")
 # shellcheck source=test/lib/common.sh
 . "$(dirname "$0")/../lib/common.sh"
 
 SCENARIO=bench
 runs=${KDUMP_FILE_BENCH_RUNS:-3}
-parts=${KDUMP_FILE_BENCH_PARTS:-phases zlib load ram crashkernel}
+parts=${KDUMP_FILE_BENCH_PARTS:-phases zlib load ram crashkernel crashkernel-stock}
 out=$KDUMP_FILE_OUT/bench
 rm -rf "$out"
 mkdir -p "$out"
@@ -26,13 +27,33 @@ t_start=$(date +%s)
 
 kdir=$(kernel_dir)
 ours_img=$(guest_image_prepared "$kdir")
-peer_base=$("$KDUMP_FILE_TOP/test/bench/peer-base.sh")
-peer_img=$(guest_image_prepared "$kdir" \
-	"$("$KDUMP_FILE_LIB/guest-image.sh" "$kdir" "$peer_base")" peer-prepare)
 log "kernel $(cat "$kdir/release") ($kdir)"
 log "kdump-file disk: $ours_img"
-# shellcheck disable=SC2016 # a dpkg-query format, not an expansion
-log "kdump-tools disk: $peer_img ($(chroot "$peer_base" dpkg-query -W -f='${Package} ${Version}, ' kdump-tools kexec-tools makedumpfile))"
+if [[ " $parts " =~ \ (phases|zlib|load|crashkernel)\  ]]; then
+	peer_base=$("$KDUMP_FILE_TOP/test/bench/peer-base.sh")
+	peer_img=$(guest_image_prepared "$kdir" \
+		"$("$KDUMP_FILE_LIB/guest-image.sh" "$kdir" "$peer_base")" peer-prepare)
+	# shellcheck disable=SC2016 # a dpkg-query format, not an expansion
+	log "kdump-tools disk: $peer_img ($(chroot "$peer_base" dpkg-query -W -f='${Package} ${Version}, ' kdump-tools kexec-tools makedumpfile))"
+fi
+if [[ " $parts " == *" crashkernel-stock "* ]]; then
+	stock_img=$(guest_image_prepared "$kdir" "$(stock_image)" prepare stock)
+	log "kdump-file on Debian's stock kernel $(stock_release), disk: $stock_img"
+fi
+
+# The kernel a product's guests boot: ours, or Debian's stock kernel
+# through its initramfs-tools initrd.
+kernel_args() {
+	case $1 in
+	*-stock)
+		stock_boot
+		# shellcheck disable=SC2031 # stock_boot sets them right here
+		BENCH_KERNEL=(-kernel "$kernel" "${initrd[@]}")
+		;;
+	*) BENCH_KERNEL=(-kernel "$kdir/bzImage") ;;
+	esac
+}
+BENCH_KERNEL=(-kernel "$kdir/bzImage")
 
 # bench_boot LOG TIMEOUT MEM_MB APPEND DISK [QEMU ARGS...]: like qemu_boot,
 # but each console line is stamped with the host's clock ("SECONDS LINE"),
@@ -42,7 +63,7 @@ bench_boot() {
 	shift 5
 	timeout -k 10 "$timeout" qemu-system-x86_64 -accel tcg -smp "${BENCH_SMP:-2}" -m "$mem" \
 		-display none -monitor none -serial file:/dev/stdout -nic none \
-		-kernel "$kdir/bzImage" -append "$append" \
+		"${BENCH_KERNEL[@]}" -append "$append" \
 		-drive "file=$disk,format=raw,if=virtio" "$@" 2>"$log.qemu" </dev/null |
 		perl -MTime::HiRes=time -ne 'BEGIN { $| = 1 } s/\r//g; printf "%.3f %s", time, $_' \
 			>"$log" || rc=${PIPESTATUS[0]}
@@ -80,6 +101,7 @@ capture_ok() {
 
 disk_of() {
 	case $1 in
+	kdump-file-stock) echo "$stock_img" ;;
 	kdump-file*) echo "$ours_img" ;;
 	kdump-tools) echo "$peer_img" ;;
 	esac
@@ -162,7 +184,8 @@ trial() {
 	local prod=$1 mem=$2 ck=$3 d=$out/ck-$1-${2}M-${3}M
 	mkdir -p "$d"
 	scenario_disk "$(disk_of "$prod")" "$d/disk.img"
-	BENCH_SMP=1 bench_boot "$d/console.log" 400 "$mem" \
+	kernel_args "$prod"
+	BENCH_SMP=1 bench_boot "$d/console.log" 600 "$mem" \
 		"root=/dev/vda rw console=ttyS0 crashkernel=${ck}M panic=-1 kdump_file_test=bench-crash" \
 		"$d/disk.img" -no-reboot || true
 	rm -f "$d/disk.img"
@@ -275,6 +298,15 @@ if [[ " $parts " == *" crashkernel "* ]]; then
 	done
 fi
 
+# Part 5: the same on Debian's stock kernel (modular drivers, a bigger
+# kernel and capture initramfs).
+if [[ " $parts " == *" crashkernel-stock "* ]]; then
+	ck_search kdump-file-stock 1024 128 96 &
+	ck_search kdump-file-stock 4096 128 96 &
+	wait
+	log "kdump-file-stock smallest crashkernel: 1 GiB $(cat "$out/ck-kdump-file-stock-1024")M, 4 GiB $(cat "$out/ck-kdump-file-stock-4096")M"
+fi
+
 # The results.
 {
 	echo "{"
@@ -311,7 +343,7 @@ fi
 	done
 	printf '],\n  "crashkernel_mb": {'
 	sep=
-	for prod in kdump-file kdump-tools; do
+	for prod in kdump-file kdump-tools kdump-file-stock; do
 		printf '%s"%s": {"1024": %s, "4096": %s}' "$sep" "$prod" \
 			"$(cat "$out/ck-$prod-1024" 2>/dev/null || echo null)" \
 			"$(cat "$out/ck-$prod-4096" 2>/dev/null || echo null)"
