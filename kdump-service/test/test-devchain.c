@@ -17,29 +17,30 @@
 
 static char sys[PATH_MAX];
 
+/* sys/rel in p, its directory made. */
+static void prepare(const char *rel, char *p, size_t size)
+{
+	char dir[PATH_MAX];
+
+	snprintf(p, size, "%s/%s", sys, rel);
+	snprintf(dir, sizeof(dir), "%s", p);
+	*strrchr(dir, '/') = '\0';
+	CHECK(mkdir_p(dir, 0755) == 0);
+}
+
 static void put(const char *rel, const char *text)
 {
-	char p[PATH_MAX], dir[PATH_MAX];
-	char *s;
+	char p[PATH_MAX];
 
-	snprintf(p, sizeof(p), "%s/%s", sys, rel);
-	snprintf(dir, sizeof(dir), "%s", p);
-	s = strrchr(dir, '/');
-	*s = '\0';
-	CHECK(mkdir_p(dir, 0755) == 0);
+	prepare(rel, p, sizeof(p));
 	CHECK(write_file_atomic(p, text, strlen(text), 0644) == 0);
 }
 
 static void link_to(const char *rel, const char *target)
 {
-	char p[PATH_MAX], dir[PATH_MAX];
-	char *s;
+	char p[PATH_MAX];
 
-	snprintf(p, sizeof(p), "%s/%s", sys, rel);
-	snprintf(dir, sizeof(dir), "%s", p);
-	s = strrchr(dir, '/');
-	*s = '\0';
-	CHECK(mkdir_p(dir, 0755) == 0);
+	prepare(rel, p, sizeof(p));
 	(void)unlink(p);
 	CHECK(symlink(target, p) == 0);
 }
