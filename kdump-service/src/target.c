@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <blkid/blkid.h>
-#include <libmount/libmount.h>
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
@@ -14,7 +13,7 @@
 #include "target.h"
 
 /* Probe one device's filesystem superblock for a tag ("UUID", "LABEL", "TYPE"). */
-static int probe_tag(const char *dev, const char *tag, char *buf, size_t size)
+int target_probe_tag(const char *dev, const char *tag, char *buf, size_t size)
 {
 	const char *val = NULL;
 	blkid_probe pr;
@@ -39,96 +38,6 @@ static int probe_tag(const char *dev, const char *tag, char *buf, size_t size)
 	return r;
 }
 
-/* "/" + "/a" -> "/a"; "/sub" + "/a" -> "/sub/a"; "/sub" + "" -> "/sub". */
-static int join_root(const char *root, const char *rest, char *buf, size_t size)
-{
-	int n;
-
-	if (strcmp(root, "/") == 0)
-		root = "";
-	if (!root[0] && !rest[0])
-		rest = "/";
-	n = snprintf(buf, size, "%s%s", root, rest);
-	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
-}
-
-int target_resolve_path(const char *path, struct target_fs *ret)
-{
-	char real[PATH_MAX], *devname = NULL;
-	const char *mnt, *root, *src, *type;
-	struct libmnt_table *tb;
-	struct libmnt_fs *fs;
-	struct stat st;
-	dev_t devno;
-	int r;
-
-	if (!realpath(path, real))
-		return -errno;
-	tb = mnt_new_table_from_file("/proc/self/mountinfo");
-	if (!tb)
-		return -errno ? -errno : -EIO;
-	/* The mount that holds real: the topmost on its longest prefix. */
-	fs = mnt_table_find_mountpoint(tb, real, MNT_ITER_BACKWARD);
-	if (!fs) {
-		r = -ENOENT;
-		goto out;
-	}
-	mnt = mnt_fs_get_target(fs);
-	root = mnt_fs_get_root(fs);
-	type = mnt_fs_get_fstype(fs);
-	src = mnt_fs_get_srcpath(fs);
-	devno = mnt_fs_get_devno(fs);
-	/*
-	 * btrfs reports an anonymous device number (major 0) for each of its
-	 * mounts; its source names the block device.  tmpfs and the like have
-	 * neither: lost on reboot.
-	 */
-	if (major(devno) == 0) {
-		if (!src || stat(src, &st) < 0 || !S_ISBLK(st.st_mode)) {
-			r = -ENOTBLK;
-			goto out;
-		}
-		devno = st.st_rdev;
-	}
-	if (!mnt || !type) {
-		r = -EIO;
-		goto out;
-	}
-	/* The kernel's own name, which devtmpfs has before udev runs. */
-	devname = blkid_devno_to_devname(devno);
-	if (!devname) {
-		r = -ENODEV;
-		goto out;
-	}
-	memset(ret, 0, sizeof(*ret));
-	ret->devno = devno;
-	snprintf(ret->devnode, sizeof(ret->devnode), "%s", devname);
-	snprintf(ret->fstype, sizeof(ret->fstype), "%s", type);
-	snprintf(ret->mountpoint, sizeof(ret->mountpoint), "%s", mnt);
-	/*
-	 * Below the filesystem's own root: the mount's root field (a bind
-	 * mount or a btrfs subvolume) and then the path below the mount.
-	 */
-	r = join_root(root ? root : "/",
-		      strcmp(mnt, "/") == 0 ? real : real + strlen(mnt),
-		      ret->relpath, sizeof(ret->relpath));
-	if (r < 0)
-		goto out;
-	{
-		char uuid[256];
-
-		if (probe_tag(devname, "UUID", uuid, sizeof(uuid)) == 0)
-			snprintf(ret->spec, sizeof(ret->spec), "UUID=%s", uuid);
-		else
-			snprintf(ret->spec, sizeof(ret->spec), "%s", devname);
-	}
-	r = 0;
-out:
-	free(devname);
-	mnt_unref_table(tb);
-	return r;
-}
-
 int target_find_device(const char *spec, char *ret_dev, size_t dev_size,
 		       char *ret_fstype, size_t fstype_size)
 {
@@ -146,7 +55,7 @@ int target_find_device(const char *spec, char *ret_dev, size_t dev_size,
 		if (strlen(spec) >= dev_size)
 			return -ENAMETOOLONG;
 		strcpy(ret_dev, spec);
-		if (ret_fstype && probe_tag(spec, "TYPE", ret_fstype,
+		if (ret_fstype && target_probe_tag(spec, "TYPE", ret_fstype,
 					    fstype_size) < 0)
 			ret_fstype[0] = '\0';
 		return 0;
@@ -170,7 +79,7 @@ int target_find_device(const char *spec, char *ret_dev, size_t dev_size,
 		if (de->d_name[0] == '.')
 			continue;
 		snprintf(dev, sizeof(dev), "/dev/%s", de->d_name);
-		if (probe_tag(dev, tag, val, sizeof(val)) < 0 ||
+		if (target_probe_tag(dev, tag, val, sizeof(val)) < 0 ||
 		    strcmp(val, want) != 0)
 			continue;
 		if (strlen(dev) >= dev_size) {
@@ -178,37 +87,12 @@ int target_find_device(const char *spec, char *ret_dev, size_t dev_size,
 			break;
 		}
 		strcpy(ret_dev, dev);
-		if (ret_fstype && probe_tag(dev, "TYPE", ret_fstype,
+		if (ret_fstype && target_probe_tag(dev, "TYPE", ret_fstype,
 					    fstype_size) < 0)
 			ret_fstype[0] = '\0';
 		r = 0;
 		break;
 	}
 	closedir(d);
-	return r;
-}
-
-int target_mountpoint(const char *dev, char *ret, size_t size)
-{
-	struct libmnt_table *tb;
-	struct libmnt_fs *fs;
-	struct stat st;
-	int r = -ENOENT;
-
-	if (stat(dev, &st) < 0)
-		return -errno;
-	if (!S_ISBLK(st.st_mode))
-		return -ENOTBLK;
-	tb = mnt_new_table_from_file("/proc/self/mountinfo");
-	if (!tb)
-		return -errno ? -errno : -EIO;
-	fs = mnt_table_find_devno(tb, st.st_rdev, MNT_ITER_FORWARD);
-	if (!fs)
-		fs = mnt_table_find_srcpath(tb, dev, MNT_ITER_FORWARD);
-	if (fs && mnt_fs_get_target(fs)) {
-		r = snprintf(ret, size, "%s", mnt_fs_get_target(fs)) >= (int)size ?
-			    -ENAMETOOLONG : 0;
-	}
-	mnt_unref_table(tb);
 	return r;
 }

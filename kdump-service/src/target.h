@@ -29,6 +29,9 @@ int target_resolve_path(const char *path, struct target_fs *ret);
 int target_find_device(const char *spec, char *ret_dev, size_t dev_size,
 		       char *ret_fstype, size_t fstype_size);
 
+/* Probe one device's superblock for a tag ("UUID", "LABEL", "TYPE"). */
+int target_probe_tag(const char *dev, const char *tag, char *buf, size_t size);
+
 /* Where the block device dev is mounted in this system (-ENOENT: nowhere). */
 int target_mountpoint(const char *dev, char *ret, size_t size);
 
