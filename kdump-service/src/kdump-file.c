@@ -1332,10 +1332,15 @@ int main(int argc, char *argv[])
 		return EXIT_USAGE;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	/*
+	 * reload is a load over the loaded capture kernel, never an unload
+	 * first: every check runs before the syscall, and when the kernel
+	 * refuses the new set, load puts the previous one back (see
+	 * previous_restore()), so a failed reload leaves the machine
+	 * protected.
+	 */
 	if (strcmp(verb, "reload") == 0) {
-		r = do_unload();
-		if (r >= 0)
-			r = do_load();
+		r = do_load();
 		return r < 0 ? EXIT_FAILURE : 0;
 	}
 	for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++) {
