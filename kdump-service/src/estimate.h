@@ -5,7 +5,8 @@
 /*
  * What a capture needs in crashkernel memory, from the capture kernel's
  * in-memory size (the bzImage's init_size), the initramfs (compressed, held
- * while it unpacks, and unpacked), a measured run-time cost, and a share
+ * while it unpacks, and unpacked), the target's modules once loaded, a
+ * measured run-time cost, and a share
  * that grows with the crashed system's RAM.  See estimate.c for where the
  * measured figures come from.
  */
@@ -13,6 +14,7 @@ struct estimate {
 	unsigned long long kernel;		/* init_size */
 	unsigned long long initramfs;		/* file size */
 	unsigned long long initramfs_unpacked;
+	unsigned long long modules;		/* the target's, loaded */
 	unsigned long long runtime;
 	unsigned long long ram;			/* system RAM */
 	unsigned long long ram_share;
@@ -20,7 +22,12 @@ struct estimate {
 	unsigned long long recommended;		/* rounded, with margin */
 };
 
+/*
+ * modules_bytes: the files of the modules the capture loads for its target
+ * (devchain.h), which a modular kernel holds a second time, loaded.
+ */
 int estimate_capture(int kernel_fd, int initramfs_fd,
-		     unsigned long long ram_bytes, struct estimate *ret);
+		     unsigned long long ram_bytes,
+		     unsigned long long modules_bytes, struct estimate *ret);
 
 #endif

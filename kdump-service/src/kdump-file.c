@@ -191,6 +191,32 @@ static int plan_chain(struct plan *p, dev_t devno, const char *fstype,
 	return 0;
 }
 
+/*
+ * The module files the capture loads for the target (0 when the drivers are
+ * built in), for the estimate: a modular kernel holds them again, loaded.
+ */
+static unsigned long long chain_modules_bytes(const struct plan *p)
+{
+	const char *names[DEVCHAIN_MAX];
+	unsigned long long bytes = 0;
+	char moddir[PATH_MAX];
+	struct modload *km;
+	unsigned int n = 0;
+
+	for (unsigned int i = 0; i < p->chain.n; i++)
+		if (p->chain.mods[i].state == MODLOAD_MODULE)
+			names[n++] = p->chain.mods[i].name;
+	if (n == 0)
+		return 0;
+	snprintf(moddir, sizeof(moddir), "/lib/modules/%s", p->release);
+	if (modload_new(moddir, &km) < 0)
+		return 0;
+	if (modload_files_bytes(km, names, n, &bytes) < 0)
+		bytes = 0;
+	modload_free(km);
+	return bytes;
+}
+
 static int make_plan(struct plan *p)
 {
 	char running[4096];
@@ -730,7 +756,8 @@ static int do_load(void)
 	{
 		struct estimate e;
 
-		if (estimate_capture(kfd, ifd, system_ram(), &e) == 0 &&
+		if (estimate_capture(kfd, ifd, system_ram(),
+				     chain_modules_bytes(&p), &e) == 0 &&
 		    reserved < e.needed)
 			fprintf(stderr,
 				"kdump-file: warning: the crashkernel= reservation (%llu MiB) is smaller than the %llu MiB the capture needs: it may run out of memory and save nothing (see 'kdump-file estimate')\n",
@@ -742,7 +769,8 @@ static int do_load(void)
 		struct estimate e;
 
 		fill_context(&ctx, &p, kfd, lockdown, sizeof(lockdown));
-		if (estimate_capture(kfd, ifd, system_ram(), &e) == 0)
+		if (estimate_capture(kfd, ifd, system_ram(),
+				     chain_modules_bytes(&p), &e) == 0)
 			ctx.needed = e.needed;
 		kexec_explain(-r, &ctx, why, sizeof(why));
 		log_error("cannot load capture kernel '%s' with initramfs '%s': kexec_file_load: %s: %s",
@@ -1083,7 +1111,7 @@ static int do_estimate(void)
 		log_error("estimate needs the capture initramfs: run 'kdump-file rebuild' first");
 		return r;
 	}
-	r = estimate_capture(kfd, ifd, system_ram(), &e);
+	r = estimate_capture(kfd, ifd, system_ram(), chain_modules_bytes(&p), &e);
 	close(ifd);
 	close(kfd);
 	if (r < 0) {
@@ -1095,6 +1123,8 @@ static int do_estimate(void)
 	printf("capture initramfs  %7.1f MiB  %s (compressed, held while it unpacks)\n",
 	       mib_f(e.initramfs), p.initramfs);
 	printf("  unpacked         %7.1f MiB\n", mib_f(e.initramfs_unpacked));
+	printf("target's modules   %7.1f MiB  (held again once loaded; 0 when built in)\n",
+	       mib_f(e.modules));
 	printf("run time           %7.1f MiB  (capture kernel, init and makedumpfile, measured)\n",
 	       mib_f(e.runtime));
 	printf("system RAM share   %7.1f MiB  (for %.1f GiB of RAM)\n",

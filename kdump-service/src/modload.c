@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "modload.h"
@@ -281,4 +282,67 @@ enum modload_state modload_lookup(struct modload *m, const char *name,
 	}
 	kmod_module_unref(mod);
 	return s;
+}
+
+/* Add path's size unless it is in seen already; -ENOMEM on no room. */
+static int count_file(const char *path, char ***seen, unsigned int *n_seen,
+		      unsigned long long *total)
+{
+	struct stat st;
+	char **p;
+
+	if (!path)
+		return 0;
+	for (unsigned int i = 0; i < *n_seen; i++)
+		if (strcmp((*seen)[i], path) == 0)
+			return 0;
+	p = realloc(*seen, (*n_seen + 1) * sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	*seen = p;
+	p[*n_seen] = strdup(path);
+	if (!p[*n_seen])
+		return -ENOMEM;
+	(*n_seen)++;
+	if (stat(path, &st) == 0)
+		*total += st.st_size;
+	return 0;
+}
+
+int modload_files_bytes(struct modload *m, const char *const *names,
+			unsigned int n, unsigned long long *ret)
+{
+	unsigned long long total = 0;
+	unsigned int n_seen = 0;
+	char **seen = NULL;
+	int r = 0;
+
+	for (unsigned int i = 0; i < n && r == 0; i++) {
+		struct kmod_list *list = NULL, *deps, *l;
+		struct kmod_module *mod;
+
+		if (kmod_module_new_from_lookup(m->ctx, names[i], &list) < 0 ||
+		    !list)
+			continue;
+		mod = kmod_module_get_module(list);
+		kmod_module_unref_list(list);
+		r = count_file(kmod_module_get_path(mod), &seen, &n_seen, &total);
+		deps = kmod_module_get_dependencies(mod);
+		kmod_list_foreach(l, deps) {
+			struct kmod_module *d = kmod_module_get_module(l);
+
+			if (r == 0)
+				r = count_file(kmod_module_get_path(d), &seen,
+					       &n_seen, &total);
+			kmod_module_unref(d);
+		}
+		kmod_module_unref_list(deps);
+		kmod_module_unref(mod);
+	}
+	for (unsigned int i = 0; i < n_seen; i++)
+		free(seen[i]);
+	free(seen);
+	if (r == 0)
+		*ret = total;
+	return r;
 }

@@ -53,4 +53,11 @@ enum modload_state modload_lookup(struct modload *m, const char *name,
 				  char *ret_name, size_t size, char *ret_deps,
 				  size_t deps_size);
 
+/*
+ * The bytes of the module files of names[0..n) and of everything they
+ * depend on, each file counted once; names not found count nothing.
+ */
+int modload_files_bytes(struct modload *m, const char *const *names,
+			unsigned int n, unsigned long long *ret);
+
 #endif
