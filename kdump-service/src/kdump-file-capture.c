@@ -272,9 +272,9 @@ static void apply_retention(const char *base, unsigned int keep)
 
 			snprintf(p, sizeof(p), "%s/%s", base, names[i]);
 			if (remove_tree(p) == 0)
-				say("removed old %s dump %s (keep = %u)",
-				    complete[i] ? "complete" : "incomplete",
-				    names[i], keep);
+				say("removed old dump %s (keep = %u)%s",
+				    names[i], keep,
+				    complete[i] ? "" : ", an incomplete one");
 		}
 		free(names[i]);
 	}
