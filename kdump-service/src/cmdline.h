@@ -14,10 +14,15 @@
 #define CMDLINE_KERNEL_MAX 2048
 #define CMDLINE_ELFCOREHDR_RESERVE 32
 
-/* Parameters a capture kernel always gets (before cmdline_append). */
+/*
+ * Parameters a capture kernel always gets (before cmdline_append).  panic=10
+ * and oops=panic: a capture kernel that oopses or panics restarts the
+ * machine instead of sitting in a dead state.
+ */
 #define CMDLINE_CAPTURE_ADD                                                   \
 	"irqpoll nr_cpus=1 reset_devices cgroup_disable=memory mce=off "     \
-	"numa=off panic=10 acpi_no_memhotplug transparent_hugepage=never"
+	"numa=off panic=10 oops=panic acpi_no_memhotplug "                    \
+	"transparent_hugepage=never"
 
 /*
  * Build the capture kernel's command line from the running one: drop the

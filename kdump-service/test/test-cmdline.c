@@ -36,6 +36,7 @@ static void test_basic(void)
 	CHECK(has_word(buf, "nr_cpus=1"));
 	CHECK(has_word(buf, "reset_devices"));
 	CHECK(has_word(buf, "panic=10"));
+	CHECK(has_word(buf, "oops=panic"));
 }
 
 static void test_remove_append_and_quotes(void)
