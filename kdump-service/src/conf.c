@@ -246,6 +246,7 @@ enum key_id {
 	KEY_KEEP,
 	KEY_MIN_FREE,
 	KEY_TARGET_TIMEOUT,
+	KEY_CAPTURE_TIMEOUT,
 	KEY_MAX,
 };
 
@@ -264,6 +265,7 @@ static const char *const key_names[KEY_MAX] = {
 	[KEY_KEEP] = "keep",
 	[KEY_MIN_FREE] = "min_free_mb",
 	[KEY_TARGET_TIMEOUT] = "target_timeout",
+	[KEY_CAPTURE_TIMEOUT] = "capture_timeout",
 };
 
 static int set_key(struct kdump_conf *c, enum key_id k, const char *v,
@@ -363,6 +365,14 @@ static int set_key(struct kdump_conf *c, enum key_id k, const char *v,
 				    "'%s' is not a number of seconds from 1 to 3600",
 				    v);
 		c->target_timeout = x;
+		return 0;
+	case KEY_CAPTURE_TIMEOUT:
+		r = parse_uint(v, 86400, &x);
+		if (r < 0)
+			return fail(err, line, key, r,
+				    "'%s' is not a number of seconds from 0 (automatic) to 86400",
+				    v);
+		c->capture_timeout = x;
 		return 0;
 	case KEY_MAX:
 		break;
@@ -589,13 +599,14 @@ int conf_write(const struct kdump_conf *c, char *buf, size_t size)
 		     "final_action = %s\n"
 		     "keep = %u\n"
 		     "min_free_mb = %llu\n"
-		     "target_timeout = %u\n",
+		     "target_timeout = %u\n"
+		     "capture_timeout = %u\n",
 		     c->path, c->target, c->raw, c->dump_level,
 		     conf_compression_to_string(c->compression),
 		     c->cmdline_append, c->cmdline_remove, c->kernel,
 		     c->initramfs, conf_action_to_string(c->failure_action),
 		     conf_action_to_string(c->final_action), c->keep,
-		     c->min_free_mb, c->target_timeout);
+		     c->min_free_mb, c->target_timeout, c->capture_timeout);
 	if (n < 0)
 		return -EINVAL;
 	if ((size_t)n >= size)

@@ -47,6 +47,11 @@ struct kdump_conf {
 	unsigned long long min_free_mb;
 	/* Seconds to wait for the target device in the capture kernel. */
 	unsigned int target_timeout;
+	/*
+	 * Seconds the whole capture may take before failure_action is taken
+	 * whatever step is running; 0: chosen by kdump-file at load time.
+	 */
+	unsigned int capture_timeout;
 };
 
 struct conf_error {

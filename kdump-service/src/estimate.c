@@ -93,3 +93,12 @@ int estimate_capture(int kernel_fd, int initramfs_fd,
 	*ret = e;
 	return 0;
 }
+
+unsigned int estimate_capture_timeout(unsigned int target_timeout,
+				      unsigned long long ram_bytes, bool zlib)
+{
+	unsigned long long gib = (ram_bytes + (1ULL << 30) - 1) >> 30;
+	unsigned long long t = target_timeout + 120ULL + gib * (zlib ? 60 : 30);
+
+	return t > 86400 ? 86400 : (unsigned int)t;
+}

@@ -2,6 +2,8 @@
 #ifndef KDUMP_FILE_ESTIMATE_H
 #define KDUMP_FILE_ESTIMATE_H
 
+#include <stdbool.h>
+
 /*
  * What a capture needs in crashkernel memory, from the capture kernel's
  * in-memory size (the bzImage's init_size), the initramfs (compressed, held
@@ -29,5 +31,14 @@ struct estimate {
 int estimate_capture(int kernel_fd, int initramfs_fd,
 		     unsigned long long ram_bytes,
 		     unsigned long long modules_bytes, struct estimate *ret);
+
+/*
+ * The automatic capture_timeout: the wait for the target, a fixed margin
+ * for booting the capture and mounting, and per GiB of RAM a time far above
+ * what makedumpfile needs (zlib: 6 s per GiB measured, the rest less
+ * than 2 s), so that only a capture that is stuck meets it.
+ */
+unsigned int estimate_capture_timeout(unsigned int target_timeout,
+				      unsigned long long ram_bytes, bool zlib);
 
 #endif

@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -283,6 +284,16 @@ static void apply_retention(const char *base, unsigned int keep)
 
 static bool is_init;
 
+/* The write end of the pipe to the deadline process (deadline_start()). */
+static int step_fd = -1;
+
+static void step(const char *what)
+{
+	if (step_fd >= 0)
+		(void)!write(step_fd, what, strlen(what) + 1);
+}
+
+
 /*
  * As the capture initramfs' /init: the few things an init must do before
  * the capture can run.  No udev and no shell: they cost the capture kernel
@@ -419,6 +430,7 @@ static int wait_for_device(const struct kdump_conf *c, const char *spec,
 	unsigned long long deadline = now_ms() + c->target_timeout * 1000ULL;
 	int r;
 
+	step("waiting for the dump target");
 	say("waiting up to %us for %s", c->target_timeout, spec);
 	for (;;) {
 		r = target_find_device(spec, dev, size, fstype, fsize);
@@ -466,6 +478,120 @@ static void take_action(enum conf_action a)
 		break;
 	}
 	exit(EXIT_FAILURE);
+}
+
+/*
+ * The capture's deadline, capture_timeout, kept by a process of its own:
+ * the capture itself may be stuck in the kernel (a write to a target that
+ * stalls does not return), where no signal reaches it.  The capture tells
+ * it each step through a pipe; when the deadline passes it says which step
+ * was running and takes failure_action, without a sync (the target may be
+ * what is stuck).  When the capture ends or execs a shell, the pipe closes
+ * and the deadline process ends too.
+ */
+/*
+ * Replace the dump's metadata.json with why the capture stopped, so that
+ * the next boot says so; in a process of its own given 5 s, since the
+ * target may be what is stuck.
+ */
+static void deadline_record(const char *meta, unsigned int timeout,
+			    const char *last)
+{
+	char tmp[PATH_MAX + 8];
+	pid_t pid;
+
+	pid = fork();
+	if (pid == 0) {
+		FILE *f;
+
+		snprintf(tmp, sizeof(tmp), "%s.new", meta);
+		f = fopen(tmp, "we");
+		if (!f)
+			_exit(1);
+		fprintf(f, "{\n  \"complete\": false,\n  \"error\": \"capture_timeout (%u s) passed while %s\"\n}\n",
+			timeout, last);
+		if (fflush(f) != 0 || fsync(fileno(f)) < 0 || rename(tmp, meta) < 0)
+			_exit(1);
+		_exit(0);
+	}
+	if (pid < 0)
+		return;
+	for (int i = 0; i < 50; i++) {
+		if (waitpid(pid, NULL, WNOHANG) == pid) {
+			say("recorded why in %s", meta + strlen(MNT));
+			return;
+		}
+		usleep(100 * 1000);
+	}
+	say("warning: cannot record why on the target within 5 s");
+}
+
+static void deadline_start(const struct kdump_conf *c)
+{
+	unsigned long long end = now_ms() + c->capture_timeout * 1000ULL;
+	char last[128] = "starting", buf[PATH_MAX + 64], meta[PATH_MAX] = "";
+	int pfd[2];
+	pid_t pid;
+
+	if (c->capture_timeout == 0 || pipe2(pfd, O_CLOEXEC) < 0)
+		return;
+	pid = fork();
+	if (pid < 0) {
+		close(pfd[0]);
+		close(pfd[1]);
+		return;
+	}
+	if (pid > 0) {
+		close(pfd[0]);
+		step_fd = pfd[1];
+		return;
+	}
+	close(pfd[1]);
+	for (;;) {
+		long long left = (long long)end - (long long)now_ms();
+		struct pollfd p = { .fd = pfd[0], .events = POLLIN };
+		ssize_t n;
+
+		if (left <= 0)
+			break;
+		if (poll(&p, 1, left > 60000 ? 60000 : (int)left) <= 0)
+			continue;
+		n = read(pfd[0], buf, sizeof(buf) - 1);
+		if (n == 0)
+			_exit(0);
+		if (n < 0)
+			continue;
+		buf[n] = '\0';
+		/*
+		 * The NUL-terminated steps read, the last one kept; "@" and a
+		 * path: the dump's metadata.json.
+		 */
+		for (char *s = buf; s < buf + n; s += strlen(s) + 1) {
+			if (*s == '@')
+				snprintf(meta, sizeof(meta), "%s", s + 1);
+			else if (*s)
+				snprintf(last, sizeof(last), "%s", s);
+		}
+	}
+	say("error: capture_timeout (%us) passed while %s: taking failure_action = %s",
+	    c->capture_timeout, last, conf_action_to_string(c->failure_action));
+	if (meta[0])
+		deadline_record(meta, c->capture_timeout, last);
+	if (!is_init)
+		_exit(EXIT_FAILURE);
+	switch (c->failure_action) {
+	case ACTION_POWEROFF:
+		reboot(RB_POWER_OFF);
+		break;
+	case ACTION_HALT:
+		reboot(RB_HALT_SYSTEM);
+		break;
+	default:
+		/* A shell would wait for someone: reboot instead. */
+		reboot(RB_AUTOBOOT);
+		break;
+	}
+	_exit(EXIT_FAILURE);
 }
 
 static int pwrite_all(int fd, const char *buf, size_t len, off_t off)
@@ -598,6 +724,7 @@ static int capture_raw(const struct kdump_conf *c)
 	r = raw_write_header(fd, &h);
 	if (r < 0)
 		goto out;
+	step("writing to the raw device");
 	say("writing to raw device %s (%llu MiB)", dev, dev_size >> 20);
 
 	/* dmesg first, through a file in the initramfs. */
@@ -730,6 +857,13 @@ static int capture(const struct kdump_conf *c)
 	snprintf(core, sizeof(core), "%s/vmcore", dir);
 	snprintf(meta, sizeof(meta), "%s/metadata.json", dir);
 	say("saving to %s", dir + strlen(MNT));
+	{
+		char m[PATH_MAX + 40];
+
+		snprintf(m, sizeof(m), "@%s", meta);
+		step(m);
+	}
+	step("saving the dmesg");
 
 	/* 3. dmesg first: small, and the most useful part of a dump. */
 	{
@@ -788,6 +922,7 @@ static int capture(const struct kdump_conf *c)
 		argv[n++] = VMCORE;
 		argv[n++] = inc;
 		argv[n] = NULL;
+		step("saving the vmcore");
 		say("saving vmcore (makedumpfile %s -d %s)", flag, level);
 		r = run_program(argv, -1);
 		t_core = now_ms() - t;
@@ -839,6 +974,7 @@ static int capture(const struct kdump_conf *c)
 	    t_core / 1000.0);
 
 out_meta:
+	step("writing metadata.json");
 	/* 5. Metadata, whatever happened to the vmcore. */
 	(void)read_vmcoreinfo(&vi);
 	find_panic(dmesg, panic, sizeof(panic));
@@ -866,6 +1002,7 @@ out_meta:
 	}
 	(void)fsync_path(dir);
 out_umount:
+	step("unmounting the target");
 	sync();
 	if (umount(MNT) < 0)
 		say("warning: cannot unmount %s: %s", MNT, strerror(errno));
@@ -903,6 +1040,8 @@ int main(void)
 	    conf_compression_to_string(c.compression));
 	if (read_line_file("/proc/cmdline", cmdline, sizeof(cmdline)) == 0)
 		say("capture kernel command line: %s", cmdline);
+	deadline_start(&c);
+	say("capture deadline: %us (capture_timeout)", c.capture_timeout);
 	r = c.raw[0] ? capture_raw(&c) : capture(&c);
 	if (r < 0) {
 		say("capture failed after %.1fs: %s", (now_ms() - t_start) / 1000.0,

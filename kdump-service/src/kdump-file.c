@@ -93,6 +93,8 @@ static void help(void)
 	       CONF_PATH_DEFAULT);
 }
 
+static unsigned long long system_ram(void);
+
 /* Everything load, show and rebuild derive from the configuration. */
 struct plan {
 	struct kdump_conf conf;
@@ -245,6 +247,10 @@ static int make_plan(struct plan *p)
 
 	/* The capture kernel finds its target by UUID, not by mount point. */
 	p->capture = p->conf;
+	if (!p->capture.capture_timeout)
+		p->capture.capture_timeout = estimate_capture_timeout(
+			p->conf.target_timeout, system_ram(),
+			p->conf.compression == COMPRESS_ZLIB);
 	if (!p->conf.target[0] && !p->conf.raw[0]) {
 		struct target_fs fs;
 

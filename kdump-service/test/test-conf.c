@@ -49,6 +49,7 @@ static void test_defaults(void)
 	CHECK(c.failure_action == ACTION_REBOOT);
 	CHECK(c.final_action == ACTION_REBOOT);
 	CHECK(c.keep == 0 && c.min_free_mb == 0 && c.target_timeout == 60);
+	CHECK(c.capture_timeout == 0);
 }
 
 static void test_all_keys(void)
@@ -70,6 +71,7 @@ static void test_all_keys(void)
 		"final_action = poweroff\n"
 		"keep = 3\n"
 		"min_free_mb = 512\n"
+		"capture_timeout = 900\n"
 		"\ttarget_timeout\t=\t5\r\n";
 
 	CHECK(parse(text, &c, &e) == 0);
@@ -84,6 +86,7 @@ static void test_all_keys(void)
 	CHECK(c.failure_action == ACTION_SHELL);
 	CHECK(c.final_action == ACTION_POWEROFF);
 	CHECK(c.keep == 3 && c.min_free_mb == 512 && c.target_timeout == 5);
+	CHECK(c.capture_timeout == 900);
 }
 
 static void test_rejections(void)
@@ -115,6 +118,9 @@ static void test_rejections(void)
 	       "min_free_mb");
 	reject("target_timeout = 0\n", -ERANGE, 1, "target_timeout");
 	reject("target_timeout = 3601\n", -ERANGE, 1, "target_timeout");
+	reject("capture_timeout = 86401\n", -ERANGE, 1, "capture_timeout");
+	reject("capture_timeout = -5\n", -EINVAL, 1, "capture_timeout");
+	reject("capture_timeout = 1h\n", -EINVAL, 1, "capture_timeout");
 	reject("cmdline_append = init=\"/bin/sh\"\n", -EINVAL, 1,
 	       "cmdline_append");
 	reject("cmdline_append = a\\b\n", -EINVAL, 1, "cmdline_append");
@@ -217,7 +223,7 @@ static void test_roundtrip(void)
 	struct conf_error e;
 	char buf[8192];
 
-	CHECK(parse("path = /x\ntarget = UUID=1234\nkeep = 4\ncompression = none\nfinal_action = halt\n",
+	CHECK(parse("path = /x\ntarget = UUID=1234\nkeep = 4\ncompression = none\nfinal_action = halt\ncapture_timeout = 77\n",
 		    &a, &e) == 0);
 	CHECK(conf_write(&a, buf, sizeof(buf)) > 0);
 	CHECK(parse(buf, &b, &e) == 0);

@@ -92,8 +92,18 @@ static void test_estimate(void)
 	close(kfd);
 }
 
+static void test_capture_timeout(void)
+{
+	CHECK(estimate_capture_timeout(60, 1ULL << 30, false) == 210);
+	CHECK(estimate_capture_timeout(60, (1ULL << 30) + 1, false) == 240);
+	CHECK(estimate_capture_timeout(60, 4ULL << 30, true) == 420);
+	CHECK(estimate_capture_timeout(3600, 1ULL << 50, true) == 86400);
+	CHECK(estimate_capture_timeout(1, 0, false) == 121);
+}
+
 int main(void)
 {
 	test_estimate();
+	test_capture_timeout();
 	return tests_done();
 }

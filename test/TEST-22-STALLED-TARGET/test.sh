@@ -1,0 +1,42 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# A dump target that stalls while the vmcore is written (QEMU throttles the
+# disk's writes to 8 KiB/s): the capture's deadline, capture_timeout = 45,
+# ends the capture whatever it is doing and reboots the machine; the reason
+# is written next to the dump and the next boot's status says it.
+# shellcheck source=test/lib/common.sh
+. "$(dirname "$0")/../lib/common.sh"
+
+scenario_setup TEST-22-STALLED-TARGET
+guest_conf "$out/kdump-file.conf" "target = LABEL=kdslow" "path = /crash" "capture_timeout = 45"
+check "config written into the guest" disk_put_file "$disk" "$out/kdump-file.conf" /etc/kdump-file.conf
+make_disk "$out/slow.img" 256M kdslow
+
+rc=0
+crash_boot "$out/console.log" "$disk" \
+	-drive "file=$out/slow.img,format=raw,if=virtio,throttling.bps-write=8192" || rc=$?
+con=$out/console.log
+check "guest ended by itself" test "$rc" -ne 124
+check "capture started" grep -q "kdump-file: .* capture started" "$con"
+check "the capture's deadline is the configured one" grep -q "kdump-file: .* capture deadline: 45s" "$con"
+check "it passed while the vmcore was written" \
+	grep -q "kdump-file: .* error: capture_timeout (45s) passed while saving the vmcore: taking failure_action = reboot" "$con"
+at=$(sed -n 's/.*kdump-file: \[ *\([0-9.]*\)s\] error: capture_timeout.*/\1/p' "$con" | head -n 1)
+check "the deadline was kept: ${at:-?} s after the capture started" \
+	awk -v t="${at:-0}" 'BEGIN { exit !(t >= 45 && t < 50) }'
+check "the reason recorded next to the dump" grep -q "kdump-file: .* recorded why in /crash/" "$con"
+check "the machine rebooted" grep -q "reboot: Restarting system" "$con"
+check "no capture completed" bash -c "! grep -q 'capture complete' '$con'"
+
+# The next boot: status sees the incomplete dump and why.
+rc=0
+qemu_boot "$out/console-status.log" 600 bios 1024 "$kdir/bzImage" \
+	"root=/dev/vda rw console=ttyS0 panic=-1 kdump_file_test=status-mounted" \
+	"$disk" -drive "file=$out/slow.img,format=raw,if=virtio" || rc=$?
+check "status boot ended by itself" test "$rc" -ne 124
+check "status says the capture timed out while saving the vmcore" \
+	grep -qE "KDUMP-FILE-TEST:   last dump: +/mnt/target/crash/[0-9-]+:[0-9:]+: INCOMPLETE \(dmesg saved, no vmcore; vmcore-incomplete left: capture_timeout \(45 s\) passed while saving the vmcore\)" \
+	"$out/console-status.log"
+rm -f "$disk" "$out/slow.img"
+finish
