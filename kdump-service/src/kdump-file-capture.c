@@ -888,7 +888,7 @@ static int capture(const struct kdump_conf *c)
 	f = fopen(meta, "we");
 	if (f) {
 		fprintf(f, "{\n  \"complete\": false,\n  \"error\": \"%s\"\n}\n",
-			"the capture did not finish: power was lost or the capture kernel stopped while saving the vmcore");
+			"the capture did not finish: power was lost, the capture kernel stopped or capture_timeout passed while saving the vmcore");
 		fflush(f);
 		(void)fsync(fileno(f));
 		fclose(f);

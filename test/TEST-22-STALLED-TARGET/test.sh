@@ -3,8 +3,8 @@
 #
 # A dump target that stalls while the vmcore is written (QEMU throttles the
 # disk's writes to 8 KiB/s): the capture's deadline, capture_timeout = 45,
-# ends the capture whatever it is doing and reboots the machine; the reason
-# is written next to the dump and the next boot's status says it.
+# ends the capture whatever it is doing and reboots the machine; the next
+# boot's status names the step that did not finish.
 # shellcheck source=test/lib/common.sh
 . "$(dirname "$0")/../lib/common.sh"
 
@@ -25,7 +25,10 @@ check "it passed while the vmcore was written" \
 at=$(sed -n 's/.*kdump-file: \[ *\([0-9.]*\)s\] error: capture_timeout.*/\1/p' "$con" | head -n 1)
 check "the deadline was kept: ${at:-?} s after the capture started" \
 	awk -v t="${at:-0}" 'BEGIN { exit !(t >= 45 && t < 50) }'
-check "the reason recorded next to the dump" grep -q "kdump-file: .* recorded why in /crash/" "$con"
+# The reason goes next to the dump when the target still takes a write
+# within 5 s; a target this slow, its queue full of the vmcore, does not.
+check "the reason recorded, or given up on within 5 s" \
+	grep -qE "kdump-file: .* (recorded why in /crash/|warning: cannot record why on the target within 5 s)" "$con"
 check "the machine rebooted" grep -q "reboot: Restarting system" "$con"
 check "no capture completed" bash -c "! grep -q 'capture complete' '$con'"
 
@@ -35,8 +38,8 @@ qemu_boot "$out/console-status.log" 600 bios 1024 "$kdir/bzImage" \
 	"root=/dev/vda rw console=ttyS0 panic=-1 kdump_file_test=status-mounted" \
 	"$disk" -drive "file=$out/slow.img,format=raw,if=virtio" || rc=$?
 check "status boot ended by itself" test "$rc" -ne 124
-check "status says the capture timed out while saving the vmcore" \
-	grep -qE "KDUMP-FILE-TEST:   last dump: +/mnt/target/crash/[0-9-]+:[0-9:]+: INCOMPLETE \(dmesg saved, no vmcore; vmcore-incomplete left: capture_timeout \(45 s\) passed while saving the vmcore\)" \
+check "status says the capture stopped while saving the vmcore, capture_timeout named" \
+	grep -qE "KDUMP-FILE-TEST:   last dump: +/mnt/target/crash/[0-9-]+:[0-9:]+: INCOMPLETE \(dmesg saved, no vmcore.*capture_timeout.* passed while saving the vmcore\)" \
 	"$out/console-status.log"
 rm -f "$disk" "$out/slow.img"
 finish
