@@ -37,9 +37,8 @@ check "the older dump is intact" test "$(sha256sum <"$out/old/vmcore")" = "$sum"
 
 # The next boot: status sees the incomplete dump on the mounted target.
 rc=0
-qemu_boot "$out/console-status.log" 600 bios 1024 "$kdir/bzImage" \
-	"root=/dev/vda rw console=ttyS0 panic=-1 kdump_file_test=status-mounted" \
-	"$disk" -drive "file=$out/tiny.img,format=raw,if=virtio" || rc=$?
+status_boot "$out/console-status.log" "$disk" \
+	-drive "file=$out/tiny.img,format=raw,if=virtio" || rc=$?
 check "status boot ended by itself" test "$rc" -ne 124
 check "status reports the incomplete dump and why" \
 	grep -qE "KDUMP-FILE-TEST:   last dump: +/mnt/target/$new: INCOMPLETE \(dmesg saved, no vmcore: the dump target is full" \

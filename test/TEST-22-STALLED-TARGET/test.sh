@@ -34,9 +34,8 @@ check "no capture completed" bash -c "! grep -q 'capture complete' '$con'"
 
 # The next boot: status sees the incomplete dump and why.
 rc=0
-qemu_boot "$out/console-status.log" 600 bios 1024 "$kdir/bzImage" \
-	"root=/dev/vda rw console=ttyS0 panic=-1 kdump_file_test=status-mounted" \
-	"$disk" -drive "file=$out/slow.img,format=raw,if=virtio" || rc=$?
+status_boot "$out/console-status.log" "$disk" \
+	-drive "file=$out/slow.img,format=raw,if=virtio" || rc=$?
 check "status boot ended by itself" test "$rc" -ne 124
 check "status says the capture stopped while saving the vmcore, capture_timeout named" \
 	grep -qE "KDUMP-FILE-TEST:   last dump: +/mnt/target/crash/[0-9-]+:[0-9:]+: INCOMPLETE \(dmesg saved, no vmcore.*capture_timeout.* passed while saving the vmcore\)" \

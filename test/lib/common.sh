@@ -359,6 +359,17 @@ crash_boot() {
 		"$disk" "$@"
 }
 
+# status_boot LOG DISK [QEMU ARGS...]: boot the prepared guest once more,
+# without crashing it, for "kdump-file status" with the dump target mounted
+# (the guest step status-mounted).  Returns QEMU's status.
+status_boot() {
+	local log=$1 disk=$2
+	shift 2
+	qemu_boot "$log" 600 bios 1024 "$kdir/bzImage" \
+		"root=/dev/vda rw console=ttyS0 panic=-1 kdump_file_test=status-mounted" \
+		"$disk" "$@"
+}
+
 # qemu_watch LOG PATTERN SECONDS: wait until the console of a running guest
 # (LOG.serial while qemu_boot runs) shows PATTERN; 1 when it did not in time.
 qemu_watch() {
