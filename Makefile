@@ -4,6 +4,7 @@
 #   make demo     build (or reuse) kernel and guest, crash a guest, capture
 #                 and analyse the dump
 #   make check    unit tests, shell checks, KUnit and the QEMU scenarios
+#   make check-full  the same with the slow scenarios of test/check-full-only
 #   make bench    kdump-file against Debian's kdump-tools: figures, no verdict
 #
 # Kernel builds and guest images are cached under $(KDUMP_FILE_CACHE);
@@ -42,6 +43,10 @@ check-scenarios: deps
 check: deps
 	@test/run-check.sh
 
+# make check plus the slow, rarely changing scenarios of test/check-full-only.
+check-full: deps
+	@KDUMP_FILE_FULL=1 test/run-check.sh
+
 demo: deps
 	@test/demo.sh
 
@@ -51,4 +56,4 @@ bench: deps
 clean:
 	@for d in $(SUBDIRS); do $(MAKE) -C $$d clean || exit 1; done
 
-.PHONY: all install deps kernel image check-unit check-scenarios check demo bench clean
+.PHONY: all install deps kernel image check-unit check-scenarios check check-full demo bench clean

@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Run the QEMU scenarios test/TEST-*/test.sh (or those named as arguments),
+# Run the QEMU scenarios test/TEST-*/test.sh (or those named as arguments;
+# without, all but test/check-full-only's unless KDUMP_FILE_FULL=1),
 # at most KDUMP_FILE_JOBS at a time (default 2: TCG guests are CPU bound).
 # Kernels and guest images are built once, before any guest starts: ours
 # for most scenarios, Debian's stock kernel for those named TEST-NN-STOCK-*.
@@ -14,6 +15,13 @@ if [ "$#" -gt 0 ]; then
 	scenarios=("$@")
 else
 	mapfile -t scenarios < <(find test -mindepth 1 -maxdepth 1 -name 'TEST-*' -type d -printf '%f\n' | sort)
+	# make check leaves out the slow, rarely changing scenarios that
+	# test/check-full-only names; make check-full (KDUMP_FILE_FULL=1)
+	# runs them too.
+	if [ "${KDUMP_FILE_FULL:-0}" != 1 ] && [ -f test/check-full-only ]; then
+		mapfile -t scenarios < <(printf '%s\n' "${scenarios[@]}" |
+			grep -vxF -f <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' test/check-full-only))
+	fi
 fi
 
 # Longest first, by the times of the last run (unknown ones first): two
