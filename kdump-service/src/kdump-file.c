@@ -594,7 +594,34 @@ struct previous {
 	struct loaded_state s;
 	int kfd, ifd;
 	char open_error[PATH_MAX + 64];	/* why it cannot be loaded again */
+	bool restored;		/* loaded again after the kernel refused */
 };
+
+/*
+ * After a failed load: one line on what protects the machine now, so that
+ * whoever reads the failure also reads whether a crash is still captured.
+ */
+static void say_loaded_now(bool restored)
+{
+	unsigned long long loaded = 0;
+	struct loaded_state s;
+	char text[sizeof(s) + 64];
+
+	if (read_ull_file(SYS_CRASH_LOADED, &loaded) < 0)
+		return;
+	if (loaded != 1) {
+		fprintf(stderr, "kdump-file: no capture kernel is loaded: a crash now is not captured\n");
+		return;
+	}
+	if (read_line_file(RUN_DIR "/loaded", text, sizeof(text)) < 0 ||
+	    loaded_parse(text, &s) < 0) {
+		fprintf(stderr, "kdump-file: a capture kernel loaded by another tool stays loaded\n");
+		return;
+	}
+	fprintf(stderr, "kdump-file: %s: %s with initramfs %s, as before this command: a crash is still captured\n",
+		restored ? "loaded again" : "still loaded", s.kernel,
+		s.initramfs[0] ? s.initramfs : "(none)");
+}
 
 static void previous_open(struct previous *prev)
 {
@@ -655,13 +682,14 @@ static void previous_restore(struct previous *prev)
 		if (r == 0) {
 			fprintf(stderr, "kdump-file: the previously loaded capture kernel %s was loaded again\n",
 				prev->s.kernel);
+			prev->restored = true;
 			/* RUN_DIR/loaded still describes it. */
 			(void)write_armed(prev->s.kernel);
 			return;
 		}
 		snprintf(why, sizeof(why), "kexec_file_load: %s", strerror(-r));
 	}
-	log_error("the previously loaded capture kernel %s could not be loaded again: %s; no capture kernel is loaded now",
+	log_error("the previously loaded capture kernel %s could not be loaded again: %s",
 		  prev->s.kernel, why);
 	(void)unlink(RUN_DIR "/loaded");
 	(void)unlink(ARMED_FILE);
@@ -711,8 +739,10 @@ static int do_load(void)
 		return -EADDRNOTAVAIL;
 	}
 	r = make_plan(&p);
-	if (r < 0)
+	if (r < 0) {
+		say_loaded_now(false);
 		return r;
+	}
 	r = take_lock(&lock_fd);
 	if (r < 0)
 		return r;
@@ -803,6 +833,8 @@ static int do_load(void)
 	       p.kernel, p.initramfs, reserved >> 20);
 	r = 0;
 out:
+	if (r < 0)
+		say_loaded_now(prev.restored);
 	previous_close(&prev);
 	if (ifd >= 0)
 		close(ifd);

@@ -66,5 +66,33 @@ check "concurrent loads: loaded afterwards" grep -q "loaded=1 kernel-after=/boot
 check "concurrent loads: status agrees" grep -q "KDUMP-FILE-TEST: status after concurrent loads: rc=0" "$con"
 check "still loaded at the end" grep -q "KDUMP-FILE-TEST: end: loaded=1 kernel=/boot/vmlinuz-" "$con"
 
+# systemctl reload with a broken config, then with an image the kernel
+# refuses (it drops the loaded capture kernel before it reads a new one).
+# reloaded CASE: the case's line, checked for a failed reload that left
+# the service active and the capture kernel loaded.
+reloaded() {
+	local line
+	line=$(grep "KDUMP-FILE-TEST: case $1: " "$con" || true)
+	log "$1: ${line#*: case }"
+	check "$1: the reload failed" grep -qE " rc=[1-9]" <<<"$line"
+	check "$1: the service is still active, a capture kernel loaded" \
+		grep -q " loaded=1 active=active kernel=/boot/vmlinuz-" <<<"$line"
+	zeros=$(sed -n 's/.* not-loaded=\([0-9]*\).*/\1/p' <<<"$line")
+}
+reloaded reload-broken-config
+check "reload-broken-config: the journal names the bad key" \
+	grep -q "journal: .*key 'dump_lvel': unknown key" "$con"
+check "reload-broken-config: loaded in every sample of the watch" test "${zeros:-x}" = 0
+check "reload-broken-config: says which capture kernel is loaded now" \
+	grep -q "journal: kdump-file: still loaded: /boot/vmlinuz-.* with initramfs /var/lib/kdump-file/initramfs-.*: a crash is still captured" "$con"
+reloaded reload-refused-image
+check "reload-refused-image: the journal says the previous capture kernel was loaded again" \
+	grep -q "journal: kdump-file: the previously loaded capture kernel /boot/vmlinuz-.* was loaded again" "$con"
+check "reload-refused-image: says which capture kernel is loaded now" \
+	grep -q "journal: kdump-file: loaded again: /boot/vmlinuz-.* with initramfs /var/lib/kdump-file/initramfs-.*: a crash is still captured" "$con"
+log "reload-refused-image: ${zeros:-?} samples without a capture kernel (the kernel's own window)"
+check "a crash right after the failed reloads" grep -q "KDUMP-FILE-TEST: crashing" "$con"
+check "capture complete" grep -q "kdump-file: .* capture complete" "$con"
+
 rm -f "$disk"
 finish

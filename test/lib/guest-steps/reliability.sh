@@ -107,6 +107,56 @@ step_bad_inputs() {
     run kdump-file status
     say "status after concurrent loads: rc=$rc"
     say "end: loaded=$(crash_loaded) kernel=$(loaded_kernel)"
+    reload_cases
+    crash_now
+}
+
+# watch_loaded STOP: sample kexec_crash_loaded until the file STOP exists,
+# then write "SAMPLES NOT-LOADED" to STOP.out.
+watch_loaded() {
+    n=0
+    z=0
+    while [ ! -e "$1" ]; do
+        read -r v < /sys/kernel/kexec_crash_loaded
+        n=$((n + 1))
+        [ "$v" = 1 ] || z=$((z + 1))
+    done
+    echo "$n $z" > "$1.out"
+}
+
+# reload_case NAME: systemctl reload with the config as it is now, watched
+# from start to end; then the good config back.
+reload_case() {
+    rm -f /tmp/watch.stop /tmp/watch.stop.out
+    watch_loaded /tmp/watch.stop &
+    wpid=$!
+    sleep 1
+    since=$(date +%s)
+    run systemctl reload kdump-file
+    sleep 1
+    touch /tmp/watch.stop
+    wait "$wpid"
+    journalctl -u kdump-file --since "@$since" --no-pager -o cat |
+        grep '^kdump-file' | while IFS= read -r line; do say "  journal: $line"; done
+    read -r samples zeros < /tmp/watch.stop.out
+    say "case $1: rc=$rc loaded=$(crash_loaded) active=$(systemctl is-active kdump-file) kernel=$(loaded_kernel) samples=$samples not-loaded=$zeros"
+    cp /tmp/conf.good /etc/kdump-file.conf
+}
+
+# Reloads that must fail, through systemctl as an administrator runs them,
+# with the capture kernel watched all the way through; a crash follows.
+reload_cases() {
+    cp /etc/kdump-file.conf /tmp/conf.good
+    printf 'dump_lvel = 31\n' >> /etc/kdump-file.conf
+    reload_case reload-broken-config
+    # An image the kernel itself refuses, after it has dropped the loaded one.
+    head -c 300000000 /dev/zero > /tmp/big
+    (cd /tmp && echo big | cpio -o -H newc 2> /dev/null) > /tmp/initramfs.big
+    rm -f /tmp/big
+    printf 'initramfs = /tmp/initramfs.big\n' >> /etc/kdump-file.conf
+    reload_case reload-refused-image
+    rm -f /tmp/initramfs.big
+    say "after the reloads: loaded=$(crash_loaded) kernel=$(loaded_kernel)"
 }
 
 # Crash while both vCPUs are busy and the disk is being written.
