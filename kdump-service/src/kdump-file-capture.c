@@ -510,7 +510,8 @@ static void deadline_record(const char *meta, unsigned int timeout,
 			_exit(1);
 		fprintf(f, "{\n  \"complete\": false,\n  \"error\": \"capture_timeout (%u s) passed while %s\"\n}\n",
 			timeout, last);
-		if (fflush(f) != 0 || fsync(fileno(f)) < 0 || rename(tmp, meta) < 0)
+		if (fflush(f) != 0 || fsync(fileno(f)) < 0 ||
+		    rename(tmp, meta) < 0 || fsync_parent(meta) < 0)
 			_exit(1);
 		_exit(0);
 	}

@@ -1189,9 +1189,10 @@ static int do_recover(void)
 	unsigned long long dev_size = 0;
 	struct raw_header h;
 	struct kdump_conf c;
+	bool rec_complete;
 	struct tm tm;
 	time_t t;
-	int fd, r;
+	int fd, r, r_dmesg = 0;
 
 	r = load_config(&c);
 	if (r < 0 || !c.raw[0])
@@ -1243,9 +1244,11 @@ static int do_recover(void)
 			r = write_file_atomic(p, d, h.dmesg_len, 0600);
 		}
 		free(d);
-		if (r < 0)
+		if (r < 0) {
 			log_error("cannot recover the dmesg from %s into %s: %s",
 				  dev, dir, strerror(-r));
+			r_dmesg = r;
+		}
 	}
 	if (h.state == RAW_COMPLETE) {
 		/* makedumpfile -R reads the flattened stream from stdin. */
@@ -1271,9 +1274,11 @@ static int do_recover(void)
 			r = -errno;
 		if (r == 0 && rename(inc, core) < 0)
 			r = -errno;
+		if (r == 0)
+			r = fsync_parent(core);
 		if (r < 0) {
-			log_error("cannot recover the vmcore from %s into %s: %s",
-				  dev, dir, strerror(-r));
+			log_error("cannot recover the vmcore from %s into %s: %s (the dump stays on %s: free space below %s and run 'kdump-file recover' again)",
+				  dev, dir, strerror(-r), dev, c.path);
 			snprintf(h.error, sizeof(h.error), "recovery failed: %s",
 				 strerror(-r));
 		}
@@ -1289,9 +1294,23 @@ static int do_recover(void)
 				 h.state == RAW_WRITING ? "the capture did not finish (power loss or a crash during the dump)" :
 							  "the capture failed");
 
+		/* Never more than the buffer holds, whatever the header said. */
+		if (n < 0 || (size_t)n >= sizeof(meta))
+			n = strlen(meta);
 		snprintf(p, sizeof(p), "%s/metadata.json", dir);
 		(void)write_file_atomic(p, meta, n, 0600);
 	}
+	/*
+	 * A vmcore that could not be recovered stays on the device, marked
+	 * as it was, for the next try; a failure is reported as one.
+	 */
+	if (r == 0)
+		r = r_dmesg;
+	if (r < 0) {
+		close(fd);
+		return r;
+	}
+	rec_complete = h.state == RAW_COMPLETE;
 	h.state = RAW_RECOVERED;
 	if (raw_header_format(&h, hbuf) == 0 &&
 	    (pwrite(fd, hbuf, sizeof(hbuf), 0) != (ssize_t)sizeof(hbuf) ||
@@ -1299,8 +1318,9 @@ static int do_recover(void)
 		log_error("recovered %s, but cannot mark %s recovered: %s", dir,
 			  dev, strerror(errno));
 	close(fd);
-	printf("kdump-file: recovered the dump on %s into %s\n", dev, dir);
-	return r;
+	printf("kdump-file: recovered the dump on %s into %s%s\n", dev, dir,
+	       rec_complete ? "" : " (incomplete: no vmcore, see its metadata.json)");
+	return 0;
 }
 
 /* The dump named on the command line, or the newest one. */

@@ -82,8 +82,34 @@ int write_file_atomic(const char *path, const char *data, size_t len,
 		r = -errno;
 	if (r == 0 && rename(tmp, path) < 0)
 		r = -errno;
-	if (r < 0)
+	if (r < 0) {
 		(void)unlink(tmp);
+		return r;
+	}
+	return fsync_parent(path);
+}
+
+int fsync_parent(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[PATH_MAX];
+	int fd, r = 0;
+
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == path)
+		snprintf(dir, sizeof(dir), "/");
+	else if ((size_t)(slash - path) >= sizeof(dir))
+		return -ENAMETOOLONG;
+	else
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	/* Some filesystems have nothing to sync for a directory: EINVAL. */
+	if (fsync(fd) < 0 && errno != EINVAL)
+		r = -errno;
+	close(fd);
 	return r;
 }
 

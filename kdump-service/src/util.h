@@ -9,7 +9,12 @@
 /* Read a small file into buf (NUL-terminated, trailing newline removed). */
 int read_line_file(const char *path, char *buf, size_t size);
 int read_ull_file(const char *path, unsigned long long *ret);
-/* Write data to path through a temporary file renamed into place. */
+/* fsync the directory that holds path, so that a rename in it is durable. */
+int fsync_parent(const char *path);
+/*
+ * Write data to path through a temporary file renamed into place; the file
+ * and then its directory are synced.
+ */
 int write_file_atomic(const char *path, const char *data, size_t len,
 		      mode_t mode);
 int mkdir_p(const char *path, mode_t mode);
