@@ -17,7 +17,9 @@
 #include <string.h>
 #include <linux/fs.h>
 #include <sys/file.h>
+#include <sched.h>
 #include <sys/ioctl.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <time.h>
@@ -333,9 +335,44 @@ static int open_regular(const char *what, const char *path, int *ret_fd)
  * Where this system sees the dumps: path itself for the default target, or
  * path below wherever the target device is mounted.
  */
+/*
+ * A dump target that nothing mounts here: mounted by this process alone,
+ * in a mount namespace of its own (nobody else sees it; it goes when the
+ * process ends), read-only unless writable.  Once per process.
+ */
+static char private_mount[PATH_MAX];
+
+static int mount_target_private(const char *dev, const char *fstype,
+				bool writable, char *ret, size_t size)
+{
+	const char *where = RUN_DIR "/target";
+	int r;
+
+	if (!private_mount[0]) {
+		if (geteuid() != 0)
+			return -EPERM;
+		r = mkdir_p(where, 0700);
+		if (r < 0)
+			return r;
+		if (unshare(CLONE_NEWNS) < 0 ||
+		    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+			return -errno;
+		/* btrfs: the top level, where the capture writes (subvolid=5). */
+		if (mount(dev, where, fstype, (writable ? 0 : MS_RDONLY) |
+			  MS_NOSUID | MS_NODEV | MS_NOEXEC,
+			  strcmp(fstype, "btrfs") == 0 ? "subvolid=5" : NULL) < 0)
+			return -errno;
+		snprintf(private_mount, sizeof(private_mount), "%s", where);
+	}
+	return snprintf(ret, size, "%s", private_mount) >= (int)size ?
+		       -ENAMETOOLONG : 0;
+}
+
+static bool arg_writable;	/* report: a private mount must take writes */
+
 static int dumps_base(const struct kdump_conf *c, char *ret, size_t size)
 {
-	char dev[PATH_MAX], mnt[PATH_MAX];
+	char dev[PATH_MAX], mnt[PATH_MAX], fstype[64] = "";
 	int r;
 
 	if (!c->target[0] && !c->raw[0]) {
@@ -347,9 +384,13 @@ static int dumps_base(const struct kdump_conf *c, char *ret, size_t size)
 		snprintf(ret, size, "%s", c->path);
 		return 0;
 	}
-	r = target_find_device(c->target, dev, sizeof(dev), NULL, 0);
+	r = target_find_device(c->target, dev, sizeof(dev), fstype,
+			       sizeof(fstype));
 	if (r >= 0)
 		r = target_mountpoint(dev, mnt, sizeof(mnt));
+	if (r == -ENOENT && fstype[0])
+		r = mount_target_private(dev, fstype, arg_writable, mnt,
+					 sizeof(mnt));
 	if (r < 0)
 		return r;
 	if (strcmp(c->path, "/") == 0)
@@ -1005,9 +1046,14 @@ static int do_status(void)
 			   sizeof(lockdown)) == 0)
 		printf("lockdown:     %s\n", lockdown);
 	r = dumps_base(&c, base, sizeof(base));
+	if (r == 0 && private_mount[0])
+		printf("dump target:  %s, not mounted: read through a mount of this command's own\n",
+		       c.target);
 	if (r < 0)
-		printf("last dump:    unknown: dump target %s is not mounted here (mount it to see its dumps)\n",
-		       c.target[0] ? c.target : c.raw);
+		printf("last dump:    unknown: dump target %s %s\n",
+		       c.target[0] ? c.target : c.raw,
+		       r == -ENODEV ? "is not attached to this machine" :
+		       "is not mounted here (mount it, or run status as root, to see its dumps)");
 	else if (dump_find_last(base, dir, sizeof(dir)) == 0 &&
 		 dump_inspect(dir, &d) == 0) {
 		have_dump = true;
@@ -1339,11 +1385,23 @@ static int do_report(void)
 	if (arg_dump) {
 		snprintf(dir, sizeof(dir), "%s", arg_dump);
 	} else {
-		r = dump_find_last(c.path, dir, sizeof(dir));
+		char base[PATH_MAX];
+
+		/* The report goes into the dump's directory. */
+		arg_writable = true;
+		r = dumps_base(&c, base, sizeof(base));
+		if (r < 0) {
+			if (arg_new && r == -ENODEV)
+				return 0;
+			log_error("cannot reach dump target %s: %s", c.target,
+				  strerror(-r));
+			return r;
+		}
+		r = dump_find_last(base, dir, sizeof(dir));
 		if (r < 0) {
 			if (arg_new)
 				return 0;
-			log_error("no dump to report on in %s: %s", c.path,
+			log_error("no dump to report on in %s: %s", base,
 				  strerror(-r));
 			return r;
 		}

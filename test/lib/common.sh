@@ -361,12 +361,13 @@ crash_boot() {
 
 # status_boot LOG DISK [QEMU ARGS...]: boot the prepared guest once more,
 # without crashing it, for "kdump-file status" with the dump target mounted
-# (the guest step status-mounted).  Returns QEMU's status.
+# (the guest step status-mounted; STATUS_STEP=status: not mounted).
+# Returns QEMU's status.
 status_boot() {
 	local log=$1 disk=$2
 	shift 2
 	qemu_boot "$log" 600 bios 1024 "$kdir/bzImage" \
-		"root=/dev/vda rw console=ttyS0 panic=-1 kdump_file_test=status-mounted" \
+		"root=/dev/vda rw console=ttyS0 panic=-1 kdump_file_test=${STATUS_STEP:-status-mounted}" \
 		"$disk" "$@"
 }
 
