@@ -72,4 +72,11 @@ const char *conf_compression_to_string(enum conf_compression c);
 /* makedumpfile's flag for the compression, "" for none. */
 const char *conf_compression_flag(enum conf_compression c);
 
+/*
+ * The capture arms the hardware watchdog for capture_timeout and this
+ * many seconds more: the deadline process acts first; the watchdog resets
+ * a capture kernel too stuck for it to run.
+ */
+#define CAPTURE_WATCHDOG_MARGIN 60
+
 #endif

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/fs.h>
+#include <linux/watchdog.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/reboot.h>
@@ -37,6 +38,7 @@
 #include "dump.h"
 #include "modload.h"
 #include "rawdump.h"
+#include "record.h"
 #include "target.h"
 #include "util.h"
 
@@ -47,20 +49,26 @@
 #define EXIT_SHELL 99
 
 static unsigned long long t_start;
+/* The step running now, and the last error said: for the failure record. */
+static char cur_step[128] = "starting";
+static char last_error[512];
 
 static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 static void say(const char *fmt, ...)
 {
 	unsigned long long t = now_ms() - t_start;
+	char msg[1024];
 	va_list ap;
 
-	printf("kdump-file: [%3llu.%01llus] ", t / 1000, (t % 1000) / 100);
 	va_start(ap, fmt);
-	vprintf(fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	putchar('\n');
+	printf("kdump-file: [%3llu.%01llus] %s\n", t / 1000, (t % 1000) / 100,
+	       msg);
 	fflush(stdout);
+	if (strncmp(msg, "error: ", 7) == 0)
+		snprintf(last_error, sizeof(last_error), "%s", msg + 7);
 }
 
 struct vmcoreinfo {
@@ -289,6 +297,8 @@ static int step_fd = -1;
 
 static void step(const char *what)
 {
+	if (what[0] != '@')
+		snprintf(cur_step, sizeof(cur_step), "%s", what);
 	if (step_fd >= 0)
 		(void)!write(step_fd, what, strlen(what) + 1);
 }
@@ -363,27 +373,39 @@ static void activate_lvs(void)
 	fclose(f);
 }
 
-static void drivers_step(void)
+/* The module loader, made on first use; NULL when it cannot be. */
+static struct modload *kmods_get(void)
 {
 	struct utsname u;
-	char moddir[300], line[256];
+	char moddir[300];
+	int n;
+
+	if (kmods || !is_init)
+		return kmods;
+	if (uname(&u) < 0)
+		return NULL;
+	snprintf(moddir, sizeof(moddir), "/lib/modules/%s", u.release);
+	n = modload_new(moddir, &kmods);
+	if (n < 0) {
+		say("warning: cannot read kernel modules of %s: %s", moddir,
+		    strerror(-n));
+		kmods = NULL;
+	}
+	return kmods;
+}
+
+static void drivers_step(void)
+{
+	char line[256];
 	int n;
 	FILE *f;
 
-	if (!is_init)
+	if (!kmods_get())
 		return;
-	if (!kmods) {
-		if (uname(&u) < 0)
-			return;
-		snprintf(moddir, sizeof(moddir), "/lib/modules/%s", u.release);
-		n = modload_new(moddir, &kmods);
-		if (n < 0) {
-			say("warning: cannot read kernel modules of %s: %s",
-			    moddir, strerror(-n));
-			return;
-		}
-	}
 	if (!chain_done) {
+		/* What the helpers (helpers_start()) loaded is not the target's. */
+		size_t before = strlen(modload_loaded(kmods));
+
 		chain_done = true;
 		f = fopen(CAPTURE_CHAIN, "re");
 		if (f) {
@@ -404,8 +426,9 @@ static void drivers_step(void)
 		 * second: the search for other drivers waits that long, so
 		 * that it costs neither time nor memory when it is not needed.
 		 */
-		if (modload_loaded(kmods)[0]) {
-			say("loaded for the dump target: %s", modload_loaded(kmods));
+		if (strlen(modload_loaded(kmods)) > before) {
+			say("loaded for the dump target: %s",
+			    modload_loaded(kmods) + before + (before ? 1 : 0));
 			rounds_from = now_ms() + 1000;
 		}
 	}
@@ -452,9 +475,173 @@ static int wait_for_device(const struct kdump_conf *c, const char *spec,
 	return r;
 }
 
+/*
+ * The helpers kdump-file(8) chose at load time (chain lines "pstore NAME"
+ * and "watchdog NAME", NAME "-" when built in): the pstore backend, loaded
+ * now so that a failure record survives the reboot, and the hardware
+ * watchdog, armed for capture_timeout + CAPTURE_WATCHDOG_MARGIN: a
+ * backstop for when the capture kernel is too stuck for the deadline
+ * process to run.  Loading the driver stops the countdown the crashed
+ * system left running; arming it here starts ours.
+ */
+static int wd_fd = -1;
+
+static void watchdog_arm(const char *name, unsigned int capture_timeout)
+{
+	int timeout = (int)(capture_timeout ? capture_timeout : 600) +
+		      CAPTURE_WATCHDOG_MARGIN;
+	int r = 0;
+
+	if (strcmp(name, "-") != 0)
+		r = modload_insert(kmods, name);
+	if (r < 0 && r != -EEXIST) {
+		say("warning: cannot load watchdog driver %s: %s", name,
+		    strerror(-r));
+		return;
+	}
+	/* The device node appears as the driver binds. */
+	for (int i = 0; i < 20 && wd_fd < 0; i++) {
+		wd_fd = open("/dev/watchdog0", O_WRONLY | O_CLOEXEC);
+		if (wd_fd < 0)
+			usleep(50 * 1000);
+	}
+	if (wd_fd < 0) {
+		say("warning: cannot open /dev/watchdog0: %s", strerror(errno));
+		return;
+	}
+	if (ioctl(wd_fd, WDIOC_SETTIMEOUT, &timeout) < 0)
+		say("warning: watchdog %s refuses a %d s timeout: %s; it keeps %d s",
+		    name, timeout, strerror(errno),
+		    ioctl(wd_fd, WDIOC_GETTIMEOUT, &timeout) == 0 ? timeout : -1);
+	(void)ioctl(wd_fd, WDIOC_KEEPALIVE, 0);
+	say("hardware watchdog armed: %d s (%s)", timeout, name);
+}
+
+/* Before an orderly reboot: stop the watchdog so the next boot is not reset. */
+static void watchdog_disarm(void)
+{
+	if (wd_fd < 0)
+		return;
+	(void)!write(wd_fd, "V", 1);
+	close(wd_fd);
+	wd_fd = -1;
+}
+
+static void helpers_start(const struct kdump_conf *c)
+{
+	char line[256], name[64];
+	FILE *f;
+
+	if (!is_init || !kmods_get())
+		return;
+	f = fopen(CAPTURE_CHAIN, "re");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "pstore %63s", name) == 1 &&
+		    strcmp(name, "-") != 0) {
+			int r = modload_insert(kmods, name);
+
+			if (r < 0 && r != -EEXIST)
+				say("warning: cannot load pstore backend %s: %s",
+				    name, strerror(-r));
+			else if (r > 0)
+				say("loaded pstore backend %s", name);
+		} else if (sscanf(line, "watchdog %63s", name) == 1) {
+			watchdog_arm(name, c->capture_timeout);
+		}
+	}
+	fclose(f);
+}
+
+/* "name,name,..." of /proc/modules, as much as fits. */
+static void modules_loaded(char *buf, size_t size)
+{
+	char line[512], name[64];
+	size_t pos = 0;
+	FILE *f;
+
+	buf[0] = '\0';
+	f = fopen("/proc/modules", "re");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		int n;
+
+		if (sscanf(line, "%63s", name) != 1)
+			continue;
+		n = snprintf(buf + pos, size - pos, "%s%s", pos ? "," : "", name);
+		if (n < 0 || (size_t)n >= size - pos) {
+			buf[pos] = '\0';
+			break;
+		}
+		pos += n;
+	}
+	fclose(f);
+}
+
+/*
+ * Why the capture failed, for the next boot: one line in the kernel log,
+ * which the kernel writes to pstore when it restarts (always_kmsg_dump
+ * set now, so only a failure costs a pstore write).
+ */
+static void record_failure(const struct kdump_conf *c, int err, const char *step_now,
+			   const char *why)
+{
+	struct capture_record rec = { .crash_time = -1 };
+	char line[1100], backend[64] = "";
+	unsigned long long kib = 0;
+	struct vmcoreinfo vi;
+	int fd;
+
+	if (!is_init)
+		return;
+	if (read_vmcoreinfo(&vi) == 0)
+		rec.crash_time = vi.crash_time;
+	snprintf(rec.step, sizeof(rec.step), "%s", step_now);
+	if (err > 0 && strerrorname_np(err))
+		snprintf(rec.error, sizeof(rec.error), "%s", strerrorname_np(err));
+	snprintf(rec.target, sizeof(rec.target), "%s", c->raw[0] ? c->raw : c->target);
+	modules_loaded(rec.modules, sizeof(rec.modules));
+	{
+		char l[256];
+		FILE *f = fopen("/proc/meminfo", "re");
+
+		while (f && fgets(l, sizeof(l), f))
+			if (sscanf(l, "MemFree: %llu kB", &kib) == 1)
+				break;
+		if (f)
+			fclose(f);
+	}
+	rec.mem_free_kib = kib;
+	snprintf(rec.why, sizeof(rec.why), "%s", why[0] ? why : "no reason given");
+	line[0] = '<';
+	line[1] = '3';
+	line[2] = '>';
+	if (record_format(&rec, line + 3, sizeof(line) - 3) < 0)
+		return;
+	fd = open("/dev/kmsg", O_WRONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		(void)!write(fd, line, strlen(line));
+		close(fd);
+	}
+	fd = open("/sys/module/printk/parameters/always_kmsg_dump", O_WRONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		(void)!write(fd, "Y", 1);
+		close(fd);
+	}
+	if (read_line_file("/sys/module/pstore/parameters/backend", backend,
+			   sizeof(backend)) == 0 && backend[0] &&
+	    strcmp(backend, "(null)") != 0)
+		say("recorded why for the next boot (pstore: %s)", backend);
+	else
+		say("warning: no pstore backend in the capture kernel: the next boot will not know why");
+}
+
 static void take_action(enum conf_action a)
 {
 	sync();
+	watchdog_disarm();
 	switch (a) {
 	case ACTION_POWEROFF:
 		say("powering off");
@@ -578,6 +765,13 @@ static void deadline_start(const struct kdump_conf *c)
 	    c->capture_timeout, last, conf_action_to_string(c->failure_action));
 	if (meta[0])
 		deadline_record(meta, c->capture_timeout, last);
+	{
+		char why[256];
+
+		snprintf(why, sizeof(why), "capture_timeout (%us) passed",
+			 c->capture_timeout);
+		record_failure(c, ETIMEDOUT, last, why);
+	}
 	if (!is_init)
 		_exit(EXIT_FAILURE);
 	switch (c->failure_action) {
@@ -821,6 +1015,7 @@ static int capture(const struct kdump_conf *c)
 	 * btrfs: the top-level subvolume, whatever the default one is: the
 	 * path kdump-file(8) resolved is relative to it (mountinfo's root).
 	 */
+	step("mounting the target");
 	if (mount(dev, MNT, fstype[0] ? fstype : "ext4", 0,
 		  strcmp(fstype, "btrfs") == 0 ? "subvolid=5" : NULL) < 0) {
 		r = -errno;
@@ -1034,6 +1229,7 @@ int main(void)
 		say("error: %s:%u: %s%s%s", CAPTURE_CONF, err.line, err.key,
 		    err.key[0] ? ": " : "", err.msg);
 		conf_init(&c);
+		record_failure(&c, -r, "reading the capture configuration", last_error);
 		take_action(c.failure_action);
 	}
 	say("capture started: target %s, path %s, dump level %u, %s",
@@ -1041,12 +1237,14 @@ int main(void)
 	    conf_compression_to_string(c.compression));
 	if (read_line_file("/proc/cmdline", cmdline, sizeof(cmdline)) == 0)
 		say("capture kernel command line: %s", cmdline);
+	helpers_start(&c);
 	deadline_start(&c);
 	say("capture deadline: %us (capture_timeout)", c.capture_timeout);
 	r = c.raw[0] ? capture_raw(&c) : capture(&c);
 	if (r < 0) {
 		say("capture failed after %.1fs: %s", (now_ms() - t_start) / 1000.0,
 		    strerror(-r));
+		record_failure(&c, -r, cur_step, last_error);
 		take_action(c.failure_action);
 	}
 	say("capture complete in %.1fs", (now_ms() - t_start) / 1000.0);

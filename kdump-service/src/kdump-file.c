@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <glob.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -30,6 +31,7 @@
 #include "devchain.h"
 #include "dump.h"
 #include "rawdump.h"
+#include "record.h"
 #include "estimate.h"
 #include "initramfs.h"
 #include "kexec.h"
@@ -113,6 +115,9 @@ struct plan {
 	char chain_what[PATH_MAX];	/* the device it was resolved for */
 	char chain_text[4096];		/* as the capture reads it */
 	char chain_drivers[2048];	/* for dracut --add-drivers */
+	/* The helpers' modules, "" when none, " (built in)" appended if so. */
+	char pstore[96];		/* keeps a failed capture's record */
+	char watchdog[96];		/* resets a capture that hangs */
 };
 
 static int load_config(struct kdump_conf *c)
@@ -221,6 +226,104 @@ static unsigned long long chain_modules_bytes(const struct plan *p)
 	return bytes;
 }
 
+/* Append "kind name" to the chain and a module to dracut's drivers. */
+static int plan_helper(struct plan *p, struct modload *km, const char *kind,
+		       const char *name, char *ret, size_t size)
+{
+	enum modload_state st = modload_lookup(km, name, NULL, 0, NULL, 0);
+	size_t tl = strlen(p->chain_text), dl = strlen(p->chain_drivers);
+	int n;
+
+	if (st == MODLOAD_MISSING)
+		return 0;
+	n = snprintf(p->chain_text + tl, sizeof(p->chain_text) - tl, "%s %s\n",
+		     kind, st == MODLOAD_MODULE ? name : "-");
+	if (n < 0 || (size_t)n >= sizeof(p->chain_text) - tl)
+		return -ENOBUFS;
+	if (st == MODLOAD_MODULE) {
+		n = snprintf(p->chain_drivers + dl, sizeof(p->chain_drivers) - dl,
+			     "%s%s", dl ? " " : "", name);
+		if (n < 0 || (size_t)n >= sizeof(p->chain_drivers) - dl)
+			return -ENOBUFS;
+	}
+	snprintf(ret, size, "%s%s", name,
+		 st == MODLOAD_BUILTIN ? " (built in)" : "");
+	return 0;
+}
+
+#define SYS_WATCHDOG "/sys/class/watchdog/watchdog0"
+
+/*
+ * The module of watchdog0's driver, for a watchdog without a parent device
+ * in sysfs (i6300esb registers none): the driver whose name is the
+ * watchdog's identity, on any bus.
+ */
+static int watchdog_module(char *ret, size_t size)
+{
+	char identity[128], pat[PATH_MAX], link[PATH_MAX];
+	glob_t g;
+	ssize_t n = -1;
+
+	n = readlink(SYS_WATCHDOG "/device/driver/module", link,
+		     sizeof(link) - 1);
+	if (n > 0)
+		goto found;
+	if (read_line_file(SYS_WATCHDOG "/identity", identity,
+			   sizeof(identity)) < 0 || !identity[0] ||
+	    strchr(identity, '/') || strchr(identity, '*') ||
+	    strchr(identity, '?') || strchr(identity, '['))
+		return -ENOENT;
+	snprintf(pat, sizeof(pat), "/sys/bus/*/drivers/%s/module", identity);
+	if (glob(pat, 0, NULL, &g) != 0)
+		return -ENOENT;
+	n = readlink(g.gl_pathv[0], link, sizeof(link) - 1);
+	globfree(&g);
+	if (n <= 0)
+		return -ENOENT;
+found:
+	link[n] = '\0';
+	return snprintf(ret, size, "%s", basename(link)) >= (int)size ?
+		       -ENAMETOOLONG : 0;
+}
+
+/*
+ * What the capture loads besides the target's drivers: the pstore backend
+ * in EFI variables, which keeps a failed capture's record across the
+ * reboot, and the driver of the machine's hardware watchdog (the one this
+ * system has: watchdog0's), which the capture arms as a backstop to
+ * capture_timeout.  Neither is an error when missing: status and show say
+ * what is not covered.
+ */
+static int plan_helpers(struct plan *p)
+{
+	char moddir[PATH_MAX], link[PATH_MAX], name[64];
+	struct modload *km;
+	int r = 0;
+
+	snprintf(moddir, sizeof(moddir), "/lib/modules/%s", p->release);
+	if (modload_new(moddir, &km) < 0)
+		return 0;
+	if (access("/sys/firmware/efi", F_OK) == 0)
+		r = plan_helper(p, km, "pstore", "efi_pstore", p->pstore,
+				sizeof(p->pstore));
+	/*
+	 * The watchdog's driver for the capture kernel: by the device's
+	 * modalias, else by the name of the module bound to it here.
+	 */
+	if (r == 0 && read_line_file(SYS_WATCHDOG "/device/modalias", link,
+				     sizeof(link)) == 0 &&
+	    modload_lookup(km, link, name, sizeof(name), NULL, 0) !=
+		    MODLOAD_MISSING) {
+		r = plan_helper(p, km, "watchdog", name, p->watchdog,
+				sizeof(p->watchdog));
+	} else if (r == 0 && watchdog_module(link, sizeof(link)) == 0) {
+		r = plan_helper(p, km, "watchdog", link, p->watchdog,
+				sizeof(p->watchdog));
+	}
+	modload_free(km);
+	return r;
+}
+
 static int make_plan(struct plan *p)
 {
 	char running[4096];
@@ -288,6 +391,9 @@ static int make_plan(struct plan *p)
 		else
 			r = 0;
 	}
+	if (r < 0)
+		return r;
+	r = plan_helpers(p);
 	if (r < 0)
 		return r;
 	r = conf_write(&p->capture, p->capture_conf_text,
@@ -591,25 +697,57 @@ static int write_armed(const char *kernel)
  * one, was lost: record that in LOST_FILE for status.  Nothing is decided
  * while the dumps cannot be seen from here (a target not mounted).
  */
+/* Where pstore records are: the kernel's, and systemd-pstore's archive. */
+static const char *const pstore_dirs[] = {
+	"/sys/fs/pstore", "/var/lib/systemd/pstore", NULL,
+};
+
+/* What status and the journal say of a lost crash: the record's reason if any. */
+static int lost_text(const struct armed *a, char *buf, size_t size)
+{
+	struct capture_record rec;
+
+	if (record_find(pstore_dirs, a->time, &rec) == 0 &&
+	    record_describe(&rec, buf, size) == 0)
+		return 0;
+	return lost_describe(a, buf, size);
+}
+
 static void record_lost_crash(const struct kdump_conf *c)
 {
 	char marker[PATH_MAX + 128], boot[64] = "", buf[256];
 	long long newest, complete;
+	struct capture_record rec;
+	enum crash_verdict v;
 	struct armed a;
+	bool seen;
 	int r;
 
-	if (dump_times(c, &newest, &complete) < 0)
-		return;
-	if (read_line_file(LOST_FILE, buf, sizeof(buf)) == 0 &&
+	/*
+	 * Dumps that cannot be seen (a target not mounted here) decide
+	 * nothing, unless the capture's own record says it failed.
+	 */
+	seen = dump_times(c, &newest, &complete) == 0;
+	if (!seen)
+		newest = complete = -1;
+	if (seen && read_line_file(LOST_FILE, buf, sizeof(buf)) == 0 &&
 	    armed_parse(buf, &a) == 0 && !lost_is_current(&a, complete))
 		(void)unlink(LOST_FILE);
 	if (read_line_file(ARMED_FILE, marker, sizeof(marker)) < 0 ||
 	    read_line_file(BOOT_ID_FILE, boot, sizeof(boot)) < 0)
 		return;
-	switch (crash_verdict(marker, boot, newest, &a)) {
+	v = crash_verdict(marker, boot, newest, &a);
+	if (!seen && (v != CRASH_LOST ||
+		      record_find(pstore_dirs, a.time, &rec) < 0))
+		return;
+	switch (v) {
 	case CRASH_NONE:
 		return;
-	case CRASH_LOST:
+	case CRASH_LOST: {
+		char text[2048];
+
+		if (lost_text(&a, text, sizeof(text)) == 0)
+			fprintf(stderr, "kdump-file: a crash was lost: %s\n", text);
 		r = armed_format(a.boot, a.time, NULL, buf, sizeof(buf));
 		if (r >= 0)
 			r = write_file_atomic(LOST_FILE, buf, strlen(buf), 0600);
@@ -619,6 +757,7 @@ static void record_lost_crash(const struct kdump_conf *c)
 			return;
 		}
 		break;
+	}
 	case CRASH_SAVED:
 		break;
 	}
@@ -991,19 +1130,25 @@ static void print_test(const struct kdump_conf *c, const struct dump_info *last)
  */
 static void print_lost(const struct kdump_conf *c)
 {
-	char marker[PATH_MAX + 128], boot[64] = "", text[1024];
+	char marker[PATH_MAX + 128], boot[64] = "", text[2048];
 	long long newest, complete;
+	struct capture_record rec;
 	struct armed a;
+	bool seen;
 
-	if (dump_times(c, &newest, &complete) < 0)
-		return; /* "last dump:" already says the dumps cannot be seen */
+	/* Dumps not seen: only the capture's own record tells. */
+	seen = dump_times(c, &newest, &complete) == 0;
+	if (!seen)
+		newest = complete = -1;
 	(void)read_line_file(BOOT_ID_FILE, boot, sizeof(boot));
 	if (!(read_line_file(ARMED_FILE, marker, sizeof(marker)) == 0 &&
 	      crash_verdict(marker, boot, newest, &a) == CRASH_LOST) &&
 	    !(read_line_file(LOST_FILE, marker, sizeof(marker)) == 0 &&
 	      armed_parse(marker, &a) == 0 && lost_is_current(&a, complete)))
 		return;
-	if (lost_describe(&a, text, sizeof(text)) == 0)
+	if (!seen && record_find(pstore_dirs, a.time, &rec) < 0)
+		return;
+	if (lost_text(&a, text, sizeof(text)) == 0)
 		printf("%-13s LOST: %s\n", "last crash:", text);
 }
 
@@ -1119,6 +1264,31 @@ static int do_test(void)
 	return 0;
 }
 
+/* The pstore and watchdog lines of show. */
+static void show_helpers(const struct plan *p)
+{
+	char state[32] = "", timeout[32] = "";
+
+	if (p->pstore[0])
+		printf("pstore:      %s: a failed capture's reason is kept in EFI variables for the next boot\n",
+		       p->pstore);
+	else
+		printf("pstore:      none: a failed capture's reason is kept only next to the dump, when the target is reachable\n");
+	if (!p->watchdog[0]) {
+		printf("watchdog:    none: a capture that hangs outside capture_timeout's reach (before /init) is not reset\n");
+		return;
+	}
+	(void)read_line_file(SYS_WATCHDOG "/state", state, sizeof(state));
+	(void)read_line_file(SYS_WATCHDOG "/timeout", timeout, sizeof(timeout));
+	printf("watchdog:    %s: the capture arms it for capture_timeout + %d s\n",
+	       p->watchdog, CAPTURE_WATCHDOG_MARGIN);
+	if (strcmp(state, "active") == 0)
+		printf("watchdog:    active in this system (timeout %s s): it also resets a capture kernel that hangs before the capture starts\n",
+		       timeout);
+	else
+		printf("watchdog:    not active in this system: a capture kernel that hangs before the capture starts is not reset (set RuntimeWatchdogSec= in /etc/systemd/system.conf)\n");
+}
+
 static int do_show(void)
 {
 	struct plan p;
@@ -1131,6 +1301,7 @@ static int do_show(void)
 	printf("kernel:      %s\ninitramfs:   %s\ncmdline:     %s\n", p.kernel,
 	       p.initramfs, p.cmdline);
 	printf("# as the capture kernel sees it:\n%s", p.capture_conf_text);
+	show_helpers(&p);
 	if (!p.chain_known) {
 		printf("# the capture loads the drivers of the devices it finds\n");
 		return 0;
