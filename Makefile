@@ -53,7 +53,15 @@ demo: deps
 bench: deps
 	@test/bench/run.sh
 
+# The vmcore reader's fuzzer, long (FUZZ_TIME seconds, default 600); make
+# check runs it briefly with a fixed seed. fuzz-merge keeps what it found.
+fuzz: deps
+	@$(MAKE) -C analysis fuzz
+
+fuzz-merge:
+	@$(MAKE) -C analysis fuzz-merge
+
 clean:
 	@for d in $(SUBDIRS); do $(MAKE) -C $$d clean || exit 1; done
 
-.PHONY: all install deps kernel image check-unit check-scenarios check check-full demo bench clean
+.PHONY: all install deps kernel image check-unit check-scenarios check check-full demo bench fuzz fuzz-merge clean
