@@ -972,9 +972,23 @@ static int do_load(void)
 	{
 		struct estimate e;
 
-		if (estimate_capture(kfd, ifd, system_ram(),
-				     chain_modules_bytes(&p), &e) == 0 &&
-		    reserved < e.needed)
+		/*
+		 * A set that cannot fit the reservation is refused here: the
+		 * kernel would refuse it too, but only after it has dropped
+		 * the loaded capture kernel, which then has to be loaded again.
+		 */
+		bool have_e = estimate_capture(kfd, ifd, system_ram(),
+					       chain_modules_bytes(&p), &e) == 0;
+
+		if (have_e && e.kernel + e.initramfs > reserved) {
+			log_error("cannot load capture kernel '%s' with initramfs '%s': they take %llu MiB in memory (the kernel's init_size %llu MiB, the initramfs %llu MiB), more than the %llu MiB crashkernel= reserves: raise crashkernel= and reboot, or use a smaller initramfs",
+				  p.kernel, p.initramfs,
+				  (e.kernel + e.initramfs) >> 20, e.kernel >> 20,
+				  e.initramfs >> 20, reserved >> 20);
+			r = -E2BIG;
+			goto out;
+		}
+		if (have_e && reserved < e.needed)
 			fprintf(stderr,
 				"kdump-file: warning: the crashkernel= reservation (%llu MiB) is smaller than the %llu MiB the capture needs: it may run out of memory and save nothing (see 'kdump-file estimate')\n",
 				reserved >> 20, (e.needed + (1ULL << 20) - 1) >> 20);

@@ -46,13 +46,13 @@ refused huge-level "'4294967327' is not a dump level from 0 to 31"
 refused non-utf8 "line is not valid UTF-8"
 refused unknown-key "key 'dump_lvel': unknown key (did you mean 'dump_level'?)"
 refused missing-config "/etc/no-such.conf"
-refused too-big-initramfs "the previously loaded capture kernel /boot/vmlinuz-"
+refused too-big-initramfs "MiB crashkernel= reserves: raise crashkernel= and reboot, or use a smaller initramfs"
 refused writable-capture-program \
 	"refusing to build the capture initramfs: '/usr/lib/kdump-file/kdump-file-capture' is group-writable"
 refused writable-config "chmod go-w"
 refused foreign-config "/tmp/owned.conf"
-check "a failed kernel-side load is explained" \
-	grep -q "kexec_file_load: .*initramfs.big\|initramfs '/tmp/initramfs.big'" "$con"
+check "too-big-initramfs: refused before the syscall, the loaded capture kernel never dropped" \
+	bash -c "! grep -B3 'case too-big-initramfs:' '$con' | grep -q 'was loaded again'"
 
 check "with umask 000, the initramfs is 0600 and the state directories 0700" \
 	grep -q "KDUMP-FILE-TEST: modes: initramfs 600 state-dir 700 run-dir 700" "$con"
@@ -86,6 +86,8 @@ check "reload-broken-config: loaded in every sample of the watch" test "${zeros:
 check "reload-broken-config: says which capture kernel is loaded now" \
 	grep -q "journal: kdump-file: still loaded: /boot/vmlinuz-.* with initramfs /var/lib/kdump-file/initramfs-.*: a crash is still captured" "$con"
 reloaded reload-refused-image
+check "reload-refused-image: the kernel refused it" \
+	grep -q "journal: kdump-file: error: cannot load capture kernel .* with initramfs '/tmp/initramfs.big': kexec_file_load: " "$con"
 check "reload-refused-image: the journal says the previous capture kernel was loaded again" \
 	grep -q "journal: kdump-file: the previously loaded capture kernel /boot/vmlinuz-.* was loaded again" "$con"
 check "reload-refused-image: says which capture kernel is loaded now" \

@@ -66,10 +66,8 @@ step_bad_inputs() {
     bad_conf unknown-key "dump_lvel = 31"
     refused missing-config -c /etc/no-such.conf load
 
-    # A kernel-side failure after a valid image passed every check: an
-    # initramfs larger than the reservation.  The kernel drops the loaded
-    # capture kernel before it parses a new one; kdump-file loads the
-    # previous one again.
+    # An initramfs larger than the reservation: refused before the
+    # syscall, so the loaded capture kernel is never dropped.
     head -c 300000000 /dev/zero > /tmp/big
     (cd /tmp && echo big | cpio -o -H newc 2> /dev/null) > /tmp/initramfs.big
     rm -f /tmp/big
@@ -149,10 +147,18 @@ reload_cases() {
     cp /etc/kdump-file.conf /tmp/conf.good
     printf 'dump_lvel = 31\n' >> /etc/kdump-file.conf
     reload_case reload-broken-config
-    # An image the kernel itself refuses, after it has dropped the loaded one.
-    head -c 300000000 /dev/zero > /tmp/big
+    # An image the kernel itself refuses, after it has dropped the loaded
+    # one: kernel and initramfs fill the reservation to 4 KiB, which
+    # kdump-file's own check lets through and the kernel's other segments
+    # (purgatory, boot parameters, ELF headers) do not.
+    reserved=$(cat /sys/kernel/kexec_crash_size)
+    init_size=$(od -An -tu4 -j 608 -N 4 "/boot/vmlinuz-$(uname -r)" | tr -d ' ')
+    size=$((reserved - init_size - 4096 - 1024))
+    say "reservation $reserved, init_size $init_size: an initramfs of $size bytes"
+    head -c "$size" /dev/zero > /tmp/big
     (cd /tmp && echo big | cpio -o -H newc 2> /dev/null) > /tmp/initramfs.big
     rm -f /tmp/big
+    say "initramfs.big: $(stat -c %s /tmp/initramfs.big) bytes"
     printf 'initramfs = /tmp/initramfs.big\n' >> /etc/kdump-file.conf
     reload_case reload-refused-image
     rm -f /tmp/initramfs.big
