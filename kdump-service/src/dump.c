@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "dump.h"
+#include "json.h"
 
 bool dump_name_valid(const char *name)
 {
@@ -51,49 +52,6 @@ int dump_find_last(const char *base, char *ret, size_t size)
 		return -ENOENT;
 	if ((size_t)snprintf(ret, size, "%s/%s", base, best) >= size)
 		return -ENAMETOOLONG;
-	return 0;
-}
-
-int json_get_field(const char *json, const char *key, char *buf, size_t size)
-{
-	char pat[80];
-	const char *p;
-	size_t n = 0;
-
-	if (size == 0 || snprintf(pat, sizeof(pat), "\"%s\":", key) >= (int)sizeof(pat))
-		return -EINVAL;
-	p = strstr(json, pat);
-	if (!p)
-		return -ENOENT;
-	p += strlen(pat);
-	while (*p == ' ')
-		p++;
-	if (*p == '"') {
-		for (p++; *p && *p != '"'; p++) {
-			char c = *p;
-
-			if (c == '\\') {
-				p++;
-				if (!*p)
-					return -EINVAL;
-				c = *p == 'n' ? ' ' : *p == 'u' ? '?' : *p;
-				if (*p == 'u') {
-					for (int k = 0; k < 4 && p[1]; k++)
-						p++;
-				}
-			}
-			if (n + 1 >= size)
-				break;
-			buf[n++] = c;
-		}
-	} else {
-		for (; *p && !strchr(", \n\t}", *p); p++) {
-			if (n + 1 >= size)
-				break;
-			buf[n++] = *p;
-		}
-	}
-	buf[n] = '\0';
 	return 0;
 }
 

@@ -49,10 +49,5 @@ int dump_scan(const char *base, long long *ret_newest,
  */
 unsigned int dump_retention(const bool *complete, unsigned int n,
 			    unsigned int keep, bool *remove);
-/*
- * Extract a top-level string or number field from a small JSON object we
- * wrote ourselves; bounded, and never trusts the input's lengths.
- */
-int json_get_field(const char *json, const char *key, char *buf, size_t size);
 
 #endif

@@ -34,8 +34,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <json-c/json.h>
+
 #include "conf.h"
 #include "dump.h"
+#include "json.h"
 #include "modload.h"
 #include "rawdump.h"
 #include "record.h"
@@ -173,22 +176,6 @@ static void find_panic(const char *dmesg, char *buf, size_t size)
 		}
 	}
 	fclose(f);
-}
-
-static void json_string(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = *s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
 }
 
 static int fsync_path(const char *path)
@@ -676,6 +663,19 @@ static void take_action(enum conf_action a)
  * what is stuck).  When the capture ends or execs a shell, the pipe closes
  * and the deadline process ends too.
  */
+/* metadata.json of a capture that has not finished, saying why. */
+static int write_incomplete(const char *meta, const char *why)
+{
+	struct json_object *o = json_object_new_object();
+	int r = -ENOMEM;
+
+	if (o && json_set_bool(o, "complete", 0) == 0 &&
+	    json_set_text(o, "error", why) == 0)
+		r = json_write_atomic(meta, o, 0600);
+	json_object_put(o);
+	return r;
+}
+
 /*
  * Replace the dump's metadata.json with why the capture stopped, so that
  * the next boot says so; in a process of its own given 5 s, since the
@@ -684,23 +684,15 @@ static void take_action(enum conf_action a)
 static void deadline_record(const char *meta, unsigned int timeout,
 			    const char *last)
 {
-	char tmp[PATH_MAX + 8];
 	pid_t pid;
 
 	pid = fork();
 	if (pid == 0) {
-		FILE *f;
+		char why[256];
 
-		snprintf(tmp, sizeof(tmp), "%s.new", meta);
-		f = fopen(tmp, "we");
-		if (!f)
-			_exit(1);
-		fprintf(f, "{\n  \"complete\": false,\n  \"error\": \"capture_timeout (%u s) passed while %s\"\n}\n",
-			timeout, last);
-		if (fflush(f) != 0 || fsync(fileno(f)) < 0 ||
-		    rename(tmp, meta) < 0 || fsync_parent(meta) < 0)
-			_exit(1);
-		_exit(0);
+		snprintf(why, sizeof(why), "capture_timeout (%u s) passed while %s",
+			 timeout, last);
+		_exit(write_incomplete(meta, why) < 0);
 	}
 	if (pid < 0)
 		return;
@@ -984,7 +976,6 @@ static int capture(const struct kdump_conf *c)
 	struct vmcoreinfo vi;
 	struct tm tm;
 	time_t now;
-	FILE *f;
 	int r;
 
 	/* 1. The target device, within target_timeout. */
@@ -1081,14 +1072,7 @@ static int capture(const struct kdump_conf *c)
 	 * this kernel dies while the vmcore is written, the next boot finds
 	 * an incomplete dump, not nothing.  The record is replaced at the end.
 	 */
-	f = fopen(meta, "we");
-	if (f) {
-		fprintf(f, "{\n  \"complete\": false,\n  \"error\": \"%s\"\n}\n",
-			"the capture did not finish: power was lost, the capture kernel stopped or capture_timeout passed while saving the vmcore");
-		fflush(f);
-		(void)fsync(fileno(f));
-		fclose(f);
-	}
+	(void)write_incomplete(meta, "the capture did not finish: power was lost, the capture kernel stopped or capture_timeout passed while saving the vmcore");
 	(void)fsync_path(dmesg);
 	(void)fsync_path(dir);
 	(void)fsync_path(base);
@@ -1174,29 +1158,56 @@ out_meta:
 	/* 5. Metadata, whatever happened to the vmcore. */
 	(void)read_vmcoreinfo(&vi);
 	find_panic(dmesg, panic, sizeof(panic));
-	f = fopen(meta, "we");
-	if (f) {
-		fprintf(f, "{\n  \"kernel_release\": ");
-		json_string(f, vi.release);
-		fprintf(f, ",\n  \"crash_time\": %lld,\n  \"panic\": ", vi.crash_time);
-		json_string(f, panic);
-		fprintf(f, ",\n  \"dump_level\": %u,\n  \"compression\": \"%s\","
-			   "\n  \"complete\": %s,\n  \"vmcore_bytes\": %lld,"
-			   "\n  \"dmesg_bytes\": %lld,\n  \"target\": ",
-			c->dump_level, conf_compression_to_string(c->compression),
-			r == 0 ? "true" : "false", file_size(core),
-			file_size(dmesg));
-		json_string(f, c->target);
-		fprintf(f, ",\n  \"error\": ");
-		json_string(f, reason);
-		fprintf(f, ",\n  \"seconds\": { \"find_target\": %.3f, \"dmesg\": %.3f, \"vmcore\": %.3f, \"total\": %.3f }\n}\n",
-			(t_dev - t_start) / 1000.0, t_dmesg / 1000.0,
-			t_core / 1000.0, (now_ms() - t_start) / 1000.0);
-		fflush(f);
-		(void)fsync(fileno(f));
-		fclose(f);
+	{
+		struct json_object *o = json_object_new_object();
+		struct json_object *secs = json_object_new_object();
+		int m = o && secs ? 0 : -ENOMEM;
+
+		if (m == 0)
+			m = json_set_text(o, "kernel_release", vi.release);
+		if (m == 0)
+			m = json_set_int(o, "crash_time", vi.crash_time);
+		if (m == 0)
+			m = json_set_text(o, "panic", panic);
+		if (m == 0)
+			m = json_set_int(o, "dump_level", c->dump_level);
+		if (m == 0)
+			m = json_set_text(o, "compression",
+					  conf_compression_to_string(c->compression));
+		if (m == 0)
+			m = json_set_bool(o, "complete", r == 0);
+		if (m == 0)
+			m = json_set_int(o, "vmcore_bytes", file_size(core));
+		if (m == 0)
+			m = json_set_int(o, "dmesg_bytes", file_size(dmesg));
+		if (m == 0)
+			m = json_set_text(o, "target", c->target);
+		if (m == 0)
+			m = json_set_text(o, "error", reason);
+		if (m == 0)
+			m = json_set_double(secs, "find_target",
+					    (t_dev - t_start) / 1000.0);
+		if (m == 0)
+			m = json_set_double(secs, "dmesg", t_dmesg / 1000.0);
+		if (m == 0)
+			m = json_set_double(secs, "vmcore", t_core / 1000.0);
+		if (m == 0)
+			m = json_set_double(secs, "total",
+					    (now_ms() - t_start) / 1000.0);
+		if (m == 0) {
+			m = json_object_object_add(o, "seconds", secs) < 0 ?
+				    -ENOMEM : 0;
+			if (m == 0)
+				secs = NULL;
+		}
+		if (m == 0)
+			m = json_write_atomic(meta, o, 0600);
+		if (m < 0)
+			say("warning: cannot write %s: %s", meta + strlen(MNT),
+			    strerror(-m));
+		json_object_put(secs);
+		json_object_put(o);
 	}
-	(void)fsync_path(dir);
 out_umount:
 	step("unmounting the target");
 	sync();

@@ -26,6 +26,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <json-c/json.h>
+
 #include "cmdline.h"
 #include "conf.h"
 #include "devchain.h"
@@ -34,6 +36,7 @@
 #include "record.h"
 #include "estimate.h"
 #include "initramfs.h"
+#include "json.h"
 #include "kexec.h"
 #include "state.h"
 #include "target.h"
@@ -1416,7 +1419,7 @@ static int do_estimate(void)
 static int do_recover(void)
 {
 	char dev[PATH_MAX], hbuf[RAW_HEADER_SIZE], dir[PATH_MAX + 64];
-	char p[PATH_MAX + 96], meta[1024];
+	char p[PATH_MAX + 96];
 	unsigned long long dev_size = 0;
 	struct raw_header h;
 	struct kdump_conf c;
@@ -1516,20 +1519,30 @@ static int do_recover(void)
 	}
 	{
 		bool ok = h.state == RAW_COMPLETE && r == 0;
-		int n = snprintf(meta, sizeof(meta),
-				 "{\n  \"kernel_release\": \"%s\",\n  \"crash_time\": %lld,\n"
-				 "  \"complete\": %s,\n  \"target\": \"%s\",\n"
-				 "  \"recovered_from\": \"%s\",\n  \"error\": \"%s\"\n}\n",
-				 h.release, h.time, ok ? "true" : "false",
-				 c.raw, dev, ok ? "" : h.error[0] ? h.error :
-				 h.state == RAW_WRITING ? "the capture did not finish (power loss or a crash during the dump)" :
-							  "the capture failed");
+		struct json_object *o = json_object_new_object();
+		int m = o ? 0 : -ENOMEM;
 
-		/* Never more than the buffer holds, whatever the header said. */
-		if (n < 0 || (size_t)n >= sizeof(meta))
-			n = strlen(meta);
+		/* The header's text comes from the crashed kernel's disk. */
+		if (m == 0)
+			m = json_set_text(o, "kernel_release", h.release);
+		if (m == 0)
+			m = json_set_int(o, "crash_time", h.time);
+		if (m == 0)
+			m = json_set_bool(o, "complete", ok);
+		if (m == 0)
+			m = json_set_text(o, "target", c.raw);
+		if (m == 0)
+			m = json_set_text(o, "recovered_from", dev);
+		if (m == 0)
+			m = json_set_text(o, "error", ok ? "" : h.error[0] ? h.error :
+					  h.state == RAW_WRITING ? "the capture did not finish (power loss or a crash during the dump)" :
+					  "the capture failed");
 		snprintf(p, sizeof(p), "%s/metadata.json", dir);
-		(void)write_file_atomic(p, meta, n, 0600);
+		if (m == 0)
+			m = json_write_atomic(p, o, 0600);
+		json_object_put(o);
+		if (m < 0)
+			log_error("cannot write %s: %s", p, strerror(-m));
 	}
 	/*
 	 * A vmcore that could not be recovered stays on the device, marked

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "dump.h"
+#include "json.h"
 #include "tests.h"
 
 static void put(const char *dir, const char *name, const char *text)
@@ -40,15 +41,23 @@ static void test_json(void)
 	CHECK(strcmp(buf, "x\"y") == 0);
 	CHECK(json_get_field("{ \"n\": 42 }", "n", buf, sizeof(buf)) == 0);
 	CHECK(strcmp(buf, "42") == 0);
+	CHECK(json_get_field("{ \"b\": true }", "b", buf, sizeof(buf)) == 0);
+	CHECK(strcmp(buf, "true") == 0);
 	CHECK(json_get_field("{ \"n\": 42 }", "m", buf, sizeof(buf)) == -ENOENT);
-	/* Hostile: unterminated, dangling escape, overlong. */
-	CHECK(json_get_field("{\"a\": \"abc", "a", buf, sizeof(buf)) == 0);
-	CHECK(strcmp(buf, "abc") == 0);
+	CHECK(json_get_field("{ \"n\": null }", "n", buf, sizeof(buf)) == -ENOENT);
+	/* Hostile: unterminated, dangling escape, not an object, overlong. */
+	CHECK(json_get_field("{\"a\": \"abc", "a", buf, sizeof(buf)) == -EINVAL);
 	CHECK(json_get_field("{\"a\": \"abc\\", "a", buf, sizeof(buf)) == -EINVAL);
-	CHECK(json_get_field("{\"a\": \"\\u12", "a", buf, sizeof(buf)) == 0);
+	CHECK(json_get_field("{\"a\": \"\\u12", "a", buf, sizeof(buf)) == -EINVAL);
+	CHECK(json_get_field("[1, 2]", "a", buf, sizeof(buf)) == -EINVAL);
+	CHECK(json_get_field("", "a", buf, sizeof(buf)) == -EINVAL);
 	CHECK(json_get_field("{\"a\": \"0123456789012345678901234567890123456789\"}",
 			     "a", buf, sizeof(buf)) == 0);
 	CHECK(strlen(buf) == sizeof(buf) - 1);
+	/* A key inside a string value is not the key. */
+	CHECK(json_get_field("{\"x\": \"\\\"a\\\": 1\", \"a\": 2}", "a", buf,
+			     sizeof(buf)) == 0);
+	CHECK(strcmp(buf, "2") == 0);
 }
 
 static void test_inspect_and_last(void)

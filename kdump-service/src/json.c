@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "json.h"
+#include "util.h"
+
+/* Length of the valid UTF-8 sequence at s, 0 when there is none. */
+static size_t utf8_len(const unsigned char *s)
+{
+	size_t n;
+	unsigned int cp;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2, cp = s[0] & 0x1f;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3, cp = s[0] & 0x0f;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4, cp = s[0] & 0x07;
+	else
+		return 0;
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	/* Overlong forms, surrogates and beyond U+10FFFF are not UTF-8. */
+	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
+	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+		return 0;
+	return n;
+}
+
+struct json_object *json_text(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+	size_t len = strlen((const char *)p), o = 0;
+	struct json_object *j;
+	char *buf;
+
+	/* Each invalid byte grows to three: U+FFFD. */
+	buf = malloc(len * 3 + 1);
+	if (!buf)
+		return NULL;
+	while (*p) {
+		size_t n = utf8_len(p);
+
+		if (n == 0) {
+			memcpy(buf + o, "\xef\xbf\xbd", 3);
+			o += 3;
+			p++;
+			continue;
+		}
+		memcpy(buf + o, p, n);
+		o += n;
+		p += n;
+	}
+	buf[o] = '\0';
+	j = json_object_new_string_len(buf, (int)o);
+	free(buf);
+	return j;
+}
+
+static int set(struct json_object *obj, const char *key, struct json_object *v)
+{
+	if (!v)
+		return -ENOMEM;
+	if (json_object_object_add(obj, key, v) < 0) {
+		json_object_put(v);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+int json_set_text(struct json_object *obj, const char *key, const char *s)
+{
+	return set(obj, key, json_text(s));
+}
+
+int json_set_int(struct json_object *obj, const char *key, long long v)
+{
+	return set(obj, key, json_object_new_int64(v));
+}
+
+int json_set_double(struct json_object *obj, const char *key, double v)
+{
+	return set(obj, key, json_object_new_double(v));
+}
+
+int json_set_bool(struct json_object *obj, const char *key, int v)
+{
+	return set(obj, key, json_object_new_boolean(v));
+}
+
+int json_write_atomic(const char *path, struct json_object *obj, mode_t mode)
+{
+	const char *text;
+	size_t len;
+	char *buf;
+	int r;
+
+	text = json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PRETTY |
+					      JSON_C_TO_STRING_SPACED |
+					      JSON_C_TO_STRING_NOSLASHESCAPE);
+	if (!text)
+		return -ENOMEM;
+	len = strlen(text);
+	buf = malloc(len + 2);
+	if (!buf)
+		return -ENOMEM;
+	memcpy(buf, text, len);
+	buf[len++] = '\n';
+	r = write_file_atomic(path, buf, len, mode);
+	free(buf);
+	return r;
+}
+
+int json_get_field(const char *text, const char *key, char *buf, size_t size)
+{
+	struct json_object *root, *v;
+	const char *s;
+	int r = 0;
+
+	if (size == 0)
+		return -EINVAL;
+	root = json_tokener_parse(text);
+	if (!root || !json_object_is_type(root, json_type_object)) {
+		json_object_put(root);
+		return -EINVAL;
+	}
+	if (!json_object_object_get_ex(root, key, &v) || !v) {
+		r = -ENOENT;
+	} else {
+		s = json_object_is_type(v, json_type_string) ?
+			    json_object_get_string(v) :
+			    json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN);
+		snprintf(buf, size, "%s", s ? s : "");
+	}
+	json_object_put(root);
+	return r;
+}
