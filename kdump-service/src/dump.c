@@ -73,7 +73,9 @@ static int read_small(const char *path, char *buf, size_t size)
 
 int dump_inspect(const char *dir, struct dump_info *ret)
 {
-	char p[4200], json[8192], v[64];
+	/* A report.json holds the backtrace and more: room for a large one. */
+	const size_t json_max = 1024 * 1024;
+	char p[4200], *json, v[64];
 	struct stat st;
 
 	memset(ret, 0, sizeof(*ret));
@@ -95,8 +97,11 @@ int dump_inspect(const char *dir, struct dump_info *ret)
 	ret->has_incomplete = access(p, F_OK) == 0;
 	snprintf(p, sizeof(p), "%s/dmesg.txt", dir);
 	ret->has_dmesg = access(p, F_OK) == 0;
+	json = malloc(json_max);
+	if (!json)
+		return -ENOMEM;
 	snprintf(p, sizeof(p), "%s/metadata.json", dir);
-	if (read_small(p, json, sizeof(json)) == 0) {
+	if (read_small(p, json, json_max) == 0) {
 		ret->has_metadata = true;
 		(void)json_get_field(json, "panic", ret->panic,
 				     sizeof(ret->panic));
@@ -109,7 +114,7 @@ int dump_inspect(const char *dir, struct dump_info *ret)
 	}
 	/* kdump-file-analyze's report: "crash SIG: PANIC in TASK". */
 	snprintf(p, sizeof(p), "%s/report.json", dir);
-	if (read_small(p, json, sizeof(json)) == 0) {
+	if (read_small(p, json, json_max) == 0) {
 		char sig[64] = "", panic[256] = "", task[64] = "";
 
 		(void)json_get_field(json, "signature", sig, sizeof(sig));
@@ -118,13 +123,14 @@ int dump_inspect(const char *dir, struct dump_info *ret)
 			(void)json_get_field(json, "oops", panic, sizeof(panic));
 		if (strcmp(panic, "null") == 0)
 			panic[0] = '\0';
-		(void)json_get_field(json, "command", task, sizeof(task));
+		(void)json_get_field(json, "task.command", task, sizeof(task));
 		if (sig[0])
 			snprintf(ret->summary, sizeof(ret->summary),
 				 "crash %s: %s in %s", sig,
 				 panic[0] ? panic : "no panic message",
 				 task[0] ? task : "unknown task");
 	}
+	free(json);
 	return 0;
 }
 

@@ -134,7 +134,24 @@ int json_get_field(const char *text, const char *key, char *buf, size_t size)
 		json_object_put(root);
 		return -EINVAL;
 	}
-	if (!json_object_object_get_ex(root, key, &v) || !v) {
+	/* "a.b": key b of the object that key a of the top level holds. */
+	v = root;
+	for (const char *k = key; v && *k;) {
+		size_t n = strcspn(k, ".");
+		char part[128];
+
+		if (n >= sizeof(part) ||
+		    !json_object_is_type(v, json_type_object)) {
+			v = NULL;
+			break;
+		}
+		memcpy(part, k, n);
+		part[n] = '\0';
+		if (!json_object_object_get_ex(v, part, &v))
+			v = NULL;
+		k += n + (k[n] == '.');
+	}
+	if (!v) {
 		r = -ENOENT;
 	} else {
 		s = json_object_is_type(v, json_type_string) ?

@@ -32,9 +32,10 @@ int json_set_bool(struct json_object *obj, const char *key, int v);
 int json_write_atomic(const char *path, struct json_object *obj, mode_t mode);
 
 /*
- * The value of key in the top-level object of text: a string as it is
- * (cut to size), a number or boolean as its JSON text.  -EINVAL when text
- * is not a JSON object, -ENOENT when key is missing or null.
+ * The value of key in the top-level object of text ("a.b": key b of the
+ * object under key a): a string as it is (cut to size), a number or
+ * boolean as its JSON text.  -EINVAL when text is not a JSON object,
+ * -ENOENT when key is missing or null.
  */
 int json_get_field(const char *text, const char *key, char *buf, size_t size);
 

@@ -90,6 +90,17 @@ static void test_inspect_and_last(void)
 	CHECK(info.crash_time == 1234);
 	CHECK(strcmp(info.panic, "sysrq triggered crash") == 0);
 	CHECK(strcmp(info.release, "6.1.0") == 0);
+	CHECK(info.summary[0] == '\0');
+	/* The analysis report: its task is nested; a null panic gives the oops. */
+	put(d1, "report.json",
+	    "{ \"signature\": \"3f2a\", \"panic\": null, \"oops\": \"BUG: oops\",\n"
+	    "  \"task\": { \"command\": \"bash\", \"pid\": 7 }, \"backtrace\": [ \"a\", \"b\" ] }\n");
+	CHECK(dump_inspect(d1, &info) == 0);
+	CHECK(strcmp(info.summary, "crash 3f2a: BUG: oops in bash") == 0);
+	/* A report that is not JSON gives no summary, and no error. */
+	put(d1, "report.json", "{ \"signature\": \"3f2a\", ");
+	CHECK(dump_inspect(d1, &info) == 0);
+	CHECK(info.summary[0] == '\0');
 	CHECK(dump_inspect("/nonexistent", &info) == -ENOENT);
 
 	{

@@ -72,6 +72,17 @@ static void test_write_read(void)
 	CHECK(json_get_field(text, "seconds", buf, sizeof(buf)) == 0);
 	CHECK(strcmp(buf, "1.5") == 0);
 	unlink(path);
+	/* Nested keys. */
+	CHECK(json_get_field("{\"task\": {\"command\": \"bash\", \"pid\": 7}}",
+			     "task.command", buf, sizeof(buf)) == 0);
+	CHECK(strcmp(buf, "bash") == 0);
+	CHECK(json_get_field("{\"task\": {\"pid\": 7}}", "task.pid", buf,
+			     sizeof(buf)) == 0);
+	CHECK(strcmp(buf, "7") == 0);
+	CHECK(json_get_field("{\"task\": 1}", "task.pid", buf, sizeof(buf)) == -ENOENT);
+	CHECK(json_get_field("{\"task\": {}}", "task.pid", buf, sizeof(buf)) == -ENOENT);
+	CHECK(json_get_field("{\"command\": \"x\"}", "task.command", buf,
+			     sizeof(buf)) == -ENOENT);
 }
 
 int main(void)
