@@ -9,6 +9,7 @@
  *
  * Exit status: 0 success, 1 failure, 2 usage error.
  */
+#include <json-c/json.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -27,6 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "json.h"
 #include "report.h"
 #include "vmcore.h"
 #include "vmlinux.h"
@@ -429,6 +431,39 @@ static int print_info_text(struct vmcore *v, const char *path,
 	return 0;
 }
 
+/* key: text, or null when text is NULL or empty. */
+static void put_text(struct json_object *o, const char *key, const char *text)
+{
+	json_object_object_add(o, key, text && *text ? json_text(text) : NULL);
+}
+
+static void put_u64(struct json_object *o, const char *key, uint64_t v)
+{
+	json_object_object_add(o, key, json_object_new_uint64(v));
+}
+
+/* "0x..." of v; wide: all 16 digits, as registers are shown. */
+static void put_hex(struct json_object *o, const char *key, bool wide,
+		    uint64_t v)
+{
+	char buf[32];
+
+	if (wide)
+		snprintf(buf, sizeof(buf), "0x%016" PRIx64, v);
+	else
+		snprintf(buf, sizeof(buf), "0x%" PRIx64, v);
+	json_object_object_add(o, key, json_object_new_string(buf));
+}
+
+/* obj as the project writes JSON (json-c, pretty), and a newline. */
+static void json_print(FILE *f, struct json_object *obj)
+{
+	fputs(json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PRETTY |
+					     JSON_C_TO_STRING_SPACED |
+					     JSON_C_TO_STRING_NOSLASHESCAPE), f);
+	fputc('\n', f);
+}
+
 static void print_info_json(struct vmcore *v, const char *path,
 			    const struct vmcore_info *in, int complete,
 			    const char *incomplete_why)
@@ -438,78 +473,73 @@ static void print_info_json(struct vmcore *v, const char *path,
 	size_t n_segs, n_ram = 0, n_dumped = 0, i;
 	uint64_t ram_pages = 0, dumped_pages = 0;
 	struct vmcore_range *dumped = NULL;
+	struct json_object *o = json_object_new_object(), *a;
 	char when[64];
 
 	format_time(in->crashtime, when, sizeof(when));
-	printf("{\n  \"vmcore\": ");
-	json_string(stdout, path);
-	printf(",\n  \"format\": ");
-	json_string(stdout, in->format);
-	printf(",\n  \"description\": ");
-	json_string(stdout, in->description);
-	printf(",\n  \"file_size\": %" PRIu64 ",\n  \"arch\": ", in->file_size);
-	json_string(stdout, in->arch);
-	printf(",\n  \"vmcoreinfo\": %s,\n  \"osrelease\": ",
-	       in->has_vmcoreinfo ? "true" : "false");
-	if (in->osrelease[0])
-		json_string(stdout, in->osrelease);
-	else
-		printf("null");
-	printf(",\n  \"build_id\": ");
-	json_string(stdout, in->build_id);
-	printf(",\n  \"nodename\": ");
-	json_string(stdout, in->nodename);
-	printf(",\n  \"page_size\": %" PRIu64 ",\n", in->page_size);
-	if (in->crashtime >= 0) {
-		printf("  \"crash_time\": %" PRId64 ",\n  \"crash_time_utc\": ",
-		       in->crashtime);
-		json_string(stdout, when);
-		printf(",\n");
-	} else {
-		printf("  \"crash_time\": null,\n  \"crash_time_utc\": null,\n");
-	}
-	printf("  \"cpus\": [");
+	json_object_object_add(o, "vmcore", json_text(path));
+	json_object_object_add(o, "format", json_text(in->format));
+	json_object_object_add(o, "description", json_text(in->description));
+	put_u64(o, "file_size", in->file_size);
+	json_object_object_add(o, "arch", json_text(in->arch));
+	json_object_object_add(o, "vmcoreinfo",
+			       json_object_new_boolean(in->has_vmcoreinfo));
+	put_text(o, "osrelease", in->osrelease);
+	json_object_object_add(o, "build_id", json_text(in->build_id));
+	json_object_object_add(o, "nodename", json_text(in->nodename));
+	put_u64(o, "page_size", in->page_size);
+	json_object_object_add(o, "crash_time", in->crashtime >= 0 ?
+			       json_object_new_int64(in->crashtime) : NULL);
+	put_text(o, "crash_time_utc", in->crashtime >= 0 ? when : NULL);
+	a = json_object_new_array();
 	for (i = 0; i < in->n_cpus; i++) {
+		struct json_object *cpu;
 		struct vmcore_cpu c;
 
 		if (vmcore_get_cpu(v, i, &c) < 0)
 			continue;
-		printf("%s\n    { \"cpu\": %zu, \"pid\": %d, \"rip\": "
-		       "\"0x%016" PRIx64 "\", \"rsp\": \"0x%016" PRIx64
-		       "\", \"rbp\": \"0x%016" PRIx64 "\" }", i ? "," : "",
-		       i, c.pid, c.rip, c.rsp, c.rbp);
+		cpu = json_object_new_object();
+		put_u64(cpu, "cpu", i);
+		json_object_object_add(cpu, "pid", json_object_new_int(c.pid));
+		put_hex(cpu, "rip", true, c.rip);
+		put_hex(cpu, "rsp", true, c.rsp);
+		put_hex(cpu, "rbp", true, c.rbp);
+		json_object_array_add(a, cpu);
 	}
-	printf("%s],\n", in->n_cpus ? "\n  " : "");
+	json_object_object_add(o, "cpus", a);
 	(void)vmcore_get_ranges(v, VMCORE_MAP_RAM, &ram, &n_ram, &ram_pages);
 	(void)vmcore_get_ranges(v, VMCORE_MAP_DUMPED, &dumped, &n_dumped,
 				&dumped_pages);
-	printf("  \"ram_ranges\": [");
-	for (i = 0; i < n_ram; i++)
-		printf("%s\n    { \"start\": \"0x%" PRIx64 "\", \"end\": \"0x%"
-		       PRIx64 "\" }", i ? "," : "", ram[i].start,
-		       ram[i].end - 1);
-	printf("%s],\n", n_ram ? "\n  " : "");
-	printf("  \"ram_pages\": %" PRIu64 ",\n  \"dumped_pages\": %" PRIu64
-	       ",\n  \"dumped_ranges\": %zu,\n", ram_pages, dumped_pages,
-	       n_dumped);
-	if (vmcore_get_segments(v, &segs, &n_segs) >= 0) {
-		printf("  \"segments\": [");
-		for (i = 0; i < n_segs; i++)
-			printf("%s\n    { \"paddr\": \"0x%" PRIx64 "\", "
-			       "\"vaddr\": \"0x%" PRIx64 "\", \"offset\": "
-			       "%" PRIu64 ", \"filesz\": %" PRIu64 ", "
-			       "\"memsz\": %" PRIu64 " }", i ? "," : "",
-			       segs[i].paddr, segs[i].vaddr, segs[i].offset,
-			       segs[i].filesz, segs[i].memsz);
-		printf("\n  ],\n");
+	a = json_object_new_array();
+	for (i = 0; i < n_ram; i++) {
+		struct json_object *r = json_object_new_object();
+
+		put_hex(r, "start", false, ram[i].start);
+		put_hex(r, "end", false, ram[i].end - 1);
+		json_object_array_add(a, r);
 	}
-	printf("  \"complete\": %s,\n  \"incomplete_reason\": ",
-	       complete ? "true" : "false");
-	if (complete)
-		printf("null");
-	else
-		json_string(stdout, incomplete_why);
-	printf("\n}\n");
+	json_object_object_add(o, "ram_ranges", a);
+	put_u64(o, "ram_pages", ram_pages);
+	put_u64(o, "dumped_pages", dumped_pages);
+	put_u64(o, "dumped_ranges", n_dumped);
+	if (vmcore_get_segments(v, &segs, &n_segs) >= 0) {
+		a = json_object_new_array();
+		for (i = 0; i < n_segs; i++) {
+			struct json_object *sg = json_object_new_object();
+
+			put_hex(sg, "paddr", false, segs[i].paddr);
+			put_hex(sg, "vaddr", false, segs[i].vaddr);
+			put_u64(sg, "offset", segs[i].offset);
+			put_u64(sg, "filesz", segs[i].filesz);
+			put_u64(sg, "memsz", segs[i].memsz);
+			json_object_array_add(a, sg);
+		}
+		json_object_object_add(o, "segments", a);
+	}
+	json_object_object_add(o, "complete", json_object_new_boolean(complete));
+	put_text(o, "incomplete_reason", complete ? NULL : incomplete_why);
+	json_print(stdout, o);
+	json_object_put(o);
 	free(ram);
 	free(dumped);
 }
@@ -965,73 +995,57 @@ static void write_report_text(FILE *f, const struct report_ctx *c)
 		fputc('\n', f);
 }
 
-static void json_field(FILE *f, const char *key, const char *val, bool last)
+static struct json_object *text_array(const char (*items)[REPORT_FRAME_LEN],
+				      size_t n)
 {
-	fprintf(f, "  \"%s\": ", key);
-	if (val && *val)
-		json_string(f, val);
-	else
-		fputs("null", f);
-	fputs(last ? "\n" : ",\n", f);
+	struct json_object *a = json_object_new_array();
+
+	for (size_t i = 0; i < n; i++)
+		json_object_array_add(a, json_text(items[i]));
+	return a;
 }
 
 static void write_report_json(FILE *f, const struct report_ctx *c)
 {
 	const struct crash_report *r = &c->rep;
+	struct json_object *o = json_object_new_object(), *t;
 	char when[64];
 	size_t i;
 
 	format_time(c->info.crashtime, when, sizeof(when));
-	fputs("{\n", f);
-	json_field(f, "signature", r->signature, false);
-	json_field(f, "panic", r->panic, false);
-	json_field(f, "oops", r->oops, false);
-	fputs("  \"task\": { \"command\": ", f);
-	if (r->command[0])
-		json_string(f, r->command);
-	else
-		fputs("null", f);
-	if (r->pid >= 0)
-		fprintf(f, ", \"pid\": %ld },\n", r->pid);
-	else
-		fputs(", \"pid\": null },\n", f);
-	if (r->cpu >= 0)
-		fprintf(f, "  \"cpu\": %d,\n", r->cpu);
-	else
-		fputs("  \"cpu\": null,\n", f);
-	fputs("  \"backtrace\": [", f);
-	for (i = 0; i < r->n_frames; i++) {
-		fputs(i ? ", " : "", f);
-		json_string(f, r->frames[i]);
-	}
-	fputs("],\n", f);
-	json_field(f, "kernel_release", r->release[0] ? r->release :
-		   c->info.osrelease, false);
-	json_field(f, "uptime", r->uptime, false);
-	json_field(f, "taint", r->taint, false);
-	if (c->info.crashtime >= 0)
-		fprintf(f, "  \"crash_time\": %" PRId64 ",\n",
-			c->info.crashtime);
-	else
-		fputs("  \"crash_time\": null,\n", f);
-	json_field(f, "crash_time_utc", c->info.crashtime >= 0 ? when : NULL,
-		   false);
-	fputs("  \"task_states\": {", f);
+	put_text(o, "signature", r->signature);
+	put_text(o, "panic", r->panic);
+	put_text(o, "oops", r->oops);
+	t = json_object_new_object();
+	put_text(t, "command", r->command);
+	json_object_object_add(t, "pid", r->pid >= 0 ?
+			       json_object_new_int64(r->pid) : NULL);
+	json_object_object_add(o, "task", t);
+	json_object_object_add(o, "cpu", r->cpu >= 0 ?
+			       json_object_new_int(r->cpu) : NULL);
+	json_object_object_add(o, "backtrace",
+			       text_array(r->frames, r->n_frames));
+	put_text(o, "kernel_release", r->release[0] ? r->release :
+		 c->info.osrelease);
+	put_text(o, "uptime", r->uptime);
+	put_text(o, "taint", r->taint);
+	json_object_object_add(o, "crash_time", c->info.crashtime >= 0 ?
+			       json_object_new_int64(c->info.crashtime) : NULL);
+	put_text(o, "crash_time_utc", c->info.crashtime >= 0 ? when : NULL);
+	t = json_object_new_object();
 	for (i = 0; i < r->n_states; i++)
-		fprintf(f, "%s\"%s\": %ld", i ? ", " : " ", r->states[i].name,
-			r->states[i].count);
-	fputs(r->n_states ? " },\n" : "},\n", f);
-	json_field(f, "source", r->source, false);
-	json_field(f, "vmcore", c->vmcore, false);
-	json_field(f, "vmcore_format", c->info.format, false);
-	json_field(f, "vmlinux", c->vmlinux, false);
-	json_field(f, "signature_text", r->normalized, false);
-	fputs("  \"signature_frames\": [", f);
-	for (i = 0; i < r->n_sig_frames; i++) {
-		fputs(i ? ", " : "", f);
-		json_string(f, r->sig_frames[i]);
-	}
-	fputs("]\n}\n", f);
+		json_object_object_add(t, r->states[i].name,
+				       json_object_new_int64(r->states[i].count));
+	json_object_object_add(o, "task_states", t);
+	put_text(o, "source", r->source);
+	put_text(o, "vmcore", c->vmcore);
+	put_text(o, "vmcore_format", c->info.format);
+	put_text(o, "vmlinux", c->vmlinux);
+	put_text(o, "signature_text", r->normalized);
+	json_object_object_add(o, "signature_frames",
+			       text_array(r->sig_frames, r->n_sig_frames));
+	json_print(f, o);
+	json_object_put(o);
 }
 
 /* Write DIR/NAME through a temporary file renamed into place. */

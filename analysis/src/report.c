@@ -536,26 +536,6 @@ void report_sign(struct crash_report *r)
 	sha256_hex(text, n, r->signature, REPORT_SIG_HEX / 2);
 }
 
-void json_string(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = *s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c == '\n')
-			fputs("\\n", f);
-		else if (c == '\t')
-			fputs("\\t", f);
-		else if (c < 0x20 || c == 0x7f)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
-
 void report_write_text(FILE *f, const struct crash_report *r)
 {
 	size_t i;

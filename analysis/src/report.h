@@ -80,6 +80,5 @@ void report_frame_name(const char *in, char *out, size_t size);
 void report_sign(struct crash_report *r);
 
 void report_write_text(FILE *f, const struct crash_report *r);
-void json_string(FILE *f, const char *s);
 
 #endif

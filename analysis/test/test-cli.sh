@@ -185,11 +185,10 @@ sig1=$(sed -n 's/^kdump-file: crash \([0-9a-f]*\):.*/\1/p' "$t/out")
 has "report: crash got its commands on stdin" "$t/crash-stdin" "bt"
 has "report.txt: backtrace" "$t/dump/report.txt" "#3 sysrq_handle_crash"
 has "report.json: signature" "$t/dump/report.json" "\"signature\": \"$sig1\""
-has "report.json: task" "$t/dump/report.json" \
-	'"task": { "command": "kdump-file-test", "pid": 156 }'
 if command -v python3 >/dev/null; then
 	if python3 -c 'import json,sys; d=json.load(open(sys.argv[1]));
 assert d["panic"].endswith("sysrq triggered crash") and d["cpu"] == 0
+assert d["task"] == {"command": "kdump-file-test", "pid": 156}
 assert "sysrq_handle_crash" in d["backtrace"] and d["source"] == "crash"' \
 		"$t/dump/report.json"; then
 		pass "report.json is valid JSON with the facts"
