@@ -211,3 +211,51 @@ unsigned int dump_retention(const bool *complete, unsigned int n,
 		}
 	return removed;
 }
+
+int dump_remove(int basefd, const char *name)
+{
+	struct dirent *de;
+	int fd, r = 0;
+	DIR *d;
+
+	if (!dump_name_valid(name))
+		return -EINVAL;
+	fd = openat(basefd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+		    O_CLOEXEC);
+	if (fd < 0)
+		return errno == ELOOP ? -ENOTDIR : -errno;
+	d = fdopendir(fd);
+	if (!d) {
+		r = -errno;
+		close(fd);
+		return r;
+	}
+	while ((de = readdir(d))) {
+		struct stat st;
+
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+			continue;
+		if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+			continue;
+		/* Not something the capture makes: left, with the dump. */
+		if (S_ISDIR(st.st_mode)) {
+			r = -ENOTEMPTY;
+			continue;
+		}
+		/* A link goes as a link: what it points to stays. */
+		if (unlinkat(dirfd(d), de->d_name, 0) < 0 && r == 0)
+			r = -errno;
+	}
+	closedir(d);
+	if (r < 0)
+		return r;
+	return unlinkat(basefd, name, AT_REMOVEDIR) < 0 ? -errno : 0;
+}
+
+bool dump_is_dir(int basefd, const char *name)
+{
+	struct stat st;
+
+	return fstatat(basefd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	       S_ISDIR(st.st_mode);
+}

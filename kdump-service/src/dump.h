@@ -50,4 +50,14 @@ int dump_scan(const char *base, long long *ret_newest,
 unsigned int dump_retention(const bool *complete, unsigned int n,
 			    unsigned int keep, bool *remove);
 
+/*
+ * Remove dump directory name (one of ours by its name) below the directory
+ * basefd, without ever following a link: a link named like a dump is
+ * refused (-ENOTDIR), a link inside a dump is removed as a link, and a
+ * subdirectory, which the capture never makes, keeps the dump (-ENOTEMPTY).
+ */
+int dump_remove(int basefd, const char *name);
+/* Is name below basefd a directory itself, not a link to one? */
+bool dump_is_dir(int basefd, const char *name);
+
 #endif

@@ -212,26 +212,6 @@ static int cmp_name(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static int remove_tree(const char *dir)
-{
-	struct dirent *de;
-	DIR *d;
-
-	d = opendir(dir);
-	if (!d)
-		return -errno;
-	while ((de = readdir(d))) {
-		char p[PATH_MAX];
-
-		if (de->d_name[0] == '.')
-			continue;
-		snprintf(p, sizeof(p), "%s/%s", dir, de->d_name);
-		(void)unlink(p);
-	}
-	closedir(d);
-	return rmdir(dir) < 0 ? -errno : 0;
-}
-
 /*
  * Keep at most keep - 1 old dumps so that the new one makes keep; an
  * incomplete dump goes before a complete one and the newest complete one
@@ -243,38 +223,49 @@ static void apply_retention(const char *base, unsigned int keep)
 	bool complete[1024], rm[1024];
 	unsigned int n = 0;
 	struct dirent *de;
+	int bfd;
 	DIR *d;
 
 	if (keep == 0)
 		return;
-	d = opendir(base);
-	if (!d)
+	bfd = open(base, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (bfd < 0)
 		return;
+	d = fdopendir(dup(bfd));
+	if (!d) {
+		close(bfd);
+		return;
+	}
+	/* Dumps are directories of ours: a link named like one is not. */
 	while ((de = readdir(d)) && n < 1024)
-		if (dump_name_valid(de->d_name) && (names[n] = strdup(de->d_name)))
+		if (dump_name_valid(de->d_name) && dump_is_dir(bfd, de->d_name) &&
+		    (names[n] = strdup(de->d_name)))
 			n++;
 	closedir(d);
 	qsort(names, n, sizeof(names[0]), cmp_name);
 	for (unsigned int i = 0; i < n; i++) {
 		char p[PATH_MAX];
 
-		snprintf(p, sizeof(p), "%s/%s/vmcore", base, names[i]);
-		complete[i] = access(p, F_OK) == 0;
+		snprintf(p, sizeof(p), "%s/vmcore", names[i]);
+		complete[i] = faccessat(bfd, p, F_OK, AT_SYMLINK_NOFOLLOW) == 0;
 	}
 	(void)dump_retention(complete, n, keep, rm);
 	for (unsigned int i = 0; i < n; i++) {
 		if (rm[i]) {
-			char p[PATH_MAX];
+			int r = dump_remove(bfd, names[i]);
 
-			snprintf(p, sizeof(p), "%s/%s", base, names[i]);
-			if (remove_tree(p) == 0)
+			if (r == 0)
 				say("removed old dump %s (keep = %u)%s",
 				    names[i], keep,
 				    complete[i] ? "" : ", an incomplete one");
+			else
+				say("warning: cannot remove old dump %s: %s",
+				    names[i], strerror(-r));
 		}
 		free(names[i]);
 	}
-	(void)fsync_path(base);
+	(void)fsync(bfd);
+	close(bfd);
 }
 
 static bool is_init;

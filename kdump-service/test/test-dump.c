@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -111,6 +112,62 @@ static void test_inspect_and_last(void)
 	}
 }
 
+/* Retention's removal never follows a link out of the dump store. */
+static void test_remove(void)
+{
+	char base[] = "/tmp/test-dump-rm.XXXXXX", other[] = "/tmp/test-dump-o.XXXXXX";
+	char p[4300], q[4300];
+	struct stat st;
+	int bfd;
+
+	CHECK(mkdtemp(base) != NULL && mkdtemp(other) != NULL);
+	put(other, "precious", "not ours");
+	bfd = open(base, O_RDONLY | O_DIRECTORY);
+	CHECK(bfd >= 0);
+	/* A link named like a dump, to a directory that is not one. */
+	snprintf(p, sizeof(p), "%s/2026-01-01-00:00:00", base);
+	CHECK(symlink(other, p) == 0);
+	CHECK(!dump_is_dir(bfd, "2026-01-01-00:00:00"));
+	CHECK(dump_remove(bfd, "2026-01-01-00:00:00") == -ENOTDIR);
+	snprintf(q, sizeof(q), "%s/precious", other);
+	CHECK(stat(q, &st) == 0);
+	CHECK(lstat(p, &st) == 0 && S_ISLNK(st.st_mode));
+	/* A real dump holding a link out: the link goes, its target stays. */
+	snprintf(p, sizeof(p), "%s/2026-01-02-00:00:00", base);
+	CHECK(mkdir(p, 0700) == 0);
+	CHECK(dump_is_dir(bfd, "2026-01-02-00:00:00"));
+	put(p, "vmcore", "core");
+	snprintf(q, sizeof(q), "%s/dmesg.txt", p);
+	{
+		char t[4300];
+
+		snprintf(t, sizeof(t), "%s/precious", other);
+		CHECK(symlink(t, q) == 0);
+	}
+	CHECK(dump_remove(bfd, "2026-01-02-00:00:00") == 0);
+	CHECK(lstat(p, &st) < 0 && errno == ENOENT);
+	snprintf(q, sizeof(q), "%s/precious", other);
+	CHECK(stat(q, &st) == 0);
+	/* A subdirectory, which the capture never makes, keeps the dump. */
+	snprintf(p, sizeof(p), "%s/2026-01-03-00:00:00", base);
+	CHECK(mkdir(p, 0700) == 0);
+	snprintf(q, sizeof(q), "%s/sub", p);
+	CHECK(mkdir(q, 0700) == 0);
+	CHECK(dump_remove(bfd, "2026-01-03-00:00:00") == -ENOTEMPTY);
+	CHECK(stat(q, &st) == 0);
+	/* Only names of ours. */
+	CHECK(dump_remove(bfd, "..") == -EINVAL);
+	CHECK(dump_remove(bfd, "lost+found") == -EINVAL);
+	CHECK(dump_remove(bfd, "2026-01-04-00:00:00") == -ENOENT);
+	close(bfd);
+	{
+		char cmd[9000];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s' '%s'", base, other);
+		CHECK(system(cmd) == 0);
+	}
+}
+
 static void test_times(void)
 {
 	char base[] = "/tmp/test-dump.XXXXXX", d[4200];
@@ -184,6 +241,7 @@ int main(void)
 	test_names();
 	test_json();
 	test_inspect_and_last();
+	test_remove();
 	test_times();
 	test_retention();
 	return tests_done();
