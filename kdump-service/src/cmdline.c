@@ -16,6 +16,7 @@ static const char *const drop_always[] = {
 	"crashkernel", "elfcorehdr", "hugepages", "hugepagesz",
 	"default_hugepagesz", "hugetlb_cma", "cma", "resume", "resume_offset",
 	"root", "rootflags", "rootfstype", "rootwait", "ro", "rw", "init",
+	"rdinit",
 	"nr_cpus", "maxcpus", "irqpoll", "reset_devices", "panic", "oops",
 	"kdump_file_test", NULL,
 };

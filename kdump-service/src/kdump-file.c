@@ -403,6 +403,24 @@ static int make_plan(struct plan *p)
 		       sizeof(p->capture_conf_text));
 	if (r < 0)
 		return r;
+	/*
+	 * What the capture will read, read back now: a value that passes
+	 * here but not there (a path with a space, resolved from the mount)
+	 * is refused at load time, not found out after a crash.
+	 */
+	{
+		struct conf_error err = { 0 };
+		struct kdump_conf back;
+
+		r = conf_parse_buffer(&back, p->capture_conf_text,
+				      strlen(p->capture_conf_text), &err);
+		if (r < 0) {
+			log_error("the capture could not read its configuration as made from %s: %s%s%s (line %u of the capture's copy): change that value",
+				  arg_config, err.key, err.key[0] ? ": " : "",
+				  err.msg, err.line);
+			return r;
+		}
+	}
 
 	r = read_line_file("/proc/cmdline", running, sizeof(running));
 	if (r < 0) {

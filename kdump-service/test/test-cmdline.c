@@ -30,6 +30,12 @@ static void test_basic(void)
 	CHECK(!has_word(buf, "rw"));
 	CHECK(!strstr(buf, "panic=-1"));
 	CHECK(has_word(buf, "console=ttyS0"));
+	/* The first kernel's init programs are not the capture's /init. */
+	r = cmdline_build("console=ttyS0 rdinit=/process_api init=/sbin/x", &c, buf,
+			  sizeof(buf));
+	CHECK(r > 0 && !strstr(buf, "rdinit=") && !strstr(buf, "init=/sbin/x"));
+	r = cmdline_build("BOOT_IMAGE=/vmlinuz root=/dev/vda rw console=ttyS0 crashkernel=256M quiet panic=-1",
+			  &c, buf, sizeof(buf));
 	CHECK(has_word(buf, "quiet"));
 	CHECK(has_word(buf, "BOOT_IMAGE=/vmlinuz"));
 	CHECK(has_word(buf, "irqpoll"));
