@@ -327,7 +327,58 @@ static int plan_helpers(struct plan *p)
 	return r;
 }
 
-static int make_plan(struct plan *p)
+/*
+ * The filesystem of dump directory path, which may not exist yet (show,
+ * estimate and status do not create it): that of its nearest existing
+ * ancestor, with the rest of the path appended to the relative path.
+ */
+static int resolve_dump_path(const char *path, struct target_fs *ret)
+{
+	char head[PATH_MAX];
+	const char *tail;
+	size_t n;
+	int r;
+
+	if (snprintf(head, sizeof(head), "%s", path) >= (int)sizeof(head))
+		return -ENAMETOOLONG;
+	for (;;) {
+		r = target_resolve_path(head, ret);
+		if (r != -ENOENT || strcmp(head, "/") == 0)
+			break;
+		{
+			char *slash = strrchr(head, '/');
+
+			if (!slash)
+				return r;
+			if (slash == head)
+				slash[1] = '\0';
+			else
+				*slash = '\0';
+		}
+	}
+	if (r < 0)
+		return r;
+	tail = path + strlen(head);
+	if (strcmp(head, "/") == 0 && path[0] == '/')
+		tail = path + 1;
+	while (*tail == '/')
+		tail++;
+	if (!*tail)
+		return 0;
+	n = strlen(ret->relpath);
+	if (snprintf(ret->relpath + n, sizeof(ret->relpath) - n, "%s%s",
+		     n && ret->relpath[n - 1] == '/' ? "" : "/", tail) >=
+	    (int)(sizeof(ret->relpath) - n))
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+/*
+ * What a load would do, from the config and the running system.  create:
+ * make the dump directory when missing (load and rebuild; show, estimate
+ * and status only look).
+ */
+static int make_plan_ex(struct plan *p, bool create)
 {
 	char running[4096];
 	struct utsname u;
@@ -362,17 +413,19 @@ static int make_plan(struct plan *p)
 	if (!p->conf.target[0] && !p->conf.raw[0]) {
 		struct target_fs fs;
 
-		r = mkdir_p(p->conf.path, 0700);
+		r = create ? mkdir_p(p->conf.path, 0700) : 0;
 		if (r < 0) {
 			log_error("cannot create dump directory '%s': %s",
 				  p->conf.path, strerror(-r));
 			return r;
 		}
-		r = target_resolve_path(p->conf.path, &fs);
+		r = resolve_dump_path(p->conf.path, &fs);
 		if (r < 0) {
-			log_error("cannot find the filesystem of dump directory '%s': %s%s",
+			log_error("cannot find the filesystem of dump directory '%s': %s%s%s%s",
 				  p->conf.path, strerror(-r),
-				  r == -ENOTBLK ? " (it is not on a block device: set 'target' in " CONF_PATH_DEFAULT ")" : "");
+				  r == -ENOTBLK ? " (it is not on a block device: set 'target' in " : "",
+				  r == -ENOTBLK ? arg_config : "",
+				  r == -ENOTBLK ? ")" : "");
 			return r;
 		}
 		snprintf(p->capture.target, sizeof(p->capture.target), "%s",
@@ -436,6 +489,11 @@ static int make_plan(struct plan *p)
 	return 0;
 }
 
+static int make_plan(struct plan *p)
+{
+	return make_plan_ex(p, true);
+}
+
 static int open_regular(const char *what, const char *path, int *ret_fd)
 {
 	struct stat st;
@@ -445,8 +503,10 @@ static int open_regular(const char *what, const char *path, int *ret_fd)
 	if (fd < 0) {
 		int r = -errno;
 
-		log_error("cannot open %s '%s': %s%s", what, path, strerror(-r),
-			  r == -ENOENT ? " (set it in " CONF_PATH_DEFAULT ")" : "");
+		log_error("cannot open %s '%s': %s%s%s%s", what, path,
+			  strerror(-r), r == -ENOENT ? " (set it in " : "",
+			  r == -ENOENT ? arg_config : "",
+			  r == -ENOENT ? ")" : "");
 		return r;
 	}
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size == 0) {
@@ -1097,7 +1157,7 @@ static const char *initramfs_state(const char *img)
 	static struct plan p;
 	char fingerprint[16384];
 
-	if (make_plan(&p) < 0 || strcmp(p.initramfs, img) != 0)
+	if (make_plan_ex(&p, false) < 0 || strcmp(p.initramfs, img) != 0)
 		return "not the configured one: reload to change";
 	if (!p.initramfs_managed)
 		return "set in the configuration";
@@ -1329,7 +1389,7 @@ static int do_show(void)
 	struct plan p;
 	int r;
 
-	r = make_plan(&p);
+	r = make_plan_ex(&p, false);
 	if (r < 0)
 		return r;
 	printf("# configuration: %s\n", arg_config);
@@ -1389,7 +1449,7 @@ static int do_estimate(void)
 	struct plan p;
 	int kfd = -1, ifd = -1, r;
 
-	r = make_plan(&p);
+	r = make_plan_ex(&p, false);
 	if (r < 0)
 		return r;
 	r = open_regular("capture kernel", p.kernel, &kfd);
