@@ -15,7 +15,7 @@ DESTDIR ?=
 export KDUMP_FILE_CACHE ?= /var/cache/kdump-file
 export KDUMP_FILE_OUT ?= /var/tmp/kdump-file
 
-SUBDIRS ?= kdump-service dracut-module analysis
+SUBDIRS ?= lib kdump-service dracut-module analysis
 
 all:
 	@for d in $(SUBDIRS); do $(MAKE) -C $$d all || exit 1; done

@@ -40,6 +40,7 @@
 #include "kexec.h"
 #include "state.h"
 #include "target.h"
+#include "target-mount.h"
 #include "util.h"
 
 #define RUN_DIR "/run/kdump-file"

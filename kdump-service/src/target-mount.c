@@ -15,6 +15,7 @@
 #include <sys/sysmacros.h>
 
 #include "target.h"
+#include "target-mount.h"
 
 /* "/" + "/a" -> "/a"; "/sub" + "/a" -> "/sub/a"; "/sub" + "" -> "/sub". */
 static int join_root(const char *root, const char *rest, char *buf, size_t size)

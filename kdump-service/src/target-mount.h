@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-#ifndef KDUMP_FILE_TARGET_H
-#define KDUMP_FILE_TARGET_H
+/* The dump directory's filesystem in the running system, through libmount. */
+#ifndef KDUMP_FILE_TARGET_MOUNT_H
+#define KDUMP_FILE_TARGET_MOUNT_H
 
 #include <stddef.h>
 #include <sys/types.h>
@@ -21,16 +22,6 @@ struct target_fs {
  * capture kernel can find again.
  */
 int target_resolve_path(const char *path, struct target_fs *ret);
-
-/*
- * Find the block device named by spec (UUID=, LABEL= or /dev/...) by
- * probing every block device, without udev. Returns -ENODEV when absent.
- */
-int target_find_device(const char *spec, char *ret_dev, size_t dev_size,
-		       char *ret_fstype, size_t fstype_size);
-
-/* Probe one device's superblock for a tag ("UUID", "LABEL", "TYPE"). */
-int target_probe_tag(const char *dev, const char *tag, char *buf, size_t size);
 
 /* Where the block device dev is mounted in this system (-ENOENT: nowhere). */
 int target_mountpoint(const char *dev, char *ret, size_t size);
