@@ -121,6 +121,8 @@ struct plan {
 	char chain_drivers[2048];	/* for dracut --add-drivers */
 	/* The helpers' modules, "" when none, " (built in)" appended if so. */
 	char pstore[96];		/* keeps a failed capture's record */
+	bool pstore_ram;		/* ...in RAM (ramoops), not EFI variables */
+	char cmdline_pstore[512];	/* ramoops' layout for the capture kernel */
 	char watchdog[96];		/* resets a capture that hangs */
 };
 
@@ -257,6 +259,48 @@ static int plan_helper(struct plan *p, struct modload *km, const char *kind,
 
 #define SYS_WATCHDOG "/sys/class/watchdog/watchdog0"
 
+static bool pstore_backend_is(const char *name)
+{
+	char b[64];
+
+	return read_line_file("/sys/module/pstore/parameters/backend", b,
+			      sizeof(b)) == 0 && strcmp(b, name) == 0;
+}
+
+/*
+ * ramoops' layout in this system, for the capture kernel to find the same
+ * zones in the same RAM (a memmap= reservation keeps it out of both
+ * kernels' use), and max_reason 4 (shutdown): its log is kept when it
+ * restarts, which is when a failed capture has written its record.
+ */
+static int ramoops_cmdline(char *buf, size_t size)
+{
+	static const char *const keys[] = {
+		"mem_address", "mem_size", "mem_type", "record_size",
+		"console_size", "ftrace_size", "pmsg_size", "ecc",
+	};
+	size_t pos = 0;
+	int n;
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		char path[128], v[64];
+
+		snprintf(path, sizeof(path), "/sys/module/ramoops/parameters/%s",
+			 keys[i]);
+		if (read_line_file(path, v, sizeof(v)) < 0 || !v[0] ||
+		    strspn(v, "0123456789abcdefxABCDEFX") != strlen(v))
+			continue;
+		n = snprintf(buf + pos, size - pos, "%sramoops.%s=%s",
+			     pos ? " " : "", keys[i], v);
+		if (n < 0 || (size_t)n >= size - pos)
+			return -ENOBUFS;
+		pos += n;
+	}
+	n = snprintf(buf + pos, size - pos, "%sramoops.max_reason=4",
+		     pos ? " " : "");
+	return n < 0 || (size_t)n >= size - pos ? -ENOBUFS : 0;
+}
+
 /*
  * The module of watchdog0's driver, for a watchdog without a parent device
  * in sysfs (i6300esb registers none): the driver whose name is the
@@ -307,9 +351,18 @@ static int plan_helpers(struct plan *p)
 	snprintf(moddir, sizeof(moddir), "/lib/modules/%s", p->release);
 	if (modload_new(moddir, &km) < 0)
 		return 0;
-	if (access("/sys/firmware/efi", F_OK) == 0)
+	if (pstore_backend_is("ramoops")) {
+		r = plan_helper(p, km, "pstore", "ramoops", p->pstore,
+				sizeof(p->pstore));
+		if (r == 0 && p->pstore[0]) {
+			p->pstore_ram = true;
+			r = ramoops_cmdline(p->cmdline_pstore,
+					    sizeof(p->cmdline_pstore));
+		}
+	} else if (access("/sys/firmware/efi", F_OK) == 0) {
 		r = plan_helper(p, km, "pstore", "efi_pstore", p->pstore,
 				sizeof(p->pstore));
+	}
 	/*
 	 * The watchdog's driver for the capture kernel: by the device's
 	 * modalias, else by the name of the module bound to it here.
@@ -482,6 +535,16 @@ static int make_plan_ex(struct plan *p, bool create)
 		return r;
 	}
 	r = cmdline_build(running, &p->conf, p->cmdline, sizeof(p->cmdline));
+	if (r >= 0 && p->cmdline_pstore[0]) {
+		size_t len = strlen(p->cmdline);
+
+		if (len + 1 + strlen(p->cmdline_pstore) + 1 +
+			    CMDLINE_ELFCOREHDR_RESERVE > CMDLINE_KERNEL_MAX)
+			r = -E2BIG;
+		else
+			snprintf(p->cmdline + len, sizeof(p->cmdline) - len,
+				 " %s", p->cmdline_pstore);
+	}
 	if (r < 0) {
 		log_error("the capture command line is too long (the kernel takes %d bytes including elfcorehdr=): shorten cmdline_append or remove parameters with cmdline_remove in %s",
 			  CMDLINE_KERNEL_MAX - 1, arg_config);
@@ -1366,8 +1429,10 @@ static void show_helpers(const struct plan *p)
 	char state[32] = "", timeout[32] = "";
 
 	if (p->pstore[0])
-		printf("pstore:      %s: a failed capture's reason is kept in EFI variables for the next boot\n",
-		       p->pstore);
+		printf("pstore:      %s: a failed capture's reason is kept in %s for the next boot\n",
+		       p->pstore, p->pstore_ram ?
+		       "RAM (ramoops, its layout passed on the command line)" :
+		       "EFI variables");
 	else
 		printf("pstore:      none: a failed capture's reason is kept only next to the dump, when the target is reachable\n");
 	if (!p->watchdog[0]) {

@@ -144,10 +144,14 @@ qemu_boot() {
 			-drive "if=pflash,format=raw,file=$vars")
 	fi
 	local rc=0
+	# KDUMP_FILE_REBOOT_IN_PLACE=1: a reboot restarts the guest in the
+	# same QEMU, its RAM kept (for ramoops), until it powers off.
+	local -a noreboot=(-no-reboot)
+	[ "${KDUMP_FILE_REBOOT_IN_PLACE:-0}" != 1 ] || noreboot=()
 	echo "=== boot $(date -u +%T) fw=$fw mem=${mem}M append: $append" >>"$log"
 	timeout -k 10 "$timeout" qemu-system-x86_64 -accel tcg -smp 2 -m "$mem" \
 		"${fwargs[@]}" -display none -monitor none -serial "file:$log.serial" \
-		-no-reboot -nic none -kernel "$kernel" -append "$append" \
+		"${noreboot[@]}" -nic none -kernel "$kernel" -append "$append" \
 		-drive "file=$disk,format=raw,if=virtio" "$@" >>"$log" 2>&1 || rc=$?
 	tr -d '\r' <"$log.serial" >>"$log"
 	rm -f "$log.serial"

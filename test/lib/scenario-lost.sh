@@ -6,7 +6,7 @@
 # record the capture kernel left in pstore (EFI variables, which survive
 # the reboot in the guest's variable store).
 #
-#   scenario-lost.sh NAME no-init|no-target
+#   scenario-lost.sh NAME no-init|no-target|ramoops
 #
 # no-init     our kernel; the capture kernel panics before /init with
 #             panic=0 (a dead state); the hardware watchdog (QEMU's
@@ -15,6 +15,9 @@
 # no-target   Debian's stock kernel; the dump target never appears; the
 #             capture records why, and the watchdog it armed is disarmed
 #             before the reboot
+# ramoops     our kernel under SeaBIOS, pstore in RAM: a memmap= reservation
+#             and ramoops in the first kernel, the guest rebooting in place
+#             (its RAM kept); the dump target never appears
 # shellcheck source=test/lib/common.sh
 . "$(dirname "$0")/common.sh"
 
@@ -23,6 +26,8 @@ kind=$2
 out=$KDUMP_FILE_OUT/$SCENARIO
 rm -rf "$out"
 mkdir -p "$out"
+fw=uefi
+extra=
 case "$kind" in
 no-init)
 	kdir=$(kernel_dir)
@@ -30,16 +35,27 @@ no-init)
 	kernel=$kdir/bzImage
 	initrd=()
 	;;
+ramoops)
+	kdir=$(kernel_dir)
+	src=$(guest_image "$kdir")
+	kernel=$kdir/bzImage
+	initrd=()
+	fw=bios
+	# 1 MiB at 256 MiB kept from both kernels: memmap=SIZE$ADDRESS.
+	# shellcheck disable=SC2016 # the $ is the kernel's, not the shell's
+	extra=' memmap=1M$0x10000000 ramoops.mem_address=0x10000000 ramoops.mem_size=0x100000 ramoops.record_size=0x20000'
+	export KDUMP_FILE_REBOOT_IN_PLACE=1
+	;;
 no-target)
 	src=$(stock_image)
 	stock_boot
 	;;
 *)
-	echo "usage: scenario-lost.sh NAME no-init|no-target" >&2
+	echo "usage: scenario-lost.sh NAME no-init|no-target|ramoops" >&2
 	exit 2
 	;;
 esac
-log "$kind, OVMF, 1024 MiB, crashkernel=256M, i6300esb; output in $out"
+log "$kind, $fw, 1024 MiB, crashkernel=256M, i6300esb; output in $out"
 disk=$out/disk.img
 scenario_disk "$src" "$disk"
 con=$out/console.log
@@ -54,8 +70,8 @@ boot() {
 	(qemu_watch "$2" "KDUMP-FILE-TEST: crashing" 1500 && date +%s >"$2.crashed") &
 	w=$!
 	# shellcheck disable=SC2031 # stock_boot set them in this shell
-	qemu_boot "$2" "${KDUMP_FILE_BOOT_TIMEOUT:-1500}" uefi 1024 "$kernel" \
-		"root=/dev/vda rw console=ttyS0 crashkernel=256M panic=-1 kdump_file_test=$1" \
+	qemu_boot "$2" "${KDUMP_FILE_BOOT_TIMEOUT:-1500}" "$fw" 1024 "$kernel" \
+		"root=/dev/vda rw console=ttyS0 crashkernel=256M panic=-1 kdump_file_test=$1$extra" \
 		"$disk" "${initrd[@]}" -device i6300esb -action watchdog=reset || rc=$?
 	kill "$w" 2>/dev/null || true
 	wait "$w" 2>/dev/null || true
@@ -68,7 +84,11 @@ boot() {
 
 boot "lost-$kind" "$con"
 check "the capture kernel was loaded" grep -q "KDUMP-FILE-TEST: loaded: 1" "$con"
-check "show: pstore in EFI variables" grep -q "KDUMP-FILE-TEST:   pstore: .*efi_pstore" "$con"
+if [ "$kind" = ramoops ]; then
+	check "show: pstore in RAM" grep -q "KDUMP-FILE-TEST:   pstore: *ramoops (built in): a failed capture's reason is kept in RAM" "$con"
+else
+	check "show: pstore in EFI variables" grep -q "KDUMP-FILE-TEST:   pstore: .*efi_pstore" "$con"
+fi
 check "show: the watchdog's driver" grep -q "KDUMP-FILE-TEST:   watchdog: *i6300esb" "$con"
 check "crashed" grep -q "KDUMP-FILE-TEST: crashing" "$con"
 # From the crash to the end of the guest, by the console's own clock.
@@ -99,11 +119,25 @@ no-target)
 		grep -q "kdump-file: .* recorded why for the next boot (pstore: efi" "$after"
 	check "and rebooted" grep -q "kdump-file: .* rebooting" "$after"
 	;;
+ramoops)
+	check "the first kernel keeps its pstore in RAM" grep -q "KDUMP-FILE-TEST: pstore backend: ramoops" "$con"
+	check "the capture kernel got ramoops' layout" \
+		grep -q "capture kernel command line: .*ramoops.mem_address=268435456 .*ramoops.max_reason=4" "$after"
+	check "the target never appeared" \
+		grep -q "kdump-file: .* error: dump target LABEL=kdnowhere not found within 10s" "$after"
+	check "the capture recorded why in pstore" \
+		grep -q "kdump-file: .* recorded why for the next boot (pstore: ramoops)" "$after"
+	check "the guest rebooted in place" grep -q "KDUMP-FILE-TEST: after the reboot in place" "$after"
+	;;
 esac
 
 # The next boot: the reason, from pstore, in status and the journal.
-boot lost-status "$out/console-status.log"
-s=$out/console-status.log
+if [ "$kind" = ramoops ]; then
+	s=$after
+else
+	boot lost-status "$out/console-status.log"
+	s=$out/console-status.log
+fi
 grep "KDUMP-FILE-TEST:" "$s" | grep -E "last crash|journal:|pstore archive" | sed 's/^/    /' >&2 || true
 case "$kind" in
 no-init)
@@ -112,7 +146,7 @@ no-init)
 	check "the journal says it in one line" \
 		grep -q "KDUMP-FILE-TEST: journal: kdump-file: a crash was lost: .*the capture kernel panicked" "$s"
 	;;
-no-target)
+no-target | ramoops)
 	check "status: LOST, the step, the cause and what to do" \
 		grep -q "KDUMP-FILE-TEST:   last crash: *LOST: the crash at .* was not saved: the capture failed while waiting for the dump target: dump target LABEL=kdnowhere not found within 10s: No such device (ENODEV); modules loaded: .*; check that 'target'" "$s"
 	check "the journal says it in one line" \

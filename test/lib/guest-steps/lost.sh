@@ -48,3 +48,20 @@ step_lost_status() {
         grep '^kdump-file' | while IFS= read -r line; do say "journal: $line"; done
     say "pstore archive: $(find /var/lib/systemd/pstore -mindepth 1 -maxdepth 1 2> /dev/null | wc -l) entries"
 }
+
+# ramoops: the guest reboots in place, RAM kept.  The first boot crashes
+# with a dump target that never appears; the boot after the capture's
+# reboot (the same step, a marker on disk) shows what status says.
+step_lost_ramoops() {
+    marker=/var/lib/kdump-file-test-ramoops
+    if [ -e "$marker" ]; then
+        say "after the reboot in place"
+        step_lost_status
+        return
+    fi
+    : > "$marker"
+    sync
+    say "pstore backend: $(cat /sys/module/pstore/parameters/backend)"
+    lost_load "target = LABEL=kdnowhere" "target_timeout = 10"
+}
+
