@@ -42,6 +42,7 @@
 #include "modload.h"
 #include "rawdump.h"
 #include "record.h"
+#include "steps.h"
 #include "target.h"
 #include "util.h"
 
@@ -700,7 +701,8 @@ static void deadline_record(const char *meta, unsigned int timeout,
 static void deadline_start(const struct kdump_conf *c)
 {
 	unsigned long long end = now_ms() + c->capture_timeout * 1000ULL;
-	char last[128] = "starting", buf[PATH_MAX + 64], meta[PATH_MAX] = "";
+	static struct steps st;
+	char buf[4096];
 	int pfd[2];
 	pid_t pid;
 
@@ -718,6 +720,7 @@ static void deadline_start(const struct kdump_conf *c)
 		return;
 	}
 	close(pfd[1]);
+	steps_init(&st);
 	for (;;) {
 		long long left = (long long)end - (long long)now_ms();
 		struct pollfd p = { .fd = pfd[0], .events = POLLIN };
@@ -727,33 +730,22 @@ static void deadline_start(const struct kdump_conf *c)
 			break;
 		if (poll(&p, 1, left > 60000 ? 60000 : (int)left) <= 0)
 			continue;
-		n = read(pfd[0], buf, sizeof(buf) - 1);
+		n = read(pfd[0], buf, sizeof(buf));
 		if (n == 0)
 			_exit(0);
-		if (n < 0)
-			continue;
-		buf[n] = '\0';
-		/*
-		 * The NUL-terminated steps read, the last one kept; "@" and a
-		 * path: the dump's metadata.json.
-		 */
-		for (char *s = buf; s < buf + n; s += strlen(s) + 1) {
-			if (*s == '@')
-				snprintf(meta, sizeof(meta), "%s", s + 1);
-			else if (*s)
-				snprintf(last, sizeof(last), "%s", s);
-		}
+		if (n > 0)
+			steps_take(&st, buf, n);
 	}
 	say("error: capture_timeout (%us) passed while %s: taking failure_action = %s",
-	    c->capture_timeout, last, conf_action_to_string(c->failure_action));
-	if (meta[0])
-		deadline_record(meta, c->capture_timeout, last);
+	    c->capture_timeout, st.last, conf_action_to_string(c->failure_action));
+	if (st.meta[0])
+		deadline_record(st.meta, c->capture_timeout, st.last);
 	{
 		char why[256];
 
 		snprintf(why, sizeof(why), "capture_timeout (%us) passed",
 			 c->capture_timeout);
-		record_failure(c, ETIMEDOUT, last, why);
+		record_failure(c, ETIMEDOUT, st.last, why);
 	}
 	if (!is_init)
 		_exit(EXIT_FAILURE);
