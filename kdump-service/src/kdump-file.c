@@ -1331,7 +1331,15 @@ static int do_status(void)
 	else
 		printf("reservation:  %llu MiB\n", reserved >> 20);
 	(void)read_ull_file(SYS_CRASH_LOADED, &loaded);
-	printf("loaded:       %s\n", loaded ? "yes" : "no");
+	if (loaded)
+		printf("loaded:       yes\n");
+	else if (reserved)
+		printf("loaded:       no: a crash now is not captured (systemctl enable --now kdump-file, or kdump-file load)\n");
+	else
+		printf("loaded:       no\n");
+	if (loaded && geteuid() != 0 && access(RUN_DIR "/loaded", R_OK) < 0)
+		printf("kernel:       unknown: %s/loaded is root's (run status as root)\n",
+		       RUN_DIR);
 	if (loaded && read_line_file(RUN_DIR "/loaded", state, sizeof(state)) == 0) {
 		for (char *line = strtok(state, "\n"); line;
 		     line = strtok(NULL, "\n")) {
@@ -1358,10 +1366,13 @@ static int do_status(void)
 		       c.target[0] ? c.target : c.raw,
 		       r == -ENODEV ? "is not attached to this machine" :
 		       "is not mounted here (mount it, or run status as root, to see its dumps)");
-	else if (dump_find_last(base, dir, sizeof(dir)) == 0 &&
+	else if ((r = dump_find_last(base, dir, sizeof(dir))) == 0 &&
 		 dump_inspect(dir, &d) == 0) {
 		have_dump = true;
 		print_dump("last dump:", &d);
+	} else if (r == -EACCES || r == -EPERM) {
+		printf("last dump:    unknown: %s is root's alone (run status as root)\n",
+		       base);
 	} else {
 		printf("last dump:    none in %s\n", base);
 	}
