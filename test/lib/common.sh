@@ -83,14 +83,19 @@ stock_boot() {
 	initrd=(-initrd "$sbase/boot/initrd.img-$release")
 }
 
-# scenario_setup NAME: what every scenario on the prepared guest starts
-# with; sets SCENARIO, out (its fresh output directory), kdir (the kernel
-# build), prepared (the prepared guest disk) and disk (its own copy of it).
-scenario_setup() {
+# scenario_out NAME: set SCENARIO and out, its fresh output directory.
+scenario_out() {
 	SCENARIO=$1
 	out=$KDUMP_FILE_OUT/$SCENARIO
 	rm -rf "$out"
 	mkdir -p "$out"
+}
+
+# scenario_setup NAME: what every scenario on the prepared guest starts
+# with; sets SCENARIO, out (its fresh output directory), kdir (the kernel
+# build), prepared (the prepared guest disk) and disk (its own copy of it).
+scenario_setup() {
+	scenario_out "$1"
 	kdir=$(kernel_dir)
 	disk=$out/disk.img
 	prepared=$(guest_image_prepared "$kdir")

@@ -14,14 +14,11 @@
 # shellcheck source=test/lib/common.sh
 . "$(dirname "$0")/common.sh"
 
-SCENARIO=$1
+scenario_out "$1"
 fw=$2
 mem=${3:-1024}
 ck=${4:-256M}
 flavour=${5:-ours}
-out=$KDUMP_FILE_OUT/$SCENARIO
-rm -rf "$out"
-mkdir -p "$out"
 log "firmware $fw, ${mem} MiB, crashkernel=$ck, $flavour kernel; output in $out"
 
 case "$flavour" in

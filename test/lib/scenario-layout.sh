@@ -20,11 +20,8 @@
 # shellcheck source=test/lib/common.sh
 . "$(dirname "$0")/common.sh"
 
-SCENARIO=$1
+scenario_out "$1"
 layout=$2
-out=$KDUMP_FILE_OUT/$SCENARIO
-rm -rf "$out"
-mkdir -p "$out"
 log "layout $layout, stock kernel, SeaBIOS, 1024 MiB, crashkernel=256M; output in $out"
 
 img=$(stock_image)

@@ -21,11 +21,8 @@
 # shellcheck source=test/lib/common.sh
 . "$(dirname "$0")/common.sh"
 
-SCENARIO=$1
+scenario_out "$1"
 kind=$2
-out=$KDUMP_FILE_OUT/$SCENARIO
-rm -rf "$out"
-mkdir -p "$out"
 fw=uefi
 extra=
 case "$kind" in
