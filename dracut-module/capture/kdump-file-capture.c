@@ -465,6 +465,16 @@ static int wait_for_device(const struct kdump_conf *c, const char *spec,
  */
 static int wd_fd = -1;
 
+/* Before an orderly reboot: stop the watchdog so the next boot is not reset. */
+static void watchdog_disarm(void)
+{
+	if (wd_fd < 0)
+		return;
+	(void)!write(wd_fd, "V", 1);
+	close(wd_fd);
+	wd_fd = -1;
+}
+
 static void watchdog_arm(const char *name, unsigned int capture_timeout)
 {
 	int timeout = (int)(capture_timeout ? capture_timeout : 600) +
@@ -488,23 +498,25 @@ static void watchdog_arm(const char *name, unsigned int capture_timeout)
 		say("warning: cannot open /dev/watchdog0: %s", strerror(errno));
 		return;
 	}
-	if (ioctl(wd_fd, WDIOC_SETTIMEOUT, &timeout) < 0)
-		say("warning: watchdog %s refuses a %d s timeout: %s; it keeps %d s",
-		    name, timeout, strerror(errno),
-		    ioctl(wd_fd, WDIOC_GETTIMEOUT, &timeout) == 0 ? timeout : -1);
+	/*
+	 * Opening it started it with the driver's own timeout, often 30 s:
+	 * one that cannot wait the whole deadline would reset a capture
+	 * that is going well, so it is stopped again instead.
+	 */
+	{
+		int want = timeout;
+
+		if (ioctl(wd_fd, WDIOC_SETTIMEOUT, &timeout) < 0 || timeout < want) {
+			say("warning: watchdog %s cannot wait %d s (capture_timeout + %d): left stopped",
+			    name, want, CAPTURE_WATCHDOG_MARGIN);
+			watchdog_disarm();
+			return;
+		}
+	}
 	(void)ioctl(wd_fd, WDIOC_KEEPALIVE, 0);
 	say("hardware watchdog armed: %d s (%s)", timeout, name);
 }
 
-/* Before an orderly reboot: stop the watchdog so the next boot is not reset. */
-static void watchdog_disarm(void)
-{
-	if (wd_fd < 0)
-		return;
-	(void)!write(wd_fd, "V", 1);
-	close(wd_fd);
-	wd_fd = -1;
-}
 
 static void helpers_start(const struct kdump_conf *c)
 {

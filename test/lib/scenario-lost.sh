@@ -125,6 +125,8 @@ ramoops)
 	check "the capture recorded why in pstore" \
 		grep -q "kdump-file: .* recorded why for the next boot (pstore: ramoops)" "$after"
 	check "the guest rebooted in place" grep -q "KDUMP-FILE-TEST: after the reboot in place" "$after"
+	check "a watchdog that cannot wait capture_timeout + 60 s is left stopped" \
+		grep -q "kdump-file: .* warning: watchdog i6300esb cannot wait 3060 s (capture_timeout + 60): left stopped" "$after"
 	;;
 esac
 

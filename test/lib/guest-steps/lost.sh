@@ -62,6 +62,8 @@ step_lost_ramoops() {
     : > "$marker"
     sync
     say "pstore backend: $(cat /sys/module/pstore/parameters/backend)"
-    lost_load "target = LABEL=kdnowhere" "target_timeout = 10"
+    # A deadline longer than i6300esb can wait (2046 s): the capture
+    # leaves the watchdog stopped rather than let it cut the capture short.
+    lost_load "target = LABEL=kdnowhere" "target_timeout = 10" "capture_timeout = 3000"
 }
 
