@@ -201,22 +201,41 @@ static bool path_is_clean(const char *p)
 
 static bool is_device_spec(const char *v)
 {
-	if (strncmp(v, "UUID=", 5) == 0)
-		return v[5] != '\0' && !first_bad_char(v + 5, "-");
-	if (strncmp(v, "LABEL=", 6) == 0)
-		return v[6] != '\0' && !first_bad_char(v + 6, "._-+,@:");
+	static const char *const tags[] = { "UUID=", "LABEL=", "PARTUUID=",
+					     "SERIAL=", "WWID=" };
+
+	for (size_t i = 0; i < sizeof(tags) / sizeof(tags[0]); i++) {
+		size_t n = strlen(tags[i]);
+
+		if (strncmp(v, tags[i], n) == 0)
+			return v[n] != '\0' && !first_bad_char(v + n, "._-+,@:");
+	}
 	return strncmp(v, "/dev/", 5) == 0 && path_is_clean(v);
 }
 
-static bool is_cmdline_safe(const char *v)
+/* The first character refused in a kernel parameter; NUL if none. */
+static char cmdline_bad_char(const char *v)
 {
 	for (const char *s = v; *s; s++) {
 		unsigned char ch = (unsigned char)*s;
 
 		if (ch < 0x20 || ch >= 0x7f || strchr(CMDLINE_BAD, ch))
-			return false;
+			return *s;
 	}
-	return true;
+	return '\0';
+}
+
+static int parse_bool(const char *v, bool *ret)
+{
+	if (strcmp(v, "yes") == 0 || strcmp(v, "true") == 0 ||
+	    strcmp(v, "1") == 0)
+		*ret = true;
+	else if (strcmp(v, "no") == 0 || strcmp(v, "false") == 0 ||
+		 strcmp(v, "0") == 0)
+		*ret = false;
+	else
+		return -EINVAL;
+	return 0;
 }
 
 /* "'x'" or "byte 0xNN" for a message about a refused character. */
@@ -247,6 +266,8 @@ enum key_id {
 	KEY_MIN_FREE,
 	KEY_TARGET_TIMEOUT,
 	KEY_CAPTURE_TIMEOUT,
+	KEY_RAW_OVERWRITE,
+	KEY_RAW_FORCE,
 	KEY_MAX,
 };
 
@@ -266,6 +287,8 @@ static const char *const key_names[KEY_MAX] = {
 	[KEY_MIN_FREE] = "min_free_mb",
 	[KEY_TARGET_TIMEOUT] = "target_timeout",
 	[KEY_CAPTURE_TIMEOUT] = "capture_timeout",
+	[KEY_RAW_OVERWRITE] = "raw_overwrite",
+	[KEY_RAW_FORCE] = "raw_force",
 };
 
 static int set_key(struct kdump_conf *c, enum key_id k, const char *v,
@@ -291,7 +314,7 @@ static int set_key(struct kdump_conf *c, enum key_id k, const char *v,
 	case KEY_RAW:
 		if (*v && !is_device_spec(v))
 			return fail(err, line, key, -EINVAL,
-				    "'%s' is not UUID=..., LABEL=... or a /dev/ path",
+				    "'%s' is not UUID=, LABEL=, PARTUUID=, SERIAL=, WWID= or a /dev/ path",
 				    v);
 		strcpy(k == KEY_TARGET ? c->target : c->raw, v);
 		return 0;
@@ -313,9 +336,10 @@ static int set_key(struct kdump_conf *c, enum key_id k, const char *v,
 			    "'%s' is not one of lzo, zlib, none", v);
 	case KEY_CMDLINE_APPEND:
 	case KEY_CMDLINE_REMOVE:
-		if (!is_cmdline_safe(v))
+		if (cmdline_bad_char(v))
 			return fail(err, line, key, -EINVAL,
-				    "quotes, backslashes, shell metacharacters (%s) and control or non-ASCII characters are not allowed in kernel parameters",
+				    "%s is not allowed in kernel parameters here (quotes, backslashes, shell metacharacters %s and control or non-ASCII characters are refused)",
+				    char_name(cmdline_bad_char(v), cb, sizeof(cb)),
 				    "$ ` ; | & < > ( ) { } ! * ?");
 		strcpy(k == KEY_CMDLINE_APPEND ? c->cmdline_append :
 						 c->cmdline_remove, v);
@@ -373,6 +397,13 @@ static int set_key(struct kdump_conf *c, enum key_id k, const char *v,
 				    "'%s' is not a number of seconds from 0 (automatic) to 86400",
 				    v);
 		c->capture_timeout = x;
+		return 0;
+	case KEY_RAW_OVERWRITE:
+	case KEY_RAW_FORCE:
+		if (parse_bool(v, k == KEY_RAW_OVERWRITE ? &c->raw_overwrite :
+							   &c->raw_force) < 0)
+			return fail(err, line, key, -EINVAL,
+				    "'%s' is not yes or no", v);
 		return 0;
 	case KEY_MAX:
 		break;
@@ -477,6 +508,14 @@ int conf_parse_buffer(struct kdump_conf *c, const char *buf, size_t len,
 				    r == -EILSEQ ? "line is not valid UTF-8" :
 						   "line contains a control character");
 
+		/* '#' at the start or after a blank starts a comment. */
+		for (size_t i = 1; i < n; i++) {
+			if (line_buf[i] == '#' && line_buf[i - 1] == ' ') {
+				line_buf[i] = '\0';
+				n = i;
+				break;
+			}
+		}
 		key = strip(line_buf, line_buf + n);
 		if (*key == '#' || *key == '\0')
 			continue;
@@ -600,13 +639,16 @@ int conf_write(const struct kdump_conf *c, char *buf, size_t size)
 		     "keep = %u\n"
 		     "min_free_mb = %llu\n"
 		     "target_timeout = %u\n"
-		     "capture_timeout = %u\n",
+		     "capture_timeout = %u\n"
+		     "raw_overwrite = %s\n"
+		     "raw_force = %s\n",
 		     c->path, c->target, c->raw, c->dump_level,
 		     conf_compression_to_string(c->compression),
 		     c->cmdline_append, c->cmdline_remove, c->kernel,
 		     c->initramfs, conf_action_to_string(c->failure_action),
 		     conf_action_to_string(c->final_action), c->keep,
-		     c->min_free_mb, c->target_timeout, c->capture_timeout);
+		     c->min_free_mb, c->target_timeout, c->capture_timeout,
+		     c->raw_overwrite ? "yes" : "no", c->raw_force ? "yes" : "no");
 	if (n < 0)
 		return -EINVAL;
 	if ((size_t)n >= size)

@@ -52,6 +52,10 @@ struct kdump_conf {
 	 * whatever step is running; 0: chosen by kdump-file at load time.
 	 */
 	unsigned int capture_timeout;
+	/* The capture may overwrite a dump on the raw device not yet recovered. */
+	bool raw_overwrite;
+	/* The raw device may carry another filesystem or partition table. */
+	bool raw_force;
 };
 
 struct conf_error {

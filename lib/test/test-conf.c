@@ -172,6 +172,56 @@ static void test_shell_metacharacters_are_refused(void)
 	CHECK(parse("path = /srv/crash-dumps/host_1.example,v2@x:y+z\n", &c, &e) == 0);
 	CHECK(parse("cmdline_append = console=ttyS0,115200n8 mem=[1G] a.b=c/d:e%f#g~h\n", &c, &e) == 0);
 	CHECK(parse("target = LABEL=kdump-dumps_1\n", &c, &e) == 0);
+	/* The refused character is named. */
+	reject("cmdline_append = quiet; reboot\n", -EINVAL, 1, "cmdline_append");
+	CHECK(strstr(e_last.msg, "';'") != NULL);
+	reject("cmdline_append = a=\"b\"\n", -EINVAL, 1, "cmdline_append");
+	CHECK(strstr(e_last.msg, "'\"'") != NULL);
+	reject("cmdline_remove = caf\xc3\xa9\n", -EINVAL, 1, "cmdline_remove");
+	CHECK(strstr(e_last.msg, "byte 0xc3") != NULL);
+}
+
+/* '#' after a blank ends the value, as the shipped file says. */
+static void test_inline_comments(void)
+{
+	struct kdump_conf c;
+	struct conf_error e;
+
+	CHECK(parse("path = /srv/dumps # on the big disk\nkeep = 3\t# three\n",
+		    &c, &e) == 0);
+	CHECK(strcmp(c.path, "/srv/dumps") == 0 && c.keep == 3);
+	CHECK(parse("  # indented comment\ncmdline_append = a#b\n", &c, &e) == 0);
+	CHECK(strcmp(c.cmdline_append, "a#b") == 0);
+	CHECK(parse("target = # nothing\n", &c, &e) == 0);
+	CHECK(c.target[0] == '\0');
+	reject("path # = /x\n", -EINVAL, 1, "");
+}
+
+/* Raw devices by a stable identity, and what the capture may overwrite. */
+static void test_raw_keys(void)
+{
+	struct kdump_conf c, back;
+	struct conf_error e;
+	char buf[8192];
+
+	CHECK(parse("raw = SERIAL=kdump-raw_1\nraw_overwrite = yes\n", &c, &e) == 0);
+	CHECK(strcmp(c.raw, "SERIAL=kdump-raw_1") == 0);
+	CHECK(c.raw_overwrite && !c.raw_force);
+	CHECK(parse("raw = WWID=naa.5000c500a1b2c3d4\nraw_force = true\n", &c, &e) == 0);
+	CHECK(c.raw_force && !c.raw_overwrite);
+	CHECK(parse("raw = PARTUUID=6c9e0e9a-02\n", &c, &e) == 0);
+	CHECK(parse("target = PARTUUID=0b8d9a3e-1f2a-4b7c-9d3e-5a6b7c8d9e0f\n", &c, &e) == 0);
+	reject("raw = SERIAL=\n", -EINVAL, 1, "raw");
+	reject("raw = SERIAL=a b\n", -EINVAL, 1, "raw");
+	reject("raw = WWID=t10.ATA$x\n", -EINVAL, 1, "raw");
+	reject("raw_overwrite = maybe\n", -EINVAL, 1, "raw_overwrite");
+	CHECK(strstr(e_last.msg, "yes or no") != NULL);
+	reject("raw_force = \n", -EINVAL, 1, "raw_force");
+	/* What load writes for the capture reads back the same. */
+	CHECK(parse("raw = SERIAL=x1\nraw_overwrite = yes\nraw_force = 1\n", &c, &e) == 0);
+	CHECK(conf_write(&c, buf, sizeof(buf)) > 0);
+	CHECK(conf_parse_buffer(&back, buf, strlen(buf), &e) == 0);
+	CHECK(back.raw_overwrite && back.raw_force && strcmp(back.raw, "SERIAL=x1") == 0);
 }
 
 static void test_limits(void)
@@ -239,6 +289,8 @@ int main(void)
 	test_shell_metacharacters_are_refused();
 	test_unknown_key_suggestion();
 	test_limits();
+	test_inline_comments();
+	test_raw_keys();
 	test_file();
 	test_roundtrip();
 	return tests_done();
