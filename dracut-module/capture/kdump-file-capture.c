@@ -237,9 +237,9 @@ static void apply_retention(const char *base, unsigned int keep)
 		close(bfd);
 		return;
 	}
-	/* Dumps are directories of ours: a link named like one is not. */
+	/* Dumps are directories of ours: a link or a stranger's directory named like one is not. */
 	while ((de = readdir(d)) && n < 1024)
-		if (dump_name_valid(de->d_name) && dump_is_dir(bfd, de->d_name) &&
+		if (dump_name_valid(de->d_name) && dump_is_ours(bfd, de->d_name) &&
 		    (names[n] = strdup(de->d_name)))
 			n++;
 	closedir(d);
@@ -899,6 +899,34 @@ static int capture_raw(const struct kdump_conf *c)
 		if (fd >= 0)
 			close(fd);
 		return r;
+	}
+	/* Never over an unrecovered dump, or over what is not ours. */
+	{
+		char sig[64] = "";
+		struct raw_header old = { 0 };
+		ssize_t n = pread(fd, dbuf, RAW_HEADER_SIZE, 0);
+
+		if (n < 0) {
+			r = -errno;
+			say("error: cannot read raw dump device %s: %s", dev,
+			    strerror(-r));
+			goto out;
+		}
+		if (raw_header_parse(dbuf, n, dev_size, &old) == -ENODATA &&
+		    target_signature(dev, sig, sizeof(sig)) < 0)
+			sig[0] = '\0';
+		r = raw_may_write(dbuf, n, dev_size, sig, c->raw_overwrite,
+				  c->raw_force, &old);
+		if (r == -EEXIST) {
+			say("error: raw dump device %s holds a dump of %s not yet recovered: it is kept and this crash is not saved (raw_overwrite = yes replaces such a dump)",
+			    dev, old.release[0] ? old.release : "an unknown kernel");
+			goto out;
+		}
+		if (r == -ENOTEMPTY) {
+			say("error: raw dump device %s holds %s data, not a dump device as checked at load: nothing written to it",
+			    dev, sig);
+			goto out;
+		}
 	}
 	(void)read_vmcoreinfo(&vi);
 	h.time = time(NULL);

@@ -22,6 +22,7 @@
 #include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
@@ -432,6 +433,130 @@ static int resolve_dump_path(const char *path, struct target_fs *ret)
  * make the dump directory when missing (load and rebuild; show, estimate
  * and status only look).
  */
+/*
+ * Dumps are read and removed as root: a dump directory others may write
+ * (an existing 1777 /var/crash, a path below /var/tmp) lets them plant what
+ * root then opens.
+ */
+static int check_dump_base(const char *base)
+{
+	char why[PATH_MAX + 64];
+	int r;
+
+	r = dump_base_check(base, why, sizeof(why));
+	if (r == -EPERM)
+		log_error("dump directory %s is not safe: %s; make it root's alone (chown root:root, chmod 0700) or set another 'path' in %s",
+			  base, why, arg_config);
+	else if (r < 0 && r != -ENOENT)
+		log_error("cannot check dump directory %s: %s", base,
+			  strerror(-r));
+	return r;
+}
+
+/* Who else uses the block device devno: a mount, swap, or a holder (dm, md). */
+static int raw_user(const char *dev, dev_t devno, char *what, size_t size)
+{
+	char mp[PATH_MAX], path[96], line[512];
+	struct dirent *de;
+	DIR *d;
+	FILE *f;
+
+	if (target_mountpoint(dev, mp, sizeof(mp)) == 0) {
+		snprintf(what, size, "it is mounted on %s", mp);
+		return -EBUSY;
+	}
+	f = fopen("/proc/swaps", "re");
+	while (f && fgets(line, sizeof(line), f)) {
+		struct stat st;
+		char *sp = strchr(line, ' ');
+
+		if (line[0] != '/' || !sp)
+			continue;
+		*sp = '\0';
+		if (stat(line, &st) == 0 && S_ISBLK(st.st_mode) &&
+		    st.st_rdev == devno) {
+			fclose(f);
+			snprintf(what, size, "it is in use as swap");
+			return -EBUSY;
+		}
+	}
+	if (f)
+		fclose(f);
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/holders",
+		 major(devno), minor(devno));
+	d = opendir(path);
+	while (d && (de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(what, size, "%s holds it (device mapper or RAID)",
+			 de->d_name);
+		closedir(d);
+		return -EBUSY;
+	}
+	if (d)
+		closedir(d);
+	return 0;
+}
+
+/*
+ * The raw dump device: refused when something else uses it or it carries
+ * another program's data, named for the capture by an identity that does
+ * not depend on the order the kernel finds disks in.
+ */
+static int plan_raw(struct plan *p, const char *dev, dev_t devno, bool loading)
+{
+	char what[PATH_MAX + 64], sig[64] = "", buf[RAW_HEADER_SIZE], id[300];
+	unsigned long long size = 0;
+	struct raw_header old;
+	ssize_t n;
+	int fd, r;
+
+	r = raw_user(dev, devno, what, sizeof(what));
+	if (r < 0) {
+		log_error("raw dump device %s cannot be used: %s, and a dump would destroy what is there; free it or set another 'raw' in %s",
+			  dev, what, arg_config);
+		return r;
+	}
+	fd = open(dev, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || ioctl(fd, BLKGETSIZE64, &size) < 0 ||
+	    (n = pread(fd, buf, sizeof(buf), 0)) < 0) {
+		r = -errno;
+		if (fd >= 0)
+			close(fd);
+		log_error("cannot read raw dump device %s: %s", dev, strerror(-r));
+		return r;
+	}
+	close(fd);
+	if (raw_header_parse(buf, n, size, &old) == -ENODATA &&
+	    target_signature(dev, sig, sizeof(sig)) < 0)
+		sig[0] = '\0';
+	r = raw_may_write(buf, n, size, sig, true, p->conf.raw_force, NULL);
+	if (r == -ENOTEMPTY) {
+		log_error("raw dump device %s holds %s data that the first dump would destroy: if that is meant, erase it (wipefs -a %s) or set 'raw_force = yes' in %s",
+			  dev, sig, dev, arg_config);
+		return r;
+	}
+	if (loading && raw_may_write(buf, n, size, "", p->conf.raw_overwrite,
+				     false, &old) == -EEXIST)
+		fprintf(stderr, "kdump-file: warning: raw dump device %s holds a dump of %s not yet recovered: the next crash will not overwrite it; run 'kdump-file recover'\n",
+			dev, old.release[0] ? old.release : "an unknown kernel");
+	r = target_stable_id(dev, id, sizeof(id));
+	if (r == 0) {
+		snprintf(p->capture.raw, sizeof(p->capture.raw), "%s", id);
+	} else {
+		char real[PATH_MAX];
+
+		/* No udev in the capture: /dev/disk/by-* names do not exist. */
+		if (!realpath(dev, real))
+			snprintf(real, sizeof(real), "%s", dev);
+		if (loading)
+			fprintf(stderr, "kdump-file: warning: raw dump device %s has no serial, WWID or partition UUID: the capture finds it as %s, a kernel name that can change between boots\n",
+				dev, real);
+		snprintf(p->capture.raw, sizeof(p->capture.raw), "%s", real);
+	}
+	return 0;
+}
+
 static int make_plan_ex(struct plan *p, bool create)
 {
 	char running[4096];
@@ -473,6 +598,9 @@ static int make_plan_ex(struct plan *p, bool create)
 				  p->conf.path, strerror(-r));
 			return r;
 		}
+		r = check_dump_base(p->conf.path);
+		if (r < 0 && (r != -ENOENT || create))
+			return r;
 		r = resolve_dump_path(p->conf.path, &fs);
 		if (r < 0) {
 			log_error("cannot find the filesystem of dump directory '%s': %s%s%s%s",
@@ -489,17 +617,30 @@ static int make_plan_ex(struct plan *p, bool create)
 		r = plan_chain(p, fs.devno, fs.fstype, fs.devnode);
 	} else {
 		const char *spec = p->conf.raw[0] ? p->conf.raw : p->conf.target;
+
+		/* recover brings a raw device's dumps into path. */
+		if (p->conf.raw[0]) {
+			r = check_dump_base(p->conf.path);
+			if (r < 0 && r != -ENOENT)
+				return r;
+		}
 		char dev[PATH_MAX], fstype[64] = "";
 		struct stat st;
 
 		/* A target not attached now is looked for in the capture. */
 		r = target_find_device(spec, dev, sizeof(dev), fstype,
 				       sizeof(fstype));
-		if (r == 0 && stat(dev, &st) == 0)
+		if (r == 0 && stat(dev, &st) == 0) {
 			r = plan_chain(p, st.st_rdev,
 				       p->conf.raw[0] ? "" : fstype, dev);
-		else
+			if (r >= 0 && p->conf.raw[0])
+				r = plan_raw(p, dev, st.st_rdev, create);
+		} else {
 			r = 0;
+			if (create && p->conf.raw[0])
+				fprintf(stderr, "kdump-file: warning: raw dump device %s is not attached: it cannot be checked now, and the capture looks for it by that name\n",
+					p->conf.raw);
+		}
 	}
 	if (r < 0)
 		return r;
@@ -1750,6 +1891,11 @@ static int do_report(void)
 				  strerror(-r));
 			return r;
 		}
+		r = check_dump_base(base);
+		if (r == -ENOENT && arg_new)
+			return 0;
+		if (r < 0)
+			return r;
 		r = dump_find_last(base, dir, sizeof(dir));
 		if (r < 0) {
 			if (arg_new)

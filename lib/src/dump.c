@@ -32,6 +32,58 @@ bool dump_name_valid(const char *name)
 	return true;
 }
 
+bool dump_is_ours(int basefd, const char *name)
+{
+	struct stat st;
+
+	return fstatat(basefd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	       S_ISDIR(st.st_mode) && st.st_uid == geteuid() &&
+	       !(st.st_mode & (S_IWGRP | S_IWOTH));
+}
+
+int dump_base_check(const char *base, char *why, size_t size)
+{
+	char path[4096], *slash;
+	struct stat st;
+	bool leaf = true;
+
+	if (strlen(base) >= sizeof(path) || base[0] != '/')
+		return -EINVAL;
+	strcpy(path, base);
+	for (;;) {
+		if (lstat(path[0] ? path : "/", &st) < 0)
+			return -errno;
+		if (S_ISLNK(st.st_mode) && leaf) {
+			snprintf(why, size, "%s is a symbolic link", path);
+			return -EPERM;
+		}
+		if (!S_ISLNK(st.st_mode)) {
+			/*
+			 * Only root may own the way down; a directory others
+			 * may write is safe above the dump directory only
+			 * with the sticky bit (nobody renames root's entries).
+			 */
+			if (st.st_uid != geteuid() && st.st_uid != 0) {
+				snprintf(why, size, "%s is owned by uid %u, not root",
+					 path[0] ? path : "/", (unsigned int)st.st_uid);
+				return -EPERM;
+			}
+			if ((st.st_mode & (S_IWGRP | S_IWOTH)) &&
+			    (leaf || !(st.st_mode & S_ISVTX))) {
+				snprintf(why, size, "%s may be written by others than root (mode %04o)",
+					 path[0] ? path : "/",
+					 (unsigned int)(st.st_mode & 07777));
+				return -EPERM;
+			}
+		}
+		if (!path[0] || strcmp(path, "/") == 0)
+			return 0;
+		slash = strrchr(path, '/');
+		*slash = '\0';
+		leaf = false;
+	}
+}
+
 int dump_find_last(const char *base, char *ret, size_t size)
 {
 	char best[64] = "";
@@ -43,6 +95,7 @@ int dump_find_last(const char *base, char *ret, size_t size)
 		return -errno;
 	while ((de = readdir(d)))
 		if (dump_name_valid(de->d_name) &&
+		    dump_is_ours(dirfd(d), de->d_name) &&
 		    strlen(de->d_name) < sizeof(best) &&
 		    /* Same second: "-N" suffixes sort after the bare name. */
 		    strcmp(de->d_name, best) > 0)
@@ -172,6 +225,7 @@ int dump_scan(const char *base, long long *ret_newest,
 		long long t;
 
 		if (!dump_name_valid(de->d_name) ||
+		    !dump_is_ours(dirfd(d), de->d_name) ||
 		    (size_t)snprintf(dir, sizeof(dir), "%s/%s", base,
 				     de->d_name) >= sizeof(dir) ||
 		    dump_inspect(dir, &info) < 0)

@@ -59,5 +59,18 @@ unsigned int dump_retention(const bool *complete, unsigned int n,
 int dump_remove(int basefd, const char *name);
 /* Is name below basefd a directory itself, not a link to one? */
 bool dump_is_dir(int basefd, const char *name);
+/*
+ * A directory below basefd that the capture could have made: not a link,
+ * owned by us (root), writable by nobody else.  Anything else named like a
+ * dump was put there by someone else and is neither read nor removed.
+ */
+bool dump_is_ours(int basefd, const char *name);
+/*
+ * Whether the dump directory base is safe to keep dumps in: it and every
+ * directory above it owned by root, the directory itself writable by root
+ * alone and not a link, those above writable by others only when sticky.
+ * -EPERM with the reason in why.
+ */
+int dump_base_check(const char *base, char *why, size_t size);
 
 #endif

@@ -116,3 +116,26 @@ int raw_header_parse(const char *buf, size_t len, unsigned long long dev_size,
 	*ret = h;
 	return 0;
 }
+
+int raw_may_write(const char *buf, size_t len, unsigned long long dev_size,
+		  const char *signature, bool overwrite, bool force,
+		  struct raw_header *ret_old)
+{
+	struct raw_header h;
+	int r;
+
+	r = raw_header_parse(buf, len, dev_size, &h);
+	if (r == -ENODATA) {
+		/* Not ours: refuse what another program left, unless told. */
+		if (signature && *signature && !force)
+			return -ENOTEMPTY;
+		return 0;
+	}
+	if (r < 0)
+		return 0;	/* ours, damaged: nothing to recover from it */
+	if (ret_old)
+		*ret_old = h;
+	if (h.state == RAW_COMPLETE && !overwrite)
+		return -EEXIST;
+	return 0;
+}

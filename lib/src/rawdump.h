@@ -8,6 +8,7 @@
 #ifndef KDUMP_FILE_RAWDUMP_H
 #define KDUMP_FILE_RAWDUMP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #define RAW_HEADER_SIZE 4096
@@ -39,5 +40,16 @@ int raw_header_format(const struct raw_header *h, char *buf);
 int raw_header_parse(const char *buf, size_t len, unsigned long long dev_size,
 		     struct raw_header *ret);
 const char *raw_state_to_string(enum raw_state s);
+
+/*
+ * Whether a capture may write its dump over the first bytes buf of a device
+ * of dev_size bytes.  signature: what libblkid found there ("" for none).
+ * -EEXIST: a complete dump not yet recovered, kept unless overwrite (the
+ * old header in *ret_old); -ENOTEMPTY: another program's data (a
+ * filesystem, a partition table), kept unless force.
+ */
+int raw_may_write(const char *buf, size_t len, unsigned long long dev_size,
+		  const char *signature, bool overwrite, bool force,
+		  struct raw_header *ret_old);
 
 #endif

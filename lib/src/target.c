@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <blkid/blkid.h>
+#include <ctype.h>
+#include <stdbool.h>
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
@@ -38,14 +40,171 @@ int target_probe_tag(const char *dev, const char *tag, char *buf, size_t size)
 	return r;
 }
 
+/* Probe one partition's entry in its parent's table for PART_ENTRY_UUID. */
+static int probe_partuuid(const char *dev, char *buf, size_t size)
+{
+	const char *val = NULL;
+	blkid_probe pr;
+	int r = -ENOENT;
+
+	pr = blkid_new_probe_from_filename(dev);
+	if (!pr)
+		return -errno ? -errno : -EIO;
+	blkid_probe_enable_superblocks(pr, 0);
+	blkid_probe_enable_partitions(pr, 1);
+	blkid_probe_set_partitions_flags(pr, BLKID_PARTS_ENTRY_DETAILS);
+	if (blkid_do_safeprobe(pr) == 0 &&
+	    blkid_probe_lookup_value(pr, "PART_ENTRY_UUID", &val, NULL) == 0 &&
+	    strlen(val) < size) {
+		strcpy(buf, val);
+		r = 0;
+	}
+	blkid_free_probe(pr);
+	return r;
+}
+
+/* True for the characters an identity may have to be named in the config. */
+static bool id_is_plain(const char *v)
+{
+	if (!*v)
+		return false;
+	for (; *v; v++)
+		if (!isalnum((unsigned char)*v) && !strchr("._-+,@:", *v))
+			return false;
+	return true;
+}
+
+int target_sysfs_attr(const char *sysdir, const char *name, char *buf,
+		      size_t size)
+{
+	char path[PATH_MAX], tmp[256];
+	size_t n;
+	FILE *f;
+	char *s;
+
+	snprintf(path, sizeof(path), "%s/%s", sysdir, name);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	s = fgets(tmp, sizeof(tmp), f);
+	fclose(f);
+	if (!s)
+		return -ENODATA;
+	while (*s == ' ' || *s == '\t')
+		s++;
+	n = strlen(s);
+	while (n && (s[n - 1] == '\n' || s[n - 1] == ' ' || s[n - 1] == '\t'))
+		s[--n] = '\0';
+	if (!n)
+		return -ENODATA;
+	if (n >= size)
+		return -ENAMETOOLONG;
+	memcpy(buf, s, n + 1);
+	return 0;
+}
+
+/*
+ * The identity of one block device as named by tag: WWID and SERIAL of a
+ * whole disk from sysfs (the disk's own or its device's attribute),
+ * PARTUUID of a partition from its parent's table.
+ */
+int target_device_id(const char *sysdir, const char *dev, const char *tag,
+		     char *buf, size_t size)
+{
+	char sub[PATH_MAX], part[16];
+	bool is_part = target_sysfs_attr(sysdir, "partition", part,
+					 sizeof(part)) == 0;
+
+	if (strcmp(tag, "PARTUUID") == 0)
+		return is_part ? probe_partuuid(dev, buf, size) : -ENOENT;
+	if (is_part || (strcmp(tag, "WWID") != 0 && strcmp(tag, "SERIAL") != 0))
+		return -ENOENT;
+	if (target_sysfs_attr(sysdir, strcmp(tag, "WWID") == 0 ? "wwid" : "serial",
+			      buf, size) == 0)
+		return 0;
+	snprintf(sub, sizeof(sub), "%s/device", sysdir);
+	return target_sysfs_attr(sub, strcmp(tag, "WWID") == 0 ? "wwid" : "serial",
+				 buf, size);
+}
+
+int target_stable_id(const char *dev, char *buf, size_t size)
+{
+	static const char *const tags[] = { "PARTUUID", "WWID", "SERIAL" };
+	char sysdir[64], val[256], spec[300], found[PATH_MAX];
+	struct stat st;
+
+	if (stat(dev, &st) < 0)
+		return -errno;
+	if (!S_ISBLK(st.st_mode))
+		return -ENOTBLK;
+	snprintf(sysdir, sizeof(sysdir), "/sys/dev/block/%u:%u",
+		 major(st.st_rdev), minor(st.st_rdev));
+	for (size_t i = 0; i < sizeof(tags) / sizeof(tags[0]); i++) {
+		struct stat fst;
+		int n;
+
+		if (target_device_id(sysdir, dev, tags[i], val, sizeof(val)) < 0 ||
+		    !id_is_plain(val))
+			continue;
+		snprintf(spec, sizeof(spec), "%s=%s", tags[i], val);
+		/* Only an identity that names this device and no other. */
+		n = target_find_device_n(spec, found, sizeof(found), NULL, 0);
+		if (n != 1 || stat(found, &fst) < 0 || fst.st_rdev != st.st_rdev)
+			continue;
+		if (strlen(spec) >= size)
+			return -ENAMETOOLONG;
+		strcpy(buf, spec);
+		return 0;
+	}
+	return -ENOENT;
+}
+
+int target_signature(const char *dev, char *buf, size_t size)
+{
+	const char *val = NULL;
+	blkid_probe pr;
+	int r;
+
+	pr = blkid_new_probe_from_filename(dev);
+	if (!pr)
+		return -errno ? -errno : -EIO;
+	blkid_probe_enable_superblocks(pr, 1);
+	blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE);
+	blkid_probe_enable_partitions(pr, 1);
+	r = blkid_do_safeprobe(pr);
+	if (r == 0 && (blkid_probe_lookup_value(pr, "TYPE", &val, NULL) == 0 ||
+		       blkid_probe_lookup_value(pr, "PTTYPE", &val, NULL) == 0)) {
+		snprintf(buf, size, "%s", val);
+		r = 1;
+	} else if (r == -2) {
+		/* Ambiguous: more than one signature, which is still one. */
+		snprintf(buf, size, "several signatures");
+		r = 1;
+	} else {
+		r = r < 0 ? -EIO : 0;
+	}
+	blkid_free_probe(pr);
+	return r;
+}
+
 int target_find_device(const char *spec, char *ret_dev, size_t dev_size,
 		       char *ret_fstype, size_t fstype_size)
+{
+	int r = target_find_device_n(spec, ret_dev, dev_size, ret_fstype,
+				     fstype_size);
+
+	return r < 0 ? r : 0;
+}
+
+int target_find_device_n(const char *spec, char *ret_dev, size_t dev_size,
+			 char *ret_fstype, size_t fstype_size)
 {
 	const char *tag, *want;
 	struct dirent *de;
 	struct stat st;
+	bool sysid = false;
 	DIR *d;
-	int r = -ENODEV;
+	int r = -ENODEV, found = 0;
 
 	if (strncmp(spec, "/dev/", 5) == 0) {
 		if (stat(spec, &st) < 0)
@@ -58,7 +217,7 @@ int target_find_device(const char *spec, char *ret_dev, size_t dev_size,
 		if (ret_fstype && target_probe_tag(spec, "TYPE", ret_fstype,
 					    fstype_size) < 0)
 			ret_fstype[0] = '\0';
-		return 0;
+		return 1;
 	}
 	if (strncmp(spec, "UUID=", 5) == 0) {
 		tag = "UUID";
@@ -66,6 +225,18 @@ int target_find_device(const char *spec, char *ret_dev, size_t dev_size,
 	} else if (strncmp(spec, "LABEL=", 6) == 0) {
 		tag = "LABEL";
 		want = spec + 6;
+	} else if (strncmp(spec, "PARTUUID=", 9) == 0) {
+		tag = "PARTUUID";
+		want = spec + 9;
+		sysid = true;
+	} else if (strncmp(spec, "SERIAL=", 7) == 0) {
+		tag = "SERIAL";
+		want = spec + 7;
+		sysid = true;
+	} else if (strncmp(spec, "WWID=", 5) == 0) {
+		tag = "WWID";
+		want = spec + 5;
+		sysid = true;
 	} else {
 		return -EINVAL;
 	}
@@ -74,13 +245,19 @@ int target_find_device(const char *spec, char *ret_dev, size_t dev_size,
 	if (!d)
 		return -errno;
 	while ((de = readdir(d))) {
-		char dev[300], val[256];
+		char dev[300], sysdir[300], val[256];
 
 		if (de->d_name[0] == '.')
 			continue;
 		snprintf(dev, sizeof(dev), "/dev/%s", de->d_name);
-		if (target_probe_tag(dev, tag, val, sizeof(val)) < 0 ||
+		snprintf(sysdir, sizeof(sysdir), "/sys/class/block/%s",
+			 de->d_name);
+		if ((sysid ? target_device_id(sysdir, dev, tag, val, sizeof(val)) :
+			     target_probe_tag(dev, tag, val, sizeof(val))) < 0 ||
 		    strcmp(val, want) != 0)
+			continue;
+		/* The first match is the answer; the count tells of others. */
+		if (found++)
 			continue;
 		if (strlen(dev) >= dev_size) {
 			r = -ENAMETOOLONG;
@@ -90,9 +267,7 @@ int target_find_device(const char *spec, char *ret_dev, size_t dev_size,
 		if (ret_fstype && target_probe_tag(dev, "TYPE", ret_fstype,
 					    fstype_size) < 0)
 			ret_fstype[0] = '\0';
-		r = 0;
-		break;
 	}
 	closedir(d);
-	return r;
+	return found && r != -ENAMETOOLONG ? found : r;
 }

@@ -168,6 +168,64 @@ static void test_remove(void)
 	}
 }
 
+/*
+ * A directory named like a newer dump but writable by others, or not ours:
+ * someone else put it there, and it is neither reported nor counted.
+ */
+static void test_planted(void)
+{
+	char base[] = "/tmp/test-dump-pl.XXXXXX", p[4300], last[4300], why[256];
+	long long newest, complete;
+
+	CHECK(mkdtemp(base) != NULL);
+	CHECK(chmod(base, 0700) == 0);
+	snprintf(p, sizeof(p), "%s/2026-01-01-00:00:00", base);
+	CHECK(mkdir(p, 0700) == 0);
+	put(p, "vmcore", "core");
+	snprintf(p, sizeof(p), "%s/2026-06-01-00:00:00", base);
+	CHECK(mkdir(p, 0700) == 0 && chmod(p, 0777) == 0);
+	put(p, "vmcore", "planted");
+	CHECK(dump_find_last(base, last, sizeof(last)) == 0);
+	CHECK(strstr(last, "2026-01-01-00:00:00") != NULL);
+	CHECK(dump_scan(base, &newest, &complete) == 0);
+	CHECK(newest == dump_name_time("2026-01-01-00:00:00"));
+	if (geteuid() == 0) {
+		CHECK(chmod(p, 0700) == 0 && chown(p, 65534, 65534) == 0);
+		CHECK(dump_find_last(base, last, sizeof(last)) == 0);
+		CHECK(strstr(last, "2026-01-01-00:00:00") != NULL);
+	}
+	/* The dump directory itself. */
+	CHECK(dump_base_check(base, why, sizeof(why)) == 0);
+	CHECK(chmod(base, 01777) == 0);
+	CHECK(dump_base_check(base, why, sizeof(why)) == -EPERM);
+	CHECK(strstr(why, "may be written by others") && strstr(why, "1777"));
+	CHECK(chmod(base, 0770) == 0);
+	CHECK(dump_base_check(base, why, sizeof(why)) == -EPERM);
+	CHECK(chmod(base, 0755) == 0);
+	/* Below a sticky directory (/tmp) is fine; below a writable one not. */
+	snprintf(p, sizeof(p), "%s/sub", base);
+	CHECK(mkdir(p, 0700) == 0);
+	CHECK(dump_base_check(p, why, sizeof(why)) == 0);
+	CHECK(chmod(base, 0777) == 0);
+	CHECK(dump_base_check(p, why, sizeof(why)) == -EPERM);
+	CHECK(strstr(why, base) != NULL);
+	CHECK(chmod(base, 0755) == 0);
+	/* A link as the dump directory. */
+	snprintf(last, sizeof(last), "%s/link", base);
+	CHECK(symlink(p, last) == 0);
+	CHECK(dump_base_check(last, why, sizeof(why)) == -EPERM);
+	CHECK(strstr(why, "symbolic link") != NULL);
+	CHECK(dump_base_check("relative", why, sizeof(why)) == -EINVAL);
+	CHECK(dump_base_check("/nonexistent/x", why, sizeof(why)) == -ENOENT);
+	if (geteuid() == 0) {
+		CHECK(chown(p, 65534, 65534) == 0);
+		CHECK(dump_base_check(p, why, sizeof(why)) == -EPERM);
+		CHECK(strstr(why, "uid 65534") != NULL);
+	}
+	snprintf(p, sizeof(p), "chmod -R u+rwx '%s'; rm -rf '%s'", base, base);
+	CHECK(system(p) == 0);
+}
+
 static void test_times(void)
 {
 	char base[] = "/tmp/test-dump.XXXXXX", d[4200];
@@ -242,6 +300,7 @@ int main(void)
 	test_json();
 	test_inspect_and_last();
 	test_remove();
+	test_planted();
 	test_times();
 	test_retention();
 	return tests_done();

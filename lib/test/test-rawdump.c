@@ -56,9 +56,46 @@ static void test_hostile(void)
 		&h) == -EBADMSG);
 }
 
+/* What a capture may write over: never an unrecovered dump, never a stranger's. */
+static void test_may_write(void)
+{
+	struct raw_header a = { .state = RAW_COMPLETE, .time = 1796292108,
+				.vmcore_off = 8192, .vmcore_len = 1 << 20 };
+	struct raw_header old = { 0 };
+	char buf[RAW_HEADER_SIZE], zero[RAW_HEADER_SIZE] = { 0 };
+
+	/* An empty device, or one with nothing libblkid knows. */
+	CHECK(raw_may_write(zero, sizeof(zero), DEV, "", false, false, NULL) == 0);
+	CHECK(raw_may_write(zero, sizeof(zero), DEV, NULL, false, false, NULL) == 0);
+	/* A filesystem or partition table: only when forced. */
+	CHECK(raw_may_write(zero, sizeof(zero), DEV, "ext4", false, false, NULL) == -ENOTEMPTY);
+	CHECK(raw_may_write(zero, sizeof(zero), DEV, "gpt", true, false, NULL) == -ENOTEMPTY);
+	CHECK(raw_may_write(zero, sizeof(zero), DEV, "ext4", false, true, NULL) == 0);
+	/* A complete dump not yet recovered: only when overwriting is chosen. */
+	strcpy(a.release, "6.1.0-28-amd64");
+	CHECK(raw_header_format(&a, buf) == 0);
+	CHECK(raw_may_write(buf, sizeof(buf), DEV, "", false, false, &old) == -EEXIST);
+	CHECK(old.time == a.time && strcmp(old.release, a.release) == 0);
+	CHECK(raw_may_write(buf, sizeof(buf), DEV, "", false, true, NULL) == -EEXIST);
+	CHECK(raw_may_write(buf, sizeof(buf), DEV, "", true, false, NULL) == 0);
+	/* Recovered, failed or interrupted dumps are ours to replace. */
+	for (enum raw_state s = RAW_WRITING; s <= RAW_RECOVERED; s++) {
+		if (s == RAW_COMPLETE)
+			continue;
+		a.state = s;
+		CHECK(raw_header_format(&a, buf) == 0);
+		CHECK(raw_may_write(buf, sizeof(buf), DEV, "", false, false, NULL) == 0);
+	}
+	/* Our magic with a damaged header: nothing could recover it. */
+	memset(buf, 0, sizeof(buf));
+	strcpy(buf, RAW_MAGIC "state=complete\nvmcore_off=0\nvmcore_len=9\n");
+	CHECK(raw_may_write(buf, sizeof(buf), DEV, "", false, false, NULL) == 0);
+}
+
 int main(void)
 {
 	test_roundtrip();
 	test_hostile();
+	test_may_write();
 	return tests_done();
 }
