@@ -199,11 +199,18 @@ int initramfs_build(const char *img, const char *kver,
 	}
 	(void)unlink(stamp);
 	/* Root's alone, whatever dracut's or the caller's umask. */
-	if (chmod(tmp, 0600) < 0 || stat(tmp, &st) < 0 || rename(tmp, img) < 0) {
+	r = sync_file(tmp);
+	if (r == 0 && (chmod(tmp, 0600) < 0 || stat(tmp, &st) < 0 ||
+		       rename(tmp, img) < 0))
 		r = -errno;
+	if (r < 0) {
 		(void)unlink(tmp);
 		return r;
 	}
+	/* The image before its stamp: a stamp never names a lost image. */
+	r = fsync_parent(img);
+	if (r < 0)
+		return r;
 	text = stamp_text(fingerprint, st.st_size);
 	if (!text)
 		return -ENOMEM;
@@ -624,6 +631,8 @@ static int check_node(const char *path, struct input_violation *ret)
 		return -errno;
 	if (st.st_uid != 0)
 		fault = INPUT_FOREIGN_OWNER;
+	else if (S_ISDIR(st.st_mode) && (st.st_mode & S_ISVTX))
+		fault = 0;	/* /tmp: nobody renames root's entries */
 	else if (st.st_mode & S_IWOTH)
 		fault = INPUT_WORLD_WRITABLE;
 	else if (st.st_mode & S_IWGRP)

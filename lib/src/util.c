@@ -89,6 +89,19 @@ int write_file_atomic(const char *path, const char *data, size_t len,
 	return fsync_parent(path);
 }
 
+int sync_file(const char *path)
+{
+	int fd, r = 0;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return -errno;
+	if (fsync(fd) < 0)
+		r = -errno;
+	close(fd);
+	return r;
+}
+
 int fsync_parent(const char *path)
 {
 	const char *slash = strrchr(path, '/');

@@ -11,6 +11,8 @@ int read_line_file(const char *path, char *buf, size_t size);
 int read_ull_file(const char *path, unsigned long long *ret);
 /* fsync the directory that holds path, so that a rename in it is durable. */
 int fsync_parent(const char *path);
+/* fsync() the file at path (written by another process). */
+int sync_file(const char *path);
 /*
  * Write data to path through a temporary file renamed into place; the file
  * and then its directory are synced.
