@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "json.h"
+#include "version.h"
 #include "report.h"
 #include "vmcore.h"
 #include "vmlinux.h"
@@ -36,7 +37,7 @@
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 #define PROG "kdump-file-analyze"
-#define VERSION "0.1"
+#define VERSION KDUMP_FILE_VERSION
 #define MAX_RANGES_ARG 32
 #define READ_MAX (1 << 20)
 #define OUTPUT_MAX (32 << 20)

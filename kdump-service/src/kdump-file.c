@@ -43,6 +43,7 @@
 #include "target.h"
 #include "target-mount.h"
 #include "util.h"
+#include "version.h"
 
 #define RUN_DIR "/run/kdump-file"
 #define SYS_CRASH_SIZE "/sys/kernel/kexec_crash_size"
@@ -58,6 +59,7 @@
 
 static const char *arg_config = CONF_PATH_DEFAULT;
 static bool arg_yes;
+static bool arg_json;
 
 static void log_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
@@ -98,6 +100,8 @@ static void help(void)
 	       "  -c, --config FILE   configuration file (default %s)\n"
 	       "  -y, --yes           do not ask before 'test' crashes the machine\n"
 	       "  -n, --new           report: only a dump without a report\n"
+	       "      --json          status and show: one JSON object on stdout\n"
+	       "      --version       print the version\n"
 	       "  -h, --help          show this help\n",
 	       CONF_PATH_DEFAULT);
 }
@@ -839,6 +843,39 @@ static int take_lock(int *ret_fd)
 	return 0;
 }
 
+static const char *violation_text(const struct input_violation *bad)
+{
+	static char what[64];
+
+	if (bad->fault == INPUT_FOREIGN_OWNER)
+		snprintf(what, sizeof(what), "owned by uid %u", bad->uid);
+	else
+		snprintf(what, sizeof(what), "%s",
+			 bad->fault == INPUT_WORLD_WRITABLE ? "world-writable" :
+							      "group-writable");
+	return what;
+}
+
+/*
+ * The capture kernel and a configured initramfs run as the crashed
+ * system's last word: at every load, not only when an initramfs is built,
+ * they and the directories above them must be root's alone.
+ */
+static int check_boot_files(const struct plan *p)
+{
+	const char *paths[] = { p->kernel, p->initramfs };
+	struct input_violation bad = { 0 };
+	int r;
+
+	r = paths_check_root_only(paths, p->initramfs_managed ? 1 : 2, &bad);
+	if (r == -EPERM)
+		log_error("refusing to load '%s': it is %s, and what the capture kernel boots must be root's alone (chown root and chmod go-w '%s')",
+			  bad.path, violation_text(&bad), bad.path);
+	else if (r < 0 && r != -ENOENT)
+		log_error("cannot check '%s': %s", bad.path, strerror(-r));
+	return r == -ENOENT ? 0 : r;
+}
+
 static int ensure_initramfs(struct plan *p, bool force)
 {
 	char fingerprint[16384], conf_file[] = RUN_DIR "/capture.conf";
@@ -860,16 +897,8 @@ static int ensure_initramfs(struct plan *p, bool force)
 		return 0;
 	r = initramfs_check_inputs(p->kernel, &bad);
 	if (r == -EPERM) {
-		char what[64];
-
-		if (bad.fault == INPUT_FOREIGN_OWNER)
-			snprintf(what, sizeof(what), "owned by uid %u", bad.uid);
-		else
-			snprintf(what, sizeof(what), "%s",
-				 bad.fault == INPUT_WORLD_WRITABLE ?
-					 "world-writable" : "group-writable");
 		log_error("refusing to build the capture initramfs: '%s' is %s: only root-owned files that only root can modify go into it (chown root and chmod go-w '%s')",
-			  bad.path, what, bad.path);
+			  bad.path, violation_text(&bad), bad.path);
 		return r;
 	}
 	if (r < 0) {
@@ -1184,6 +1213,8 @@ static double mib_f(unsigned long long b)
 	return b / 1048576.0;
 }
 
+static int do_recover(void);
+
 static int do_load(void)
 {
 	struct previous prev = { .kfd = -1, .ifd = -1 };
@@ -1205,6 +1236,14 @@ static int do_load(void)
 		return -EADDRNOTAVAIL;
 	}
 	r = make_plan(&p);
+	/*
+	 * A dump left on the raw device comes out before a capture kernel
+	 * that could be needed goes in (the capture keeps an unrecovered
+	 * dump, so a crash before it was copied would be lost).  Its failure
+	 * is said, and the load goes on: protection first.
+	 */
+	if (r >= 0 && p.conf.raw[0])
+		(void)do_recover();
 	if (r < 0) {
 		say_loaded_now(false);
 		return r;
@@ -1231,6 +1270,9 @@ static int do_load(void)
 			  p.kernel, arg_config);
 		goto out;
 	}
+	r = check_boot_files(&p);
+	if (r < 0)
+		goto out;
 	r = ensure_initramfs(&p, false);
 	if (r < 0)
 		goto out;
@@ -1397,30 +1439,31 @@ static void print_dump(const char *label, const struct dump_info *d)
  * crash at or after the test's time exists, pending while the machine has
  * not rebooted since, failed otherwise.
  */
-static void print_test(const struct kdump_conf *c, const struct dump_info *last)
+/* What the last "kdump-file test" came to, into buf; false when none ran. */
+static bool test_line(const struct kdump_conf *c, const struct dump_info *last,
+		      char *out, size_t size)
 {
 	char buf[512], id[64] = "", boot[64] = "", now_boot[64] = "";
 	long long t = -1;
 
 	if (read_line_file(TEST_FILE, buf, sizeof(buf)) < 0)
-		return;
+		return false;
 	if (sscanf(buf, "id=%63s time=%lld boot=%63s", id, &t, boot) != 3) {
-		printf("%-13s unreadable record %s\n", "test:", TEST_FILE);
-		return;
+		snprintf(out, size, "unreadable record %s", TEST_FILE);
+		return true;
 	}
 	(void)read_line_file("/proc/sys/kernel/random/boot_id", now_boot,
 			     sizeof(now_boot));
 	if (strcmp(boot, now_boot) == 0)
-		printf("%-13s %s pending (the machine has not crashed yet)\n",
-		       "test:", id);
+		snprintf(out, size, "%s pending (the machine has not crashed yet)", id);
 	else if (last && last->crash_time >= t && last->has_vmcore)
-		printf("%-13s %s passed: dump %s\n", "test:", id, last->dir);
+		snprintf(out, size, "%s passed: dump %s", id, last->dir);
 	else if (last && last->crash_time >= t)
-		printf("%-13s %s FAILED: dump %s is incomplete\n", "test:", id,
-		       last->dir);
+		snprintf(out, size, "%s FAILED: dump %s is incomplete", id, last->dir);
 	else
-		printf("%-13s %s FAILED: no dump in %s from the test crash\n",
-		       "test:", id, c->path);
+		snprintf(out, size, "%s FAILED: no dump in %s from the test crash",
+			 id, c->path);
+	return true;
 }
 
 /*
@@ -1428,9 +1471,9 @@ static void print_test(const struct kdump_conf *c, const struct dump_info *last)
  * shutdown and left no dump (before the next load records it), or the
  * record of one, until a complete dump at or after it exists.
  */
-static void print_lost(const struct kdump_conf *c)
+static bool lost_line(const struct kdump_conf *c, char *text, size_t size)
 {
-	char marker[PATH_MAX + 128], boot[64] = "", text[2048];
+	char marker[PATH_MAX + 128], boot[64] = "";
 	long long newest, complete;
 	struct capture_record rec;
 	struct armed a;
@@ -1445,80 +1488,190 @@ static void print_lost(const struct kdump_conf *c)
 	      crash_verdict(marker, boot, newest, &a) == CRASH_LOST) &&
 	    !(read_line_file(LOST_FILE, marker, sizeof(marker)) == 0 &&
 	      armed_parse(marker, &a) == 0 && lost_is_current(&a, complete)))
-		return;
+		return false;
 	if (!seen && record_find(pstore_dirs, a.time, &rec) < 0)
-		return;
-	if (lost_text(&a, text, sizeof(text)) == 0)
-		printf("%-13s LOST: %s\n", "last crash:", text);
+		return false;
+	return lost_text(&a, text, size) == 0;
+}
+
+/* One dump as status --json gives it. */
+static struct json_object *dump_json(const struct dump_info *d)
+{
+	struct json_object *o = json_object_new_object();
+	int r = o ? 0 : -ENOMEM;
+
+	if (r == 0)
+		r = json_set_text(o, "dir", d->dir);
+	if (r == 0)
+		r = json_set_text(o, "state", d->has_vmcore ? "complete" :
+				  d->has_dmesg ? "incomplete" : "failed");
+	if (r == 0 && d->has_vmcore)
+		r = json_set_int(o, "vmcore_bytes", d->vmcore_bytes);
+	if (r == 0 && d->crash_time >= 0)
+		r = json_set_int(o, "crash_time", d->crash_time);
+	if (r == 0 && d->release[0])
+		r = json_set_text(o, "kernel_release", d->release);
+	if (r == 0 && d->panic[0])
+		r = json_set_text(o, "panic", d->panic);
+	if (r == 0 && d->error[0])
+		r = json_set_text(o, "error", d->error);
+	if (r == 0 && d->summary[0])
+		r = json_set_text(o, "report", d->summary);
+	if (r < 0) {
+		json_object_put(o);
+		return NULL;
+	}
+	return o;
+}
+
+/* Print obj as JSON on stdout, and free it. */
+static int print_json(struct json_object *obj)
+{
+	const char *text;
+	int r = 0;
+
+	text = obj ? json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PRETTY |
+						    JSON_C_TO_STRING_NOSLASHESCAPE) : NULL;
+	if (!text)
+		r = -ENOMEM;
+	else if (printf("%s\n", text) < 0)
+		r = -EIO;
+	json_object_put(obj);
+	return r;
 }
 
 static int do_status(void)
 {
 	unsigned long long reserved = 0, loaded = 0;
 	char state[8192] = "", dir[PATH_MAX], lockdown[128] = "";
-	char base[PATH_MAX];
+	char base[PATH_MAX], line[PATH_MAX + 2048];
+	struct json_object *j = NULL, *set = NULL;
 	struct dump_info d;
 	struct kdump_conf c;
-	bool have_dump = false;
-	int r;
+	bool have_dump = false, reserved_known;
+	int r, m = 0;
 
 	r = load_config(&c);
 	if (r < 0)
 		return r;
-	if (read_ull_file(SYS_CRASH_SIZE, &reserved) < 0)
-		printf("reservation:  unknown (%s unreadable)\n", SYS_CRASH_SIZE);
-	else if (reserved == 0)
-		printf("reservation:  none (add crashkernel=256M to the kernel command line)\n");
-	else
-		printf("reservation:  %llu MiB\n", reserved >> 20);
+	if (arg_json) {
+		j = json_object_new_object();
+		set = json_object_new_object();
+		if (!j || !set) {
+			json_object_put(j);
+			json_object_put(set);
+			return -ENOMEM;
+		}
+	}
+	reserved_known = read_ull_file(SYS_CRASH_SIZE, &reserved) == 0;
 	(void)read_ull_file(SYS_CRASH_LOADED, &loaded);
-	if (loaded)
-		printf("loaded:       yes\n");
-	else if (reserved)
-		printf("loaded:       no: a crash now is not captured (systemctl enable --now kdump-file, or kdump-file load)\n");
-	else
-		printf("loaded:       no\n");
-	if (loaded && geteuid() != 0 && access(RUN_DIR "/loaded", R_OK) < 0)
-		printf("kernel:       unknown: %s/loaded is root's (run status as root)\n",
-		       RUN_DIR);
+	if (j) {
+		if (reserved_known)
+			m = json_set_int(j, "reservation_bytes", reserved);
+		if (m == 0)
+			m = json_set_bool(j, "loaded", loaded != 0);
+	} else {
+		if (!reserved_known)
+			printf("reservation:  unknown (%s unreadable)\n", SYS_CRASH_SIZE);
+		else if (reserved == 0)
+			printf("reservation:  none (add crashkernel=256M to the kernel command line)\n");
+		else
+			printf("reservation:  %llu MiB\n", reserved >> 20);
+		if (loaded)
+			printf("loaded:       yes\n");
+		else if (reserved)
+			printf("loaded:       no: a crash now is not captured (systemctl enable --now kdump-file, or kdump-file load)\n");
+		else
+			printf("loaded:       no\n");
+		if (loaded && geteuid() != 0 && access(RUN_DIR "/loaded", R_OK) < 0)
+			printf("kernel:       unknown: %s/loaded is root's (run status as root)\n",
+			       RUN_DIR);
+	}
 	if (loaded && read_line_file(RUN_DIR "/loaded", state, sizeof(state)) == 0) {
-		for (char *line = strtok(state, "\n"); line;
-		     line = strtok(NULL, "\n")) {
-			char *eq = strchr(line, '=');
+		for (char *l = strtok(state, "\n"); l; l = strtok(NULL, "\n")) {
+			char *eq = strchr(l, '=');
 
 			if (!eq)
 				continue;
 			*eq = '\0';
-			printf("%-13s %s", line, eq + 1);
-			if (strcmp(line, "initramfs") == 0)
+			if (j) {
+				if (m == 0)
+					m = json_set_text(set, l, eq + 1);
+				if (m == 0 && strcmp(l, "initramfs") == 0)
+					m = json_set_text(set, "initramfs_state",
+							  initramfs_state(eq + 1));
+				continue;
+			}
+			printf("%-13s %s", l, eq + 1);
+			if (strcmp(l, "initramfs") == 0)
 				printf(" (%s)", initramfs_state(eq + 1));
 			putchar('\n');
 		}
 	}
 	if (read_line_file("/sys/kernel/security/lockdown", lockdown,
-			   sizeof(lockdown)) == 0)
-		printf("lockdown:     %s\n", lockdown);
+			   sizeof(lockdown)) == 0) {
+		if (!j)
+			printf("lockdown:     %s\n", lockdown);
+		else if (m == 0)
+			m = json_set_text(j, "lockdown", lockdown);
+	}
 	r = dumps_base(&c, base, sizeof(base));
-	if (r == 0 && private_mount[0])
+	if (r == 0 && private_mount[0] && !j)
 		printf("dump target:  %s, not mounted: read through a mount of this command's own\n",
 		       c.target);
-	if (r < 0)
-		printf("last dump:    unknown: dump target %s %s\n",
-		       c.target[0] ? c.target : c.raw,
-		       r == -ENODEV ? "is not attached to this machine" :
-		       "is not mounted here (mount it, or run status as root, to see its dumps)");
-	else if ((r = dump_find_last(base, dir, sizeof(dir))) == 0 &&
-		 dump_inspect(dir, &d) == 0) {
-		have_dump = true;
-		print_dump("last dump:", &d);
-	} else if (r == -EACCES || r == -EPERM) {
-		printf("last dump:    unknown: %s is root's alone (run status as root)\n",
-		       base);
+	if (r < 0) {
+		snprintf(line, sizeof(line), "unknown: dump target %s %s",
+			 c.target[0] ? c.target : c.raw,
+			 r == -ENODEV ? "is not attached to this machine" :
+			 "is not mounted here (mount it, or run status as root, to see its dumps)");
 	} else {
-		printf("last dump:    none in %s\n", base);
+		if (j && m == 0)
+			m = json_set_text(j, "dump_dir", base);
+		r = dump_find_last(base, dir, sizeof(dir));
+		if (r == 0 && dump_inspect(dir, &d) == 0) {
+			have_dump = true;
+			if (!j)
+				print_dump("last dump:", &d);
+			else if (m == 0)
+				m = json_object_object_add(j, "last_dump",
+							   dump_json(&d)) ? -ENOMEM : 0;
+		} else if (r == -EACCES || r == -EPERM) {
+			snprintf(line, sizeof(line), "unknown: %s is root's alone (run status as root)",
+				 base);
+		} else {
+			snprintf(line, sizeof(line), "none in %s", base);
+		}
 	}
-	print_lost(&c);
-	print_test(&c, have_dump ? &d : NULL);
+	if (!have_dump) {
+		if (!j)
+			printf("last dump:    %s\n", line);
+		else if (m == 0)
+			m = json_set_text(j, "last_dump_note", line);
+	}
+	if (lost_line(&c, line, sizeof(line))) {
+		if (!j)
+			printf("%-13s LOST: %s\n", "last crash:", line);
+		else if (m == 0)
+			m = json_set_text(j, "lost_crash", line);
+	}
+	if (test_line(&c, have_dump ? &d : NULL, line, sizeof(line))) {
+		if (!j)
+			printf("%-13s %s\n", "test:", line);
+		else if (m == 0)
+			m = json_set_text(j, "test", line);
+	}
+	if (j) {
+		if (m == 0 && loaded)
+			m = json_object_object_add(j, "loaded_set", set) ? -ENOMEM : 0;
+		else
+			json_object_put(set);
+		if (m == 0)
+			m = print_json(j);
+		else
+			json_object_put(j);
+		if (m < 0)
+			return m;
+	}
 	return loaded ? 0 : EXIT_NOT_LOADED;
 }
 
@@ -1602,6 +1755,76 @@ static void show_helpers(const struct plan *p)
 		printf("watchdog:    not active in this system: a capture kernel that hangs before the capture starts is not reset (set RuntimeWatchdogSec= in /etc/systemd/system.conf)\n");
 }
 
+/* show --json: the plan as one object. */
+static int show_json(const struct plan *p)
+{
+	struct json_object *j = json_object_new_object();
+	struct json_object *cc = json_object_new_object();
+	struct json_object *mods = json_object_new_array();
+	struct json_object *lvs = json_object_new_array();
+	char text[sizeof(p->capture_conf_text)];
+	int r = j && cc && mods && lvs ? 0 : -ENOMEM;
+
+	if (r == 0)
+		r = json_set_text(j, "config", arg_config);
+	if (r == 0)
+		r = json_set_text(j, "kernel", p->kernel);
+	if (r == 0)
+		r = json_set_text(j, "initramfs", p->initramfs);
+	if (r == 0)
+		r = json_set_text(j, "cmdline", p->cmdline);
+	/* The capture's configuration, as written: "key = value" lines. */
+	snprintf(text, sizeof(text), "%s", p->capture_conf_text);
+	for (char *l = strtok(text, "\n"); l && r == 0; l = strtok(NULL, "\n")) {
+		char *eq = strstr(l, " = ");
+
+		if (!eq)
+			continue;
+		*eq = '\0';
+		r = json_set_text(cc, l, eq + 3);
+	}
+	if (r == 0)
+		r = json_set_text(j, "pstore", p->pstore);
+	if (r == 0)
+		r = json_set_text(j, "watchdog", p->watchdog);
+	if (r == 0)
+		r = json_set_bool(j, "chain_known", p->chain_known);
+	for (unsigned int i = 0; p->chain_known && i < p->chain.n && r == 0; i++) {
+		const struct devchain_module *m = &p->chain.mods[i];
+		struct json_object *o;
+
+		if (m->state != MODLOAD_MODULE && m->state != MODLOAD_BUILTIN)
+			continue;
+		o = json_object_new_object();
+		r = o ? 0 : -ENOMEM;
+		if (r == 0)
+			r = json_set_text(o, "name", m->name);
+		if (r == 0)
+			r = json_set_bool(o, "builtin", m->state == MODLOAD_BUILTIN);
+		if (r == 0)
+			r = json_set_text(o, "reason", m->reason);
+		if (r == 0)
+			r = json_set_text(o, "deps", m->deps);
+		if (r == 0)
+			r = json_object_array_add(mods, o) ? -ENOMEM : 0;
+		else
+			json_object_put(o);
+	}
+	for (unsigned int i = 0; p->chain_known && i < p->chain.n_lvs && r == 0; i++)
+		r = json_object_array_add(lvs, json_text(p->chain.lvs[i])) ? -ENOMEM : 0;
+	if (r == 0) {
+		json_object_object_add(j, "capture_config", cc);
+		json_object_object_add(j, "modules", mods);
+		json_object_object_add(j, "lvm_volumes", lvs);
+		return print_json(j);
+	}
+	json_object_put(cc);
+	json_object_put(mods);
+	json_object_put(lvs);
+	json_object_put(j);
+	return r;
+}
+
 static int do_show(void)
 {
 	struct plan p;
@@ -1610,6 +1833,8 @@ static int do_show(void)
 	r = make_plan_ex(&p, false);
 	if (r < 0)
 		return r;
+	if (arg_json)
+		return show_json(&p);
 	printf("# configuration: %s\n", arg_config);
 	printf("kernel:      %s\ninitramfs:   %s\ncmdline:     %s\n", p.kernel,
 	       p.initramfs, p.cmdline);
@@ -1673,10 +1898,16 @@ static int do_estimate(void)
 	r = open_regular("capture kernel", p.kernel, &kfd);
 	if (r < 0)
 		return r;
+	/* One message: the initramfs kdump-file builds is not built yet. */
+	if (p.initramfs_managed && access(p.initramfs, F_OK) < 0 && errno == ENOENT) {
+		close(kfd);
+		log_error("estimate measures the capture initramfs, and %s is not built yet: run 'kdump-file rebuild' (or load) first",
+			  p.initramfs);
+		return -ENOENT;
+	}
 	r = open_regular("capture initramfs", p.initramfs, &ifd);
 	if (r < 0) {
 		close(kfd);
-		log_error("estimate needs the capture initramfs: run 'kdump-file rebuild' first");
 		return r;
 	}
 	r = estimate_capture(kfd, ifd, system_ram(), chain_modules_bytes(&p), &e);
@@ -1712,7 +1943,7 @@ static int do_estimate(void)
  * the header is marked recovered afterwards.  Nothing to do (exit 0) when no
  * raw device is configured or it holds no new dump.
  */
-static int do_recover(void)
+static int recover_locked(void)
 {
 	char dev[PATH_MAX], hbuf[RAW_HEADER_SIZE], dir[PATH_MAX + 64];
 	char p[PATH_MAX + 96];
@@ -1863,6 +2094,29 @@ static int do_recover(void)
 	return 0;
 }
 
+/* One recover at a time (load runs one, the report unit another). */
+static int do_recover(void)
+{
+	int fd, r;
+
+	r = mkdir_p(RUN_DIR, 0700);
+	if (r < 0) {
+		log_error("cannot create %s: %s", RUN_DIR, strerror(-r));
+		return r;
+	}
+	fd = open(RUN_DIR "/recover.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (fd < 0 || flock(fd, LOCK_EX) < 0) {
+		r = -errno;
+		log_error("cannot lock %s/recover.lock: %s", RUN_DIR, strerror(-r));
+		if (fd >= 0)
+			close(fd);
+		return r;
+	}
+	r = recover_locked();
+	close(fd);
+	return r;
+}
+
 /* The dump named on the command line, or the newest one. */
 static const char *arg_dump;
 static bool arg_new;
@@ -1929,6 +2183,8 @@ int main(int argc, char *argv[])
 		{ "help", no_argument, NULL, 'h' },
 		{ "yes", no_argument, NULL, 'y' },
 		{ "new", no_argument, NULL, 'n' },
+		{ "json", no_argument, NULL, 'J' },
+		{ "version", no_argument, NULL, 'V' },
 		{}
 	};
 	static const struct {
@@ -1960,6 +2216,12 @@ int main(int argc, char *argv[])
 		case 'n':
 			arg_new = true;
 			break;
+		case 'J':
+			arg_json = true;
+			break;
+		case 'V':
+			printf("kdump-file %s\n", KDUMP_FILE_VERSION);
+			return 0;
 		default:
 			return EXIT_USAGE;
 		}
@@ -1974,6 +2236,11 @@ int main(int argc, char *argv[])
 	else if (optind + 1 != argc) {
 		fprintf(stderr, "kdump-file: '%s' takes no argument '%s'; see kdump-file --help\n",
 			verb, argv[optind + 1]);
+		return EXIT_USAGE;
+	}
+	if (arg_json && strcmp(verb, "status") != 0 && strcmp(verb, "show") != 0) {
+		fprintf(stderr, "kdump-file: --json is for status and show, not '%s'\n",
+			verb);
 		return EXIT_USAGE;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);

@@ -1,0 +1,121 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Command-line tests of kdump-file that only read: --version, --json for
+# status and show, the dump directory's safety, and the messages for bad
+# configuration values.  Nothing is loaded and nothing outside a temporary
+# directory is written.
+#
+#   test-cli.sh KDUMP-FILE
+set -u
+
+kf=$(realpath "$1")
+t=$(mktemp -d /tmp/test-kf-cli.XXXXXX)
+chmod 0700 "$t"
+trap 'chmod -R u+rwx "$t"; rm -rf "$t"' EXIT
+passed=0
+failed=0
+
+pass() { echo "ok   $1"; passed=$((passed + 1)); }
+fail() { echo "FAIL $1"; failed=$((failed + 1)); }
+
+# expect NAME STATUS... -- CMD...: CMD exits with one of STATUS; its output
+# is kept in $t/out and $t/err.
+expect() {
+	local name=$1 rc=0 ok=0 want=()
+	shift
+	while [ "$1" != -- ]; do
+		want+=("$1")
+		shift
+	done
+	shift
+	"$@" >"$t/out" 2>"$t/err" || rc=$?
+	for w in "${want[@]}"; do
+		[ "$rc" -eq "$w" ] && ok=1
+	done
+	if [ "$ok" = 1 ]; then
+		pass "$name (exit $rc)"
+	else
+		fail "$name: exit $rc, expected ${want[*]}"
+		sed 's/^/     /' "$t/out" "$t/err" | head -n 20
+	fi
+}
+
+# has NAME FILE TEXT: FILE contains TEXT
+has() {
+	if grep -qF -- "$3" "$2"; then
+		pass "$1"
+	else
+		fail "$1: '$3' not in $(basename "$2")"
+		sed 's/^/     /' "$2" | head -n 20
+	fi
+}
+
+# json NAME FILTER: jq FILTER on $t/out is true
+json() {
+	if jq -e "$2" "$t/out" >/dev/null 2>&1; then
+		pass "$1"
+	else
+		fail "$1: jq '$2' is not true"
+		sed 's/^/     /' "$t/out" | head -n 30
+	fi
+}
+
+# conf LINE...: the configuration file $t/conf
+conf() {
+	printf '%s\n' "$@" >"$t/conf"
+	chmod 0600 "$t/conf"
+}
+
+dumps=$t/dumps
+mkdir -m 0700 "$dumps"
+
+expect "--version" 0 -- "$kf" --version
+has "--version names the program" "$t/out" "kdump-file "
+expect "--json with another command" 2 -- "$kf" --json estimate
+has "--json: which commands take it" "$t/err" "--json is for status and show"
+
+# status and show as JSON; an inline comment in the file.
+conf "path = $dumps # dumps go here" "keep = 2"
+expect "status --json" 0 3 -- "$kf" -c "$t/conf" --json status
+json "status --json: loaded is a boolean" '.loaded | type == "boolean"'
+json "status --json: the dump directory" ".dump_dir == \"$dumps\""
+json "status --json: no dump yet" '.last_dump_note | startswith("none in")'
+expect "show --json" 0 -- "$kf" -c "$t/conf" --json show
+json "show --json: the capture's keep" '.capture_config.keep == "2"'
+json "show --json: the kernel" '.kernel | startswith("/")'
+
+# A dump, and a newer directory someone else could have made.
+mkdir -m 0700 "$dumps/2026-01-01-00:00:00"
+echo core >"$dumps/2026-01-01-00:00:00/vmcore"
+mkdir -m 0777 "$dumps/2026-06-01-00:00:00"
+echo planted >"$dumps/2026-06-01-00:00:00/vmcore"
+expect "status --json with a planted directory" 0 3 -- "$kf" -c "$t/conf" --json status
+json "status --json: the planted directory is not the last dump" \
+	'.last_dump.dir | endswith("2026-01-01-00:00:00")'
+json "status --json: the dump is complete" '.last_dump.state == "complete"'
+
+# A dump directory others may write.
+chmod 1777 "$dumps"
+expect "show with a world-writable dump directory" 1 -- "$kf" -c "$t/conf" show
+has "the message says why" "$t/err" "may be written by others than root (mode 1777)"
+has "the message says what to do" "$t/err" "chmod 0700"
+chmod 0700 "$dumps"
+ln -s "$dumps" "$t/link"
+conf "path = $t/link"
+expect "show with a link as the dump directory" 1 -- "$kf" -c "$t/conf" show
+has "the link is named" "$t/err" "is a symbolic link"
+
+# Bad values: what was wrong, where, and the character.
+conf "path = $t/crash dumps"
+expect "a path with a space" 1 -- "$kf" -c "$t/conf" show
+has "the space is named" "$t/err" "byte 0x20"
+conf "cmdline_append = quiet; reboot"
+expect "a shell metacharacter in cmdline_append" 1 -- "$kf" -c "$t/conf" show
+has "the character is named" "$t/err" "';' is not allowed"
+conf "raw = /dev/null-ish" "raw_overwrite = perhaps"
+expect "raw_overwrite neither yes nor no" 1 -- "$kf" -c "$t/conf" show
+has "raw_overwrite: the values" "$t/err" "is not yes or no"
+
+echo "cli: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
