@@ -1,0 +1,63 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=sh
+#
+# Guest steps of the raw-device scenario (test/TEST-26-STOCK-RAW-SWAP): a
+# raw dump device that load must refuse while it is in use or holds a
+# filesystem, then found by its serial after the kernel names of two
+# disks changed places.
+
+# The kernel name of the virtio disk whose serial is $1.
+disk_by_serial() {
+    for b in /sys/block/vd*; do
+        if [ "$(cat "$b/serial" 2> /dev/null)" = "$1" ]; then
+            echo "/dev/${b##*/}"
+            return 0
+        fi
+    done
+    return 1
+}
+
+# The virtio device (virtioN) under a disk.
+virtio_of() {
+    basename "$(readlink -f "/sys/block/${1#/dev/}/device")"
+}
+
+step_raw_swap() {
+    raw=$(disk_by_serial kdraw)
+    other=$(disk_by_serial kdother)
+    say "at boot: raw $raw other $other"
+    printf '%s\n' "raw = /dev/disk/by-id/virtio-kdraw" "path = /var/crash" >> /etc/kdump-file.conf
+
+    # In use, then holding a filesystem: refused, the device untouched.
+    mkfs.ext4 -q -F "$raw"
+    mkdir -p /mnt/raw
+    mount "$raw" /mnt/raw
+    run kdump-file load && say "FAIL: loaded onto a mounted device"
+    umount /mnt/raw
+    run kdump-file load && say "FAIL: loaded onto a device holding ext4"
+    say "loaded after refusals: $(cat /sys/kernel/kexec_crash_loaded)"
+    run wipefs -a "$raw"
+
+    # The kernel names change places: both disks unbound, then bound
+    # again in the other order, each taking the lowest free name.
+    vr=$(virtio_of "$raw")
+    vo=$(virtio_of "$other")
+    echo "$vr" > /sys/bus/virtio/drivers/virtio_blk/unbind
+    echo "$vo" > /sys/bus/virtio/drivers/virtio_blk/unbind
+    echo "$vo" > /sys/bus/virtio/drivers/virtio_blk/bind
+    echo "$vr" > /sys/bus/virtio/drivers/virtio_blk/bind
+    udevadm settle
+    say "after rebinding: raw $(disk_by_serial kdraw) other $(disk_by_serial kdother)"
+    run systemctl enable --now kdump-file || say "FAIL: enable --now"
+    run kdump-file show
+    say "loaded: $(cat /sys/kernel/kexec_crash_loaded)"
+    crash_now
+}
+
+# The boot after: the service recovered the dump before it loaded.
+step_raw_after() {
+    say "service: $(systemctl is-active kdump-file)"
+    journalctl -b -u kdump-file --no-pager -o cat 2> /dev/null |
+        grep '^kdump-file' | while IFS= read -r line; do say "journal: $line"; done
+    run kdump-file status
+}
