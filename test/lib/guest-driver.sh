@@ -66,7 +66,7 @@ service_scenario() {
     cp /etc/kdump-file.conf /tmp/kdump-file.conf.good
     printf 'bogus_key = 1\n' >> /etc/kdump-file.conf
     run systemctl start kdump-file
-    run systemctl status --no-pager --lines=5 kdump-file
+    run systemctl status --no-pager --lines=10 kdump-file
     say "with a bad config: is-active $(systemctl is-active kdump-file), loaded $(cat /sys/kernel/kexec_crash_loaded)"
     cp /tmp/kdump-file.conf.good /etc/kdump-file.conf
     run systemctl start kdump-file
@@ -143,7 +143,7 @@ status-mounted)
     ;;
 service-after)
     run kdump-file status
-    run systemctl status --no-pager --lines=5 kdump-file
+    run systemctl status --no-pager --lines=10 kdump-file
     say "is-active: $(systemctl is-active kdump-file)"
     ;;
 *)
