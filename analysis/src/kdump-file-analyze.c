@@ -11,6 +11,7 @@
  */
 #include <json-c/json.h>
 #include <errno.h>
+#include <glob.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -38,6 +39,8 @@
 
 #define PROG "kdump-file-analyze"
 #define VERSION KDUMP_FILE_VERSION
+/* Where make keeps kdump-file's own kernel builds (test/lib/kernel-build.sh). */
+#define KERNEL_BUILDS "/var/cache/kdump-file/kernel"
 #define MAX_RANGES_ARG 32
 #define READ_MAX (1 << 20)
 #define OUTPUT_MAX (32 << 20)
@@ -119,6 +122,9 @@ static void help(FILE *f)
 		"  report DIR [--vmlinux FILE] [--timeout SEC]\n"
 		"                              run crash(8) on DIR/vmcore, write\n"
 		"                              DIR/report.txt and DIR/report.json\n"
+		"  vmlinux VMCORE [--vmlinux FILE]\n"
+		"                              the path of the crashed kernel's vmlinux,\n"
+		"                              found by the dump's build ID\n"
 		"\n"
 		"Addresses are hexadecimal (0x optional); END is inclusive, as in\n"
 		"/proc/iomem. LEN is decimal, or hexadecimal with 0x.\n"
@@ -750,6 +756,70 @@ static void hexdump(uint64_t addr, const uint8_t *buf, size_t len)
 	}
 }
 
+/*
+ * The vmlinux a dump needs: by the build ID in its VMCOREINFO, in the
+ * debug directories Debian's -dbg packages fill and in the project's own
+ * kernel builds; printed on stdout for "kdump-file debug".
+ */
+static int verb_vmlinux(int argc, char *argv[])
+{
+	char found[4096], deb[160] = "";
+	struct vmcore_info in;
+	struct vmcore *v;
+	glob_t g = { 0 };
+	const char **extra;
+	int r;
+
+	if (argc != 1) {
+		log_error("'vmlinux' takes VMCORE (see --help)");
+		return EXIT_USAGE;
+	}
+	v = open_vmcore(argv[0]);
+	if (!v)
+		return EXIT_FAIL;
+	r = vmcore_get_info(v, &in);
+	vmcore_free(v);
+	if (r < 0 || (!in.osrelease[0] && !in.build_id[0])) {
+		log_error("vmcore '%s' names neither its kernel release nor its build ID: pass the vmlinux yourself",
+			  argv[0]);
+		return EXIT_FAIL;
+	}
+	if (arg_vmlinux) {
+		char have[130];
+
+		if (in.build_id[0] &&
+		    (vmlinux_build_id(arg_vmlinux, have, sizeof(have)) < 0 ||
+		     strncmp(have, in.build_id, strlen(in.build_id)) != 0)) {
+			log_error("vmlinux '%s' is not the kernel that crashed (build ID %s expected)",
+				  arg_vmlinux, in.build_id);
+			return EXIT_FAIL;
+		}
+		printf("%s\n", arg_vmlinux);
+		return EXIT_OK;
+	}
+	/* kdump-file's own kernel builds, where make keeps them. */
+	(void)glob(KERNEL_BUILDS "/*/vmlinux", 0, NULL, &g);
+	extra = calloc(g.gl_pathc + 1, sizeof(*extra));
+	for (size_t i = 0; extra && i < g.gl_pathc; i++)
+		extra[i] = g.gl_pathv[i];
+	r = vmlinux_find_id(in.osrelease, in.build_id, extra, found,
+			    sizeof(found));
+	free(extra);
+	globfree(&g);
+	if (r == 0) {
+		printf("%s\n", found);
+		return EXIT_OK;
+	}
+	/* Debian's kernels: linux-image-RELEASE-dbg has the vmlinux. */
+	if (in.osrelease[0] && strstr(in.osrelease, "-amd64"))
+		snprintf(deb, sizeof(deb), "install linux-image-%s-dbg (apt-get install linux-image-%s-dbg), or ",
+			 in.osrelease, in.osrelease);
+	log_error("no vmlinux of kernel %s%s%s found in /usr/lib/debug or /boot: %spass the kernel's vmlinux with --vmlinux FILE",
+		  in.osrelease[0] ? in.osrelease : "(release unknown)",
+		  in.build_id[0] ? ", build ID " : "", in.build_id, deb);
+	return EXIT_FAIL;
+}
+
 static int verb_read(int argc, char *argv[])
 {
 	unsigned long long len = 64;
@@ -1293,6 +1363,7 @@ int main(int argc, char *argv[])
 		{ "check", verb_check },
 		{ "read", verb_read },
 		{ "report", verb_report },
+		{ "vmlinux", verb_vmlinux },
 	};
 	const char *verb;
 	size_t i;

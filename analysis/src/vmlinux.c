@@ -231,3 +231,111 @@ int vmlinux_find(const char *root, const char *release, char *ret,
 	}
 	return -ENOENT;
 }
+
+int vmlinux_build_id(const char *path, char *ret, size_t size)
+{
+	Elf64_Ehdr eh;
+	int fd, r = -ENOENT;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (pread_all(fd, &eh, sizeof(eh), 0) < 0 ||
+	    memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 ||
+	    eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh.e_phentsize != sizeof(Elf64_Phdr) || eh.e_phnum > 64) {
+		close(fd);
+		return -EBADMSG;
+	}
+	for (unsigned int i = 0; i < eh.e_phnum && r == -ENOENT; i++) {
+		Elf64_Phdr ph;
+		uint8_t *buf;
+		uint64_t off = 0;
+
+		if (pread_all(fd, &ph, sizeof(ph),
+			      eh.e_phoff + (uint64_t)i * sizeof(ph)) < 0)
+			break;
+		if (ph.p_type != PT_NOTE || ph.p_filesz > (1 << 16))
+			continue;
+		buf = malloc(ph.p_filesz);
+		if (!buf || pread_all(fd, buf, ph.p_filesz, ph.p_offset) < 0) {
+			free(buf);
+			continue;
+		}
+		/* Notes: namesz, descsz, type, name and desc 4-aligned. */
+		while (off + sizeof(Elf64_Nhdr) <= ph.p_filesz) {
+			Elf64_Nhdr nh;
+			uint64_t name_off, desc_off;
+
+			memcpy(&nh, buf + off, sizeof(nh));
+			name_off = off + sizeof(nh);
+			desc_off = name_off + ((nh.n_namesz + 3ULL) & ~3ULL);
+			if (desc_off + nh.n_descsz > ph.p_filesz)
+				break;
+			if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
+			    memcmp(buf + name_off, "GNU", 4) == 0 &&
+			    nh.n_descsz > 0 && nh.n_descsz * 2 < size) {
+				for (unsigned int k = 0; k < nh.n_descsz; k++)
+					sprintf(ret + 2 * k, "%02x",
+						buf[desc_off + k]);
+				r = 0;
+				break;
+			}
+			off = desc_off + ((nh.n_descsz + 3ULL) & ~3ULL);
+		}
+		free(buf);
+	}
+	close(fd);
+	return r;
+}
+
+/* Does path hold a kernel with the build ID id (or, without one, release)? */
+static bool vmlinux_matches(const char *path, const char *release,
+			    const char *id)
+{
+	char have[130], rel[65], err[VMLINUX_ERR_MAX];
+
+	if (access(path, R_OK) < 0)
+		return false;
+	if (id && id[0])
+		return vmlinux_build_id(path, have, sizeof(have)) == 0 &&
+		       strncmp(have, id, strlen(id)) == 0;
+	return vmlinux_release(path, rel, sizeof(rel), err, sizeof(err)) == 0 &&
+	       strcmp(rel, release) == 0;
+}
+
+int vmlinux_find_id(const char *release, const char *id, const char *const *extra,
+		    char *ret, size_t size)
+{
+	char path[4096], fmt[256];
+
+	if (strchr(release, '/') || (id && strchr(id, '/')))
+		return -ENOENT;
+	/* The debug file of that build, where Debian's -dbg packages link it. */
+	if (id && strlen(id) > 2) {
+		snprintf(path, sizeof(path), "/usr/lib/debug/.build-id/%.2s/%s.debug",
+			 id, id + 2);
+		if (vmlinux_matches(path, release, id))
+			goto found;
+	}
+	for (unsigned int i = 0; release[0] && vmlinux_paths[i]; i++) {
+		snprintf(fmt, sizeof(fmt), "%s", vmlinux_paths[i]);
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+		snprintf(path, sizeof(path), fmt, release);
+#pragma GCC diagnostic pop
+		if (vmlinux_matches(path, release, id))
+			goto found;
+	}
+	for (unsigned int i = 0; extra && extra[i]; i++) {
+		snprintf(path, sizeof(path), "%s", extra[i]);
+		if (vmlinux_matches(path, release, id))
+			goto found;
+	}
+	return -ENOENT;
+found:
+	if (strlen(path) >= size)
+		return -ENAMETOOLONG;
+	strcpy(ret, path);
+	return 0;
+}

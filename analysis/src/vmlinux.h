@@ -3,6 +3,7 @@
 #ifndef KDUMP_FILE_VMLINUX_H
 #define KDUMP_FILE_VMLINUX_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #define VMLINUX_ERR_MAX 256
@@ -26,5 +27,17 @@ int vmlinux_find(const char *root, const char *release, char *ret,
 		 size_t size);
 
 extern const char *const vmlinux_paths[];
+
+/* The GNU build ID of an ELF file, in hex (-ENOENT: it has none). */
+int vmlinux_build_id(const char *path, char *ret, size_t size);
+
+/*
+ * The vmlinux of the kernel with build ID id (hex, "" or NULL when the dump
+ * does not say) and release: /usr/lib/debug/.build-id, then vmlinux_paths,
+ * then the files in extra (NULL-terminated); each must carry that build ID,
+ * or without one name that release.
+ */
+int vmlinux_find_id(const char *release, const char *id, const char *const *extra,
+		    char *ret, size_t size);
 
 #endif

@@ -60,6 +60,7 @@
 static const char *arg_config = CONF_PATH_DEFAULT;
 static bool arg_yes;
 static bool arg_json;
+static const char *arg_vmlinux;
 
 static void log_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
@@ -95,12 +96,18 @@ static void help(void)
 	       "  recover    copy a dump from the raw dump device into a dump directory\n"
 	       "  test       crash the machine now to test the capture (asks first);\n"
 	       "             after the reboot, status tells whether it passed\n"
+	       "  list       the dumps: ID, time, kernel, crash signature, size, state\n"
+	       "  info [ID]  one dump (default: the newest): panic, task, backtrace,\n"
+	       "             modules, files\n"
+	       "  debug [ID] crash(8) on a dump with the vmlinux its build ID names\n"
+	       "             (--vmlinux FILE to give it)\n"
 	       "\n"
 	       "Options:\n"
 	       "  -c, --config FILE   configuration file (default %s)\n"
 	       "  -y, --yes           do not ask before 'test' crashes the machine\n"
 	       "  -n, --new           report: only a dump without a report\n"
-	       "      --json          status and show: one JSON object on stdout\n"
+	       "      --json          status, show, list, info: JSON on stdout\n"
+	       "      --vmlinux FILE  debug: the crashed kernel's vmlinux\n"
 	       "      --version       print the version\n"
 	       "  -h, --help          show this help\n",
 	       CONF_PATH_DEFAULT);
@@ -2121,6 +2128,344 @@ static int do_recover(void)
 static const char *arg_dump;
 static bool arg_new;
 
+/* The dumps below the dump directory, oldest first, for list/info/debug. */
+static int store_open(char *base, size_t size, char ***names, size_t *n)
+{
+	struct kdump_conf c;
+	int r;
+
+	r = load_config(&c);
+	if (r < 0)
+		return r;
+	r = dumps_base(&c, base, size);
+	if (r < 0) {
+		log_error("cannot reach dump target %s: %s",
+			  c.target[0] ? c.target : c.path, strerror(-r));
+		return r;
+	}
+	r = dump_list(base, names, n);
+	if (r == -ENOENT) {
+		*names = NULL;
+		*n = 0;
+		return 0;
+	}
+	if (r < 0)
+		log_error("cannot read dump directory %s: %s%s", base,
+			  strerror(-r),
+			  r == -EACCES ? " (it is root's: run as root)" : "");
+	return r;
+}
+
+/* Which dump arg_dump names; logs when none or several. */
+static int store_pick(char **names, size_t n, const char *base, size_t *ret)
+{
+	const char *what = arg_dump ? arg_dump : "last";
+	int r;
+
+	r = dump_resolve(names, n, what, ret);
+	if (r == -ENOENT && n == 0)
+		log_error("no dumps in %s", base);
+	else if (r == -ENOENT)
+		log_error("no dump '%s' in %s: see 'kdump-file list'", what, base);
+	else if (r == -ENOTUNIQ)
+		log_error("'%s' is the start of several dump IDs: give more of it",
+			  what);
+	return r;
+}
+
+static const char *dump_state(const struct dump_info *d)
+{
+	return d->has_vmcore ? "complete" : d->has_dmesg ? "incomplete" : "failed";
+}
+
+static void utc_time(long long t, char *buf, size_t size)
+{
+	time_t tt = t;
+	struct tm tm;
+
+	if (t < 0 || !gmtime_r(&tt, &tm))
+		snprintf(buf, size, "-");
+	else
+		strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+static int do_list(void)
+{
+	char base[PATH_MAX], **names = NULL;
+	struct json_object *arr = NULL;
+	size_t n = 0;
+	int r, m = 0;
+
+	r = store_open(base, sizeof(base), &names, &n);
+	if (r < 0)
+		return r;
+	if (arg_json) {
+		arr = json_object_new_array();
+		if (!arr) {
+			dump_list_free(names, n);
+			return -ENOMEM;
+		}
+	} else if (n == 0) {
+		printf("no dumps in %s\n", base);
+	} else {
+		printf("%-8s  %-20s  %-20s  %-16s  %8s  %s\n", "ID", "TIME",
+		       "KERNEL", "SIGNATURE", "SIZE", "STATE");
+	}
+	for (size_t i = 0; i < n && m == 0; i++) {
+		char dir[PATH_MAX + 64], id[DUMP_ID_LEN + 1], when[32], size[16];
+		struct dump_info d;
+		struct json_object *o;
+
+		snprintf(dir, sizeof(dir), "%s/%s", base, names[i]);
+		if (dump_inspect(dir, &d) < 0)
+			continue;
+		dump_id(names[i], id);
+		utc_time(dump_time(&d), when, sizeof(when));
+		if (!arr) {
+			if (d.has_vmcore)
+				snprintf(size, sizeof(size), "%lldM",
+					 (d.vmcore_bytes + (1 << 20) - 1) >> 20);
+			else
+				snprintf(size, sizeof(size), "-");
+			printf("%-8s  %-20s  %-20s  %-16.16s  %8s  %s%s%s\n", id,
+			       when, d.release[0] ? d.release : "-",
+			       d.signature[0] ? d.signature : "-", size,
+			       dump_state(&d), d.error[0] ? ": " : "", d.error);
+			continue;
+		}
+		o = json_object_new_object();
+		m = o ? 0 : -ENOMEM;
+		if (m == 0)
+			m = json_set_text(o, "id", id);
+		if (m == 0)
+			m = json_set_text(o, "dir", dir);
+		if (m == 0 && dump_time(&d) >= 0)
+			m = json_set_int(o, "crash_time", dump_time(&d));
+		if (m == 0)
+			m = json_set_text(o, "kernel_release", d.release);
+		if (m == 0)
+			m = json_set_text(o, "signature", d.signature);
+		if (m == 0 && d.has_vmcore)
+			m = json_set_int(o, "vmcore_bytes", d.vmcore_bytes);
+		if (m == 0)
+			m = json_set_text(o, "state", dump_state(&d));
+		if (m == 0 && d.error[0])
+			m = json_set_text(o, "error", d.error);
+		if (m == 0)
+			m = json_object_array_add(arr, o) ? -ENOMEM : 0;
+		else
+			json_object_put(o);
+	}
+	dump_list_free(names, n);
+	if (arr)
+		return m == 0 ? print_json(arr) : (json_object_put(arr), m);
+	return m;
+}
+
+/* "Modules linked in: ..." of the crash, from the saved kernel log. */
+static void dmesg_modules(const char *dir, char *buf, size_t size)
+{
+	char p[PATH_MAX + 16], line[4096];
+	FILE *f;
+
+	buf[0] = '\0';
+	snprintf(p, sizeof(p), "%s/dmesg.txt", dir);
+	f = fopen(p, "re");
+	while (f && fgets(line, sizeof(line), f)) {
+		const char *m = strstr(line, "Modules linked in:");
+
+		if (!m)
+			continue;
+		m += strlen("Modules linked in:");
+		while (*m == ' ')
+			m++;
+		snprintf(buf, size, "%s", m);
+		buf[strcspn(buf, "\n")] = '\0';
+	}
+	if (f)
+		fclose(f);
+}
+
+static int do_info(void)
+{
+	char base[PATH_MAX], dir[PATH_MAX + 64], p[PATH_MAX + 96], **names = NULL;
+	char id[DUMP_ID_LEN + 1], when[32], mods[2048], *text = NULL;
+	struct json_object *rep = NULL, *j = NULL, *v;
+	struct dump_info d;
+	size_t n = 0, i;
+	int r, m = 0;
+
+	r = store_open(base, sizeof(base), &names, &n);
+	if (r < 0)
+		return r;
+	r = store_pick(names, n, base, &i);
+	if (r < 0) {
+		dump_list_free(names, n);
+		return r;
+	}
+	snprintf(dir, sizeof(dir), "%s/%s", base, names[i]);
+	dump_id(names[i], id);
+	dump_list_free(names, n);
+	r = dump_inspect(dir, &d);
+	if (r < 0) {
+		log_error("cannot read dump %s: %s", dir, strerror(-r));
+		return r;
+	}
+	snprintf(p, sizeof(p), "%s/report.json", dir);
+	if (read_file_max(p, &text, 1 << 20) >= 0)
+		rep = json_tokener_parse(text);
+	free(text);
+	dmesg_modules(dir, mods, sizeof(mods));
+	utc_time(dump_time(&d), when, sizeof(when));
+	if (arg_json) {
+		j = json_object_new_object();
+		m = j ? 0 : -ENOMEM;
+		if (m == 0)
+			m = json_set_text(j, "id", id);
+		if (m == 0)
+			m = json_set_text(j, "dir", dir);
+		if (m == 0)
+			m = json_set_text(j, "state", dump_state(&d));
+		if (m == 0 && d.error[0])
+			m = json_set_text(j, "error", d.error);
+		if (m == 0 && d.has_vmcore)
+			m = json_set_int(j, "vmcore_bytes", d.vmcore_bytes);
+		if (m == 0 && dump_time(&d) >= 0)
+			m = json_set_int(j, "crash_time", dump_time(&d));
+		if (m == 0)
+			m = json_set_text(j, "kernel_release", d.release);
+		if (m == 0)
+			m = json_set_text(j, "panic", d.panic);
+		if (m == 0)
+			m = json_set_text(j, "modules", mods);
+		if (m == 0 && rep)
+			m = json_object_object_add(j, "report", json_object_get(rep)) ?
+				    -ENOMEM : 0;
+		json_object_put(rep);
+		if (m < 0) {
+			json_object_put(j);
+			return m;
+		}
+		return print_json(j);
+	}
+	printf("id:          %s\n", id);
+	printf("directory:   %s\n", dir);
+	printf("crash time:  %s\n", when);
+	printf("kernel:      %s\n", d.release[0] ? d.release : "unknown");
+	if (d.has_vmcore)
+		printf("state:       complete: vmcore of %lld MiB\n",
+		       (d.vmcore_bytes + (1 << 20) - 1) >> 20);
+	else
+		printf("state:       %s%s%s\n", dump_state(&d),
+		       d.error[0] ? ": " : "", d.error);
+	if (d.panic[0])
+		printf("panic:       %s\n", d.panic);
+	if (rep && json_object_object_get_ex(rep, "signature", &v) && v)
+		printf("signature:   %s\n", json_object_get_string(v));
+	if (rep && json_object_object_get_ex(rep, "oops", &v) && v)
+		printf("oops:        %s\n", json_object_get_string(v));
+	if (rep && json_object_object_get_ex(rep, "task", &v) && v) {
+		struct json_object *c = NULL, *pid = NULL;
+
+		json_object_object_get_ex(v, "command", &c);
+		json_object_object_get_ex(v, "pid", &pid);
+		if (c)
+			printf("task:        %s (pid %s)\n", json_object_get_string(c),
+			       pid ? json_object_get_string(pid) : "?");
+	}
+	if (rep && json_object_object_get_ex(rep, "taint", &v) && v)
+		printf("taint:       %s\n", json_object_get_string(v));
+	if (rep && json_object_object_get_ex(rep, "backtrace", &v) && v &&
+	    json_object_is_type(v, json_type_array)) {
+		size_t len = json_object_array_length(v);
+
+		for (size_t k = 0; k < len && k < 8; k++)
+			printf("%-12s %s\n", k ? "" : "backtrace:",
+			       json_object_get_string(json_object_array_get_idx(v, k)));
+	}
+	if (mods[0])
+		printf("modules:     %s\n", mods);
+	printf("files:      ");
+	{
+		static const char *const files[] = { "vmcore", "vmcore-incomplete",
+						     "dmesg.txt", "metadata.json",
+						     "report.txt", "report.json" };
+
+		for (size_t k = 0; k < sizeof(files) / sizeof(files[0]); k++) {
+			snprintf(p, sizeof(p), "%s/%s", dir, files[k]);
+			if (access(p, F_OK) == 0)
+				printf(" %s", files[k]);
+		}
+	}
+	putchar('\n');
+	if (!rep)
+		printf("report:      none yet (kdump-file report %s)\n", dir);
+	if (d.has_vmcore)
+		printf("debug:       kdump-file debug %s\n", id);
+	json_object_put(rep);
+	return 0;
+}
+
+/* crash(8) on a dump, with the vmlinux its build ID names. */
+static int do_debug(void)
+{
+	char base[PATH_MAX], dir[PATH_MAX + 64], core[PATH_MAX + 96];
+	char vmlinux[PATH_MAX] = "", **names = NULL;
+	size_t n = 0, i;
+	int pfd[2], r;
+
+	r = store_open(base, sizeof(base), &names, &n);
+	if (r < 0)
+		return r;
+	r = store_pick(names, n, base, &i);
+	if (r < 0) {
+		dump_list_free(names, n);
+		return r;
+	}
+	snprintf(dir, sizeof(dir), "%s/%s", base, names[i]);
+	dump_list_free(names, n);
+	snprintf(core, sizeof(core), "%s/vmcore", dir);
+	if (access(core, R_OK) < 0) {
+		log_error("dump %s has no vmcore (the capture did not complete): its kernel log is %s/dmesg.txt",
+			  dir, dir);
+		return -ENOENT;
+	}
+	/* kdump-file-analyze finds the vmlinux; its errors are its own. */
+	if (pipe2(pfd, O_CLOEXEC) < 0)
+		return -errno;
+	{
+		char *argv[] = { "kdump-file-analyze", "vmlinux", core,
+				 arg_vmlinux ? "--vmlinux" : NULL,
+				 (char *)arg_vmlinux, NULL };
+		ssize_t got;
+
+		r = run_program(argv, pfd[1]);
+		close(pfd[1]);
+		got = read(pfd[0], vmlinux, sizeof(vmlinux) - 1);
+		close(pfd[0]);
+		if (got > 0)
+			vmlinux[got] = '\0';
+		vmlinux[strcspn(vmlinux, "\n")] = '\0';
+	}
+	if (r == -ENOENT) {
+		log_error("cannot run kdump-file-analyze: it is not installed");
+		return r;
+	}
+	if (r != 0 || !vmlinux[0])
+		return -ENOENT;
+	fprintf(stderr, "kdump-file: crash %s %s\n", vmlinux, core);
+	fflush(stdout);
+	{
+		char *argv[] = { "crash", vmlinux, core, NULL };
+
+		execvp(argv[0], argv);
+	}
+	r = -errno;
+	log_error("cannot run crash: %s%s", strerror(-r),
+		  r == -ENOENT ? " (apt-get install crash)" : "");
+	return r;
+}
+
 static int do_report(void)
 {
 	char dir[PATH_MAX], rep[PATH_MAX + 16];
@@ -2185,6 +2530,7 @@ int main(int argc, char *argv[])
 		{ "new", no_argument, NULL, 'n' },
 		{ "json", no_argument, NULL, 'J' },
 		{ "version", no_argument, NULL, 'V' },
+		{ "vmlinux", required_argument, NULL, 'L' },
 		{}
 	};
 	static const struct {
@@ -2196,6 +2542,8 @@ int main(int argc, char *argv[])
 		{ "rebuild", do_rebuild }, { "test", do_test },
 		{ "report", do_report },   { "estimate", do_estimate },
 		{ "recover", do_recover },
+		{ "list", do_list },	   { "info", do_info },
+		{ "debug", do_debug },
 	};
 	const char *verb;
 	int c, r;
@@ -2219,6 +2567,9 @@ int main(int argc, char *argv[])
 		case 'J':
 			arg_json = true;
 			break;
+		case 'L':
+			arg_vmlinux = optarg;
+			break;
 		case 'V':
 			printf("kdump-file %s\n", KDUMP_FILE_VERSION);
 			return 0;
@@ -2231,15 +2582,17 @@ int main(int argc, char *argv[])
 		return EXIT_USAGE;
 	}
 	verb = argv[optind];
-	if (strcmp(verb, "report") == 0 && optind + 2 == argc)
+	if ((strcmp(verb, "report") == 0 || strcmp(verb, "info") == 0 ||
+	     strcmp(verb, "debug") == 0) && optind + 2 == argc)
 		arg_dump = argv[optind + 1];
 	else if (optind + 1 != argc) {
 		fprintf(stderr, "kdump-file: '%s' takes no argument '%s'; see kdump-file --help\n",
 			verb, argv[optind + 1]);
 		return EXIT_USAGE;
 	}
-	if (arg_json && strcmp(verb, "status") != 0 && strcmp(verb, "show") != 0) {
-		fprintf(stderr, "kdump-file: --json is for status and show, not '%s'\n",
+	if (arg_json && strcmp(verb, "status") != 0 && strcmp(verb, "show") != 0 &&
+	    strcmp(verb, "list") != 0 && strcmp(verb, "info") != 0) {
+		fprintf(stderr, "kdump-file: --json is for status, show, list and info, not '%s'\n",
 			verb);
 		return EXIT_USAGE;
 	}

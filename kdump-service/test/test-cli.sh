@@ -73,7 +73,7 @@ mkdir -m 0700 "$dumps"
 expect "--version" 0 -- "$kf" --version
 has "--version names the program" "$t/out" "kdump-file "
 expect "--json with another command" 2 -- "$kf" --json estimate
-has "--json: which commands take it" "$t/err" "--json is for status and show"
+has "--json: which commands take it" "$t/err" "--json is for status, show, list and info"
 
 # status and show as JSON; an inline comment in the file.
 conf "path = $dumps # dumps go here" "keep = 2"
@@ -94,6 +94,30 @@ expect "status --json with a planted directory" 0 3 -- "$kf" -c "$t/conf" --json
 json "status --json: the planted directory is not the last dump" \
 	'.last_dump.dir | endswith("2026-01-01-00:00:00")'
 json "status --json: the dump is complete" '.last_dump.state == "complete"'
+
+# The dump store: list, info, and the IDs.
+id=$("$kf" -c "$t/conf" --json list | jq -r '.[0].id')
+expect "list" 0 -- "$kf" -c "$t/conf" list
+has "list: the header" "$t/out" "ID        TIME"
+has "list: the dump's ID and state" "$t/out" "$id  "
+expect "list --json" 0 -- "$kf" -c "$t/conf" --json list
+json "list --json: one dump, not the planted one" 'length == 1 and .[0].state == "complete"'
+printf '%s\n' '{ "signature": "0123456789abcdef", "panic": "Kernel panic - not syncing: test",' \
+	'  "task": { "command": "bash", "pid": 42 }, "backtrace": [ "sysrq_handle_crash", "write_sysrq_trigger" ],' \
+	'  "taint": "G" }' >"$dumps/2026-01-01-00:00:00/report.json"
+expect "info by an ID's first 4 digits" 0 -- "$kf" -c "$t/conf" info "${id:0:4}"
+has "info: the task" "$t/out" "task:        bash (pid 42)"
+has "info: the backtrace" "$t/out" "backtrace:   sysrq_handle_crash"
+has "info: how to debug it" "$t/out" "debug:       kdump-file debug $id"
+expect "info --json" 0 -- "$kf" -c "$t/conf" --json info "$id"
+json "info --json: the report's signature" '.report.signature == "0123456789abcdef"'
+expect "info of an unknown ID" 1 -- "$kf" -c "$t/conf" info ffffffff
+has "info: what to do" "$t/err" "see 'kdump-file list'"
+mkdir -m 0700 "$dumps/2026-02-01-00:00:00"
+echo "log" >"$dumps/2026-02-01-00:00:00/dmesg.txt"
+expect "debug a dump without a vmcore" 1 -- "$kf" -c "$t/conf" debug
+has "debug: where the log is" "$t/err" "has no vmcore"
+rm -r "$dumps/2026-02-01-00:00:00"
 
 # A dump directory others may write.
 chmod 1777 "$dumps"

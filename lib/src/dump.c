@@ -2,6 +2,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -177,6 +178,9 @@ int dump_inspect(const char *dir, struct dump_info *ret)
 		if (strcmp(panic, "null") == 0)
 			panic[0] = '\0';
 		(void)json_get_field(json, "task.command", task, sizeof(task));
+		if (strcmp(sig, "null") == 0)
+			sig[0] = '\0';
+		snprintf(ret->signature, sizeof(ret->signature), "%s", sig);
 		if (sig[0])
 			snprintf(ret->summary, sizeof(ret->summary),
 				 "crash %s: %s in %s", sig,
@@ -312,4 +316,104 @@ bool dump_is_dir(int basefd, const char *name)
 
 	return fstatat(basefd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
 	       S_ISDIR(st.st_mode);
+}
+
+void dump_id(const char *name, char ret[DUMP_ID_LEN + 1])
+{
+	uint32_t h = 2166136261u;
+
+	for (const unsigned char *c = (const unsigned char *)name; *c; c++) {
+		h ^= *c;
+		h *= 16777619u;
+	}
+	snprintf(ret, DUMP_ID_LEN + 1, "%08x", h);
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int dump_list(const char *base, char ***ret, size_t *ret_n)
+{
+	char **names = NULL;
+	size_t n = 0, cap = 0;
+	struct dirent *de;
+	DIR *d;
+	int r = 0;
+
+	d = opendir(base);
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		if (!dump_name_valid(de->d_name) ||
+		    !dump_is_ours(dirfd(d), de->d_name))
+			continue;
+		if (n == cap) {
+			char **t;
+
+			cap = cap ? cap * 2 : 16;
+			t = realloc(names, cap * sizeof(*names));
+			if (!t) {
+				r = -ENOMEM;
+				break;
+			}
+			names = t;
+		}
+		names[n] = strdup(de->d_name);
+		if (!names[n]) {
+			r = -ENOMEM;
+			break;
+		}
+		n++;
+	}
+	closedir(d);
+	if (r < 0) {
+		dump_list_free(names, n);
+		return r;
+	}
+	if (n)
+		qsort(names, n, sizeof(*names), cmp_names);
+	*ret = names;
+	*ret_n = n;
+	return 0;
+}
+
+void dump_list_free(char **names, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+int dump_resolve(char **names, size_t n, const char *what, size_t *ret)
+{
+	size_t len = strlen(what), found = n;
+
+	if (!n)
+		return -ENOENT;
+	if (!*what || strcmp(what, "last") == 0) {
+		*ret = n - 1;
+		return 0;
+	}
+	for (size_t i = 0; i < n; i++) {
+		char id[DUMP_ID_LEN + 1];
+
+		if (strcmp(names[i], what) == 0) {
+			*ret = i;
+			return 0;
+		}
+		dump_id(names[i], id);
+		/* An ID, or a prefix of one at least 4 long. */
+		if (len >= 4 && len <= DUMP_ID_LEN &&
+		    strncmp(id, what, len) == 0) {
+			if (found != n)
+				return -ENOTUNIQ;
+			found = i;
+		}
+	}
+	if (found == n)
+		return -ENOENT;
+	*ret = found;
+	return 0;
 }

@@ -18,6 +18,7 @@ struct dump_info {
 	char error[256];	/* why the vmcore is missing, from metadata */
 	char release[65];
 	char summary[512];	/* first line of report.txt's summary, if any */
+	char signature[64];	/* of the crash, from report.json ("" if none) */
 };
 
 /* Is name one of ours: YYYY-MM-DD-HH:MM:SS[-N]? */
@@ -72,5 +73,21 @@ bool dump_is_ours(int basefd, const char *name);
  * -EPERM with the reason in why.
  */
 int dump_base_check(const char *base, char *why, size_t size);
+
+/*
+ * A dump's ID: 8 hex digits of a hash of its directory name, short to type
+ * and the same for as long as the dump exists.
+ */
+#define DUMP_ID_LEN 8
+void dump_id(const char *name, char ret[DUMP_ID_LEN + 1]);
+/* The names of the dumps of ours below base, oldest first. */
+int dump_list(const char *base, char ***ret, size_t *ret_n);
+void dump_list_free(char **names, size_t n);
+/*
+ * Which of names what means: "last" or "" (the newest), a directory name,
+ * an ID or a prefix of at least 4 of one.  -ENOENT: none; -ENOTUNIQ: a
+ * prefix of several.
+ */
+int dump_resolve(char **names, size_t n, const char *what, size_t *ret);
 
 #endif

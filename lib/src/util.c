@@ -89,6 +89,45 @@ int write_file_atomic(const char *path, const char *data, size_t len,
 	return fsync_parent(path);
 }
 
+int read_file_max(const char *path, char **ret, size_t max)
+{
+	char *buf;
+	ssize_t n;
+	size_t len = 0;
+	int fd, r = 0;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return -errno;
+	buf = malloc(max + 1);
+	if (!buf) {
+		close(fd);
+		return -ENOMEM;
+	}
+	while (len <= max) {
+		n = read(fd, buf + len, max + 1 - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			r = -errno;
+			break;
+		}
+		if (n == 0)
+			break;
+		len += n;
+	}
+	close(fd);
+	if (r == 0 && len > max)
+		r = -EFBIG;
+	if (r < 0) {
+		free(buf);
+		return r;
+	}
+	buf[len] = '\0';
+	*ret = buf;
+	return (int)len;
+}
+
 int sync_file(const char *path)
 {
 	int fd, r = 0;

@@ -9,6 +9,8 @@
 /* Read a small file into buf (NUL-terminated, trailing newline removed). */
 int read_line_file(const char *path, char *buf, size_t size);
 int read_ull_file(const char *path, unsigned long long *ret);
+/* A whole file of at most max bytes, NUL-terminated, in *ret (free it). */
+int read_file_max(const char *path, char **ret, size_t max);
 /* fsync the directory that holds path, so that a rename in it is durable. */
 int fsync_parent(const char *path);
 /* fsync() the file at path (written by another process). */

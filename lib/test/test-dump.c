@@ -226,6 +226,49 @@ static void test_planted(void)
 	CHECK(system(p) == 0);
 }
 
+/* IDs: short, stable, and found again by ID, prefix, name or "last". */
+static void test_ids(void)
+{
+	char base[] = "/tmp/test-dump-id.XXXXXX", p[4300], a[9], b[9];
+	char **names = NULL;
+	size_t n = 0, i = 99;
+
+	CHECK(mkdtemp(base) != NULL);
+	CHECK(dump_list(base, &names, &n) == 0 && n == 0);
+	CHECK(dump_resolve(names, n, "last", &i) == -ENOENT);
+	dump_list_free(names, n);
+	snprintf(p, sizeof(p), "%s/2026-02-01-00:00:00", base);
+	CHECK(mkdir(p, 0700) == 0);
+	snprintf(p, sizeof(p), "%s/2026-01-01-00:00:00", base);
+	CHECK(mkdir(p, 0700) == 0);
+	snprintf(p, sizeof(p), "%s/2026-03-01-00:00:00", base);
+	CHECK(mkdir(p, 0777) == 0 && chmod(p, 0777) == 0);	/* not ours */
+	snprintf(p, sizeof(p), "%s/notes", base);
+	CHECK(mkdir(p, 0700) == 0);
+	CHECK(dump_list(base, &names, &n) == 0);
+	CHECK(n == 2);
+	if (n == 2) {
+		CHECK(strcmp(names[0], "2026-01-01-00:00:00") == 0);
+		dump_id(names[0], a);
+		dump_id(names[1], b);
+		CHECK(strlen(a) == DUMP_ID_LEN && strcmp(a, b) != 0);
+		dump_id("2026-01-01-00:00:00", b);
+		CHECK(strcmp(a, b) == 0);
+		CHECK(dump_resolve(names, n, "last", &i) == 0 && i == 1);
+		CHECK(dump_resolve(names, n, "", &i) == 0 && i == 1);
+		CHECK(dump_resolve(names, n, a, &i) == 0 && i == 0);
+		a[5] = '\0';
+		CHECK(dump_resolve(names, n, a, &i) == 0 && i == 0);
+		a[3] = '\0';
+		CHECK(dump_resolve(names, n, a, &i) == -ENOENT);
+		CHECK(dump_resolve(names, n, "2026-02-01-00:00:00", &i) == 0 && i == 1);
+		CHECK(dump_resolve(names, n, "zzzzzzzz", &i) == -ENOENT);
+	}
+	dump_list_free(names, n);
+	snprintf(p, sizeof(p), "rm -rf '%s'", base);
+	CHECK(system(p) == 0);
+}
+
 static void test_times(void)
 {
 	char base[] = "/tmp/test-dump.XXXXXX", d[4200];
@@ -301,6 +344,7 @@ int main(void)
 	test_inspect_and_last();
 	test_remove();
 	test_planted();
+	test_ids();
 	test_times();
 	test_retention();
 	return tests_done();
