@@ -1242,15 +1242,20 @@ static int do_load(void)
 		log_error("cannot load a capture kernel: no crashkernel= memory is reserved (add crashkernel=256M to the kernel command line, e.g. in GRUB_CMDLINE_LINUX of /etc/default/grub, run update-grub and reboot)");
 		return -EADDRNOTAVAIL;
 	}
-	r = make_plan(&p);
 	/*
 	 * A dump left on the raw device comes out before a capture kernel
 	 * that could be needed goes in (the capture keeps an unrecovered
 	 * dump, so a crash before it was copied would be lost).  Its failure
-	 * is said, and the load goes on: protection first.
+	 * is said, and the load goes on: protection first.  A configuration
+	 * that does not parse is left for make_plan() to report, once.
 	 */
-	if (r >= 0 && p.conf.raw[0])
-		(void)do_recover();
+	{
+		struct kdump_conf c;
+
+		if (conf_parse_file(&c, arg_config, NULL) == 0 && c.raw[0])
+			(void)do_recover();
+	}
+	r = make_plan(&p);
 	if (r < 0) {
 		say_loaded_now(false);
 		return r;
