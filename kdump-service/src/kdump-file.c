@@ -61,6 +61,8 @@ static const char *arg_config = CONF_PATH_DEFAULT;
 static bool arg_yes;
 static bool arg_json;
 static const char *arg_vmlinux;
+static const char *arg_kver;
+static bool arg_undo;
 
 static void log_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
@@ -96,6 +98,9 @@ static void help(void)
 	       "  recover    copy a dump from the raw dump device into a dump directory\n"
 	       "  test       crash the machine now to test the capture (asks first);\n"
 	       "             after the reboot, status tells whether it passed\n"
+	       "  setup      reserve memory for the capture kernel from the next boot\n"
+	       "             (crashkernel= as estimate recommends, in a GRUB drop-in,\n"
+	       "             then update-grub); --undo removes it\n"
 	       "  list       the dumps: ID, time, kernel, crash signature, size, state\n"
 	       "  info [ID]  one dump (default: the newest): panic, task, backtrace,\n"
 	       "             modules, files\n"
@@ -108,6 +113,8 @@ static void help(void)
 	       "  -n, --new           report: only a dump without a report\n"
 	       "      --json          status, show, list, info: JSON on stdout\n"
 	       "      --vmlinux FILE  debug: the crashed kernel's vmlinux\n"
+	       "      --kver VERSION  rebuild, show: for that installed kernel\n"
+	       "      --undo          setup: take the reservation back\n"
 	       "      --version       print the version\n"
 	       "  -h, --help          show this help\n",
 	       CONF_PATH_DEFAULT);
@@ -581,6 +588,25 @@ static int make_plan_ex(struct plan *p, bool create)
 	if (uname(&u) < 0)
 		return -errno;
 	snprintf(p->release, sizeof(p->release), "%s", u.release);
+	if (arg_kver) {
+		char moddir[PATH_MAX];
+
+		/* Another installed kernel (the kernel package's hook). */
+		snprintf(moddir, sizeof(moddir), "/lib/modules/%s", arg_kver);
+		if (!arg_kver[0] || strchr(arg_kver, '/') ||
+		    strlen(arg_kver) >= sizeof(p->release) ||
+		    access(moddir, F_OK) < 0) {
+			log_error("--kver '%s' is not an installed kernel (no %s)",
+				  arg_kver, moddir);
+			return -ENOENT;
+		}
+		if (p->conf.kernel[0]) {
+			log_error("'kernel' is set to '%s' in %s: the capture kernel is that one whichever kernel runs, and --kver does not apply",
+				  p->conf.kernel, arg_config);
+			return -EINVAL;
+		}
+		snprintf(p->release, sizeof(p->release), "%s", arg_kver);
+	}
 	if (p->conf.kernel[0])
 		snprintf(p->kernel, sizeof(p->kernel), "%s", p->conf.kernel);
 	else
@@ -1506,6 +1532,38 @@ static bool lost_line(const struct kdump_conf *c, char *text, size_t size)
 	return lost_text(&a, text, size) == 0;
 }
 
+#define GRUB_DROPIN_DIR "/etc/default/grub.d"
+#define GRUB_DROPIN GRUB_DROPIN_DIR "/kdump-file.cfg"
+
+/* The crashkernel= value the GRUB drop-in of setup gives, in bytes. */
+static int dropin_reservation(char *value, size_t size,
+			      unsigned long long *ret_bytes)
+{
+	char *text = NULL, *p, *end;
+	unsigned long long v;
+	int r;
+
+	r = read_file_max(GRUB_DROPIN, &text, 4096);
+	if (r < 0)
+		return r;
+	p = strstr(text, "crashkernel=");
+	if (!p) {
+		free(text);
+		return -EBADMSG;
+	}
+	p += strlen("crashkernel=");
+	snprintf(value, size, "%.*s", (int)strcspn(p, "\" \n"), p);
+	errno = 0;
+	v = strtoull(value, &end, 10);
+	if (errno || end == value || (*end != 'M' && *end != 'G')) {
+		free(text);
+		return -EBADMSG;
+	}
+	*ret_bytes = v << (*end == 'G' ? 30 : 20);
+	free(text);
+	return 0;
+}
+
 /* One dump as status --json gives it. */
 static struct json_object *dump_json(const struct dump_info *d)
 {
@@ -1561,6 +1619,8 @@ static int do_status(void)
 	struct dump_info d;
 	struct kdump_conf c;
 	bool have_dump = false, reserved_known;
+	unsigned long long next = 0;
+	char dropin[32] = "";
 	int r, m = 0;
 
 	r = load_config(&c);
@@ -1582,13 +1642,19 @@ static int do_status(void)
 			m = json_set_int(j, "reservation_bytes", reserved);
 		if (m == 0)
 			m = json_set_bool(j, "loaded", loaded != 0);
+		if (m == 0 && dropin_reservation(dropin, sizeof(dropin), &next) == 0)
+			m = json_set_int(j, "next_boot_reservation_bytes", next);
 	} else {
 		if (!reserved_known)
 			printf("reservation:  unknown (%s unreadable)\n", SYS_CRASH_SIZE);
 		else if (reserved == 0)
-			printf("reservation:  none (add crashkernel=256M to the kernel command line)\n");
+			printf("reservation:  none (run 'kdump-file setup' and reboot, or add crashkernel=256M to the kernel command line)\n");
 		else
 			printf("reservation:  %llu MiB\n", reserved >> 20);
+		if (dropin_reservation(dropin, sizeof(dropin), &next) == 0 &&
+		    next != reserved)
+			printf("setup:        crashkernel=%s is set for the next boot (%s): reboot to reserve it\n",
+			       dropin, GRUB_DROPIN);
 		if (loaded)
 			printf("loaded:       yes\n");
 		else if (reserved)
@@ -2471,6 +2537,129 @@ static int do_debug(void)
 	return r;
 }
 
+static int update_grub(void)
+{
+	char *const argv[] = { "update-grub", NULL };
+	int r;
+
+	fflush(stdout);
+	/* Its chatter goes to stderr, ours stays on stdout. */
+	r = run_program(argv, STDERR_FILENO);
+	return r > 0 ? -EIO : r;
+}
+
+/*
+ * setup: reserve memory for the capture kernel at the next boot, as much
+ * as estimate recommends, through a GRUB drop-in; --undo takes it back.
+ */
+static int do_setup(void)
+{
+	char text[512], value[32] = "", old[512] = "";
+	unsigned long long reserved = 0, want;
+	struct estimate e;
+	struct plan p;
+	int kfd = -1, ifd = -1, lock_fd, r;
+
+	(void)read_ull_file(SYS_CRASH_SIZE, &reserved);
+	if (arg_undo) {
+		if (unlink(GRUB_DROPIN) < 0) {
+			if (errno == ENOENT) {
+				printf("kdump-file: nothing to undo: %s does not exist\n",
+				       GRUB_DROPIN);
+				return 0;
+			}
+			r = -errno;
+			log_error("cannot remove %s: %s", GRUB_DROPIN, strerror(-r));
+			return r;
+		}
+		r = update_grub();
+		if (r < 0) {
+			log_error("removed %s, but update-grub %s: run it yourself", GRUB_DROPIN,
+				  r == -ENOENT ? "is not installed" : "failed");
+			return r;
+		}
+		printf("kdump-file: crashkernel= removed from the next boot's command line%s\n",
+		       reserved ? "; reboot to free the memory reserved now" : "");
+		return 0;
+	}
+	r = make_plan(&p);
+	if (r < 0)
+		return r;
+	if (p.initramfs_managed) {
+		r = check_boot_files(&p);
+		if (r < 0)
+			return r;
+		r = take_lock(&lock_fd);
+		if (r < 0)
+			return r;
+		r = ensure_initramfs(&p, false);
+		close(lock_fd);
+		if (r < 0)
+			return r;
+	}
+	r = open_regular("capture kernel", p.kernel, &kfd);
+	if (r >= 0)
+		r = open_regular("capture initramfs", p.initramfs, &ifd);
+	if (r >= 0)
+		r = estimate_capture(kfd, ifd, system_ram(), chain_modules_bytes(&p),
+				     &e);
+	if (kfd >= 0)
+		close(kfd);
+	if (ifd >= 0)
+		close(ifd);
+	if (r < 0) {
+		log_error("cannot estimate the reservation from '%s' and '%s': %s",
+			  p.kernel, p.initramfs, strerror(-r));
+		return r;
+	}
+	want = e.recommended;
+	snprintf(value, sizeof(value), "%lluM", want >> 20);
+	snprintf(text, sizeof(text),
+		 "# Written by \"kdump-file setup\"; \"kdump-file setup --undo\" removes it.\n"
+		 "# Memory reserved at boot for the capture kernel (kdump-file estimate).\n"
+		 "GRUB_CMDLINE_LINUX_DEFAULT=\"$GRUB_CMDLINE_LINUX_DEFAULT crashkernel=%s\"\n",
+		 value);
+	{
+		char *cur = NULL;
+
+		if (read_file_max(GRUB_DROPIN, &cur, sizeof(old) - 1) >= 0) {
+			snprintf(old, sizeof(old), "%s", cur);
+			free(cur);
+		}
+	}
+	if (strcmp(old, text) != 0) {
+		r = mkdir_p(GRUB_DROPIN_DIR, 0755);
+		if (r >= 0)
+			r = write_file_atomic(GRUB_DROPIN, text, strlen(text), 0644);
+		if (r < 0) {
+			log_error("cannot write %s: %s", GRUB_DROPIN, strerror(-r));
+			return r;
+		}
+		r = update_grub();
+		if (r == -ENOENT) {
+			log_error("wrote %s, but update-grub is not installed: add crashkernel=%s to the kernel command line of your boot loader",
+				  GRUB_DROPIN, value);
+			return r;
+		}
+		if (r < 0) {
+			log_error("wrote %s, but update-grub failed: fix it and run update-grub", GRUB_DROPIN);
+			return r;
+		}
+		printf("kdump-file: crashkernel=%s (kdump-file estimate: %.0f MiB needed) is on the next boot's command line (%s)\n",
+		       value, e.needed / 1048576.0, GRUB_DROPIN);
+	} else {
+		printf("kdump-file: already set up: crashkernel=%s in %s\n", value,
+		       GRUB_DROPIN);
+	}
+	if (reserved == want)
+		printf("kdump-file: %llu MiB are reserved in this boot: nothing more to do\n",
+		       reserved >> 20);
+	else
+		printf("kdump-file: reboot to reserve it (this boot: %llu MiB); kdump-file.service then loads the capture kernel\n",
+		       reserved >> 20);
+	return 0;
+}
+
 static int do_report(void)
 {
 	char dir[PATH_MAX], rep[PATH_MAX + 16];
@@ -2536,6 +2725,8 @@ int main(int argc, char *argv[])
 		{ "json", no_argument, NULL, 'J' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "vmlinux", required_argument, NULL, 'L' },
+		{ "kver", required_argument, NULL, 'K' },
+		{ "undo", no_argument, NULL, 'U' },
 		{}
 	};
 	static const struct {
@@ -2548,7 +2739,7 @@ int main(int argc, char *argv[])
 		{ "report", do_report },   { "estimate", do_estimate },
 		{ "recover", do_recover },
 		{ "list", do_list },	   { "info", do_info },
-		{ "debug", do_debug },
+		{ "debug", do_debug },	   { "setup", do_setup },
 	};
 	const char *verb;
 	int c, r;
@@ -2575,6 +2766,12 @@ int main(int argc, char *argv[])
 		case 'L':
 			arg_vmlinux = optarg;
 			break;
+		case 'K':
+			arg_kver = optarg;
+			break;
+		case 'U':
+			arg_undo = true;
+			break;
 		case 'V':
 			printf("kdump-file %s\n", KDUMP_FILE_VERSION);
 			return 0;
@@ -2593,6 +2790,13 @@ int main(int argc, char *argv[])
 	else if (optind + 1 != argc) {
 		fprintf(stderr, "kdump-file: '%s' takes no argument '%s'; see kdump-file --help\n",
 			verb, argv[optind + 1]);
+		return EXIT_USAGE;
+	}
+	if ((arg_kver && strcmp(verb, "rebuild") != 0 && strcmp(verb, "show") != 0) ||
+	    (arg_undo && strcmp(verb, "setup") != 0)) {
+		fprintf(stderr, "kdump-file: %s is for %s, not '%s'\n",
+			arg_kver ? "--kver" : "--undo",
+			arg_kver ? "rebuild and show" : "setup", verb);
 		return EXIT_USAGE;
 	}
 	if (arg_json && strcmp(verb, "status") != 0 && strcmp(verb, "show") != 0 &&
