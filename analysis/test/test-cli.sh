@@ -231,5 +231,22 @@ FAKE_MDF_FAIL=1 expect "report from the saved dmesg.txt" 0 "$analyze" \
 	report "$t/dump"
 has "report: dmesg.txt used" "$t/err" "dmesg.txt"
 
+# vmlinux: the kernel that crashed, by the build ID in VMCOREINFO.
+echo 'int main(void) { return 0; }' >"$t/elf.c"
+if cc -o "$t/elf-same" "$t/elf.c" -Wl,--build-id=0x0123456789abcdef0123456789abcdef01234567 &&
+	cc -o "$t/elf-other" "$t/elf.c" -Wl,--build-id=0x89abcdef0123456789abcdef0123456789abcdef; then
+	expect "vmlinux: a file with the dump's build ID" 0 "$analyze" vmlinux "$t/core" \
+		--vmlinux "$t/elf-same"
+	has "vmlinux: its path printed" "$t/out" "$t/elf-same"
+	expect "vmlinux: another build ID" 1 "$analyze" vmlinux "$t/core" \
+		--vmlinux "$t/elf-other"
+	has "vmlinux: which build ID was expected" "$t/err" "build ID 0123456789abcdef0123456789abcdef01234567 expected"
+else
+	fail "vmlinux: cannot link test ELF files with a build ID"
+fi
+expect "vmlinux: none installed" 1 "$analyze" vmlinux "$t/core"
+has "vmlinux: what to do" "$t/err" "no vmlinux of kernel 6.1.0-gen, build ID 0123456789abcdef0123456789abcdef01234567"
+expect "vmlinux: no argument" 2 "$analyze" vmlinux
+
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
