@@ -6,6 +6,7 @@
 #   make check    unit tests, shell checks, KUnit and the QEMU scenarios
 #   make check-full  the same with the slow scenarios of test/check-full-only
 #   make bench    kdump-file against Debian's kdump-tools: figures, no verdict
+#   make deb      the Debian package, in build/deb/, and lintian's verdict
 #
 # Kernel builds and guest images are cached under $(KDUMP_FILE_CACHE);
 # scenario outputs go to $(KDUMP_FILE_OUT).
@@ -36,7 +37,7 @@ image: kernel
 check-unit: deps
 	@for d in $(SUBDIRS); do $(MAKE) -C $$d check || exit 1; done
 	shellcheck -x test/lib/*.sh test/lib/guest-steps/*.sh test/*.sh test/bench/*.sh test/TEST-*/test.sh
-	shellcheck -s sh kdump-service/kernel-hooks/postinst kdump-service/kernel-hooks/postrm
+	shellcheck -s sh kdump-service/kernel-hooks/postinst kdump-service/kernel-hooks/postrm debian/postrm
 
 check-scenarios: deps
 	@test/run-scenarios.sh
@@ -62,7 +63,31 @@ fuzz: deps
 fuzz-merge:
 	@$(MAKE) -C analysis fuzz-merge
 
+# The Debian package (debian/): dpkg-buildpackage in a copy of the tree
+# under build/deb/, where the .deb, its -dbgsym and the .changes land
+# (dpkg-buildpackage writes them next to the tree it builds); the tree and
+# its build/ directories are left alone.  debian/rules gets no variable
+# from this make's command line (DEB_BUILD_OPTIONS=parallel=2 builds in
+# parallel).  Then lintian.
+DEB_DIR := build/deb
+
+deb: deps
+	rm -rf $(DEB_DIR)
+	mkdir -p $(DEB_DIR)/kdump-file
+	tar -c --exclude=./.git --exclude=build . | tar -x -C $(DEB_DIR)/kdump-file
+	cd $(DEB_DIR)/kdump-file && unset MAKEFLAGS MFLAGS MAKELEVEL && \
+		dpkg-buildpackage -us -uc -b
+	rm -rf $(DEB_DIR)/kdump-file
+	@$(MAKE) --no-print-directory lintian
+
+# lintian on what make deb built: informational and pedantic tags shown,
+# errors and warnings fail.
+lintian:
+	@set -- $(DEB_DIR)/kdump-file_*.changes; \
+	if [ ! -f "$$1" ]; then echo "lintian: no package in $(DEB_DIR): run make deb" >&2; exit 1; fi; \
+	echo "lintian $$*"; lintian --display-info --pedantic --fail-on error,warning "$$@"
+
 clean:
 	@for d in $(SUBDIRS); do $(MAKE) -C $$d clean || exit 1; done
 
-.PHONY: all install deps kernel image check-unit check-scenarios check check-full demo bench fuzz fuzz-merge clean
+.PHONY: all install deps kernel image check-unit check-scenarios check check-full demo bench deb lintian fuzz fuzz-merge clean

@@ -17,6 +17,8 @@ packages=(
 	# the capture, the analysis and the checks
 	makedumpfile crash dracut-core sbsigntool shellcheck clang
 	libclang-rt-14-dev gnuplot-nox jq file
+	# the Debian package (make deb)
+	debhelper lintian
 )
 
 missing=()
