@@ -13,6 +13,12 @@
 #                                      which has Debian's stock kernel and
 #                                      its initrd in /boot already: nothing
 #                                      of our kernel goes in
+#   guest-image.sh --stock-deb DEB KERNEL_DEB VMLINUX
+#                                      stock-base.sh's rootfs with the
+#                                      product's package DEB in /root, not
+#                                      installed, the stock kernel's package
+#                                      KERNEL_DEB beside it and its VMLINUX
+#                                      under /usr/lib/debug/.build-id
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -25,9 +31,20 @@ die() {
 	exit 1
 }
 
+deb=
+vmlinux=
 if [ "${1:-}" = --stock ]; then
 	kdir=
 	base=$("$here/stock-base.sh")
+elif [ "${1:-}" = --stock-deb ]; then
+	# The package scenario: the stock rootfs with kdump-file's .deb in
+	# /root, not installed, and the stock kernel's package and vmlinux
+	# (where its build ID names it, as a -dbg package links it).
+	kdir=
+	base=$("$here/stock-base.sh")
+	deb=${2:?usage: guest-image.sh --stock-deb DEB KERNEL_DEB VMLINUX}
+	kdeb=${3:?usage: guest-image.sh --stock-deb DEB KERNEL_DEB VMLINUX}
+	vmlinux=${4:?usage: guest-image.sh --stock-deb DEB KERNEL_DEB VMLINUX}
 else
 	kdir=${1:?usage: guest-image.sh KERNEL_DIR [BASE] | guest-image.sh --stock}
 	[ -f "$kdir/done" ] || die "$kdir is not a finished kernel build"
@@ -38,8 +55,16 @@ fi
 # The product, installed into a layer directory.
 layer=$(mktemp -d "${TMPDIR:-/tmp}/kdump-file-layer.XXXXXX")
 trap 'rm -rf "$layer"' EXIT
-make -s -C "$top" install DESTDIR="$layer" >/dev/null ||
-	die "make install DESTDIR=$layer failed"
+if [ -n "$deb" ]; then
+	install -D -m 0644 "$deb" "$layer/root/$(basename "$deb")"
+	install -D -m 0644 "$kdeb" "$layer/root/$(basename "$kdeb")"
+	id=$(readelf -n "$vmlinux" | sed -n 's/.*Build ID: *\([0-9a-f]*\).*/\1/p' | head -n 1)
+	[ -n "$id" ] || die "$vmlinux has no build ID"
+	install -D -m 0644 "$vmlinux" "$layer/usr/lib/debug/.build-id/${id:0:2}/${id:2}.debug"
+else
+	make -s -C "$top" install DESTDIR="$layer" >/dev/null ||
+		die "make install DESTDIR=$layer failed"
+fi
 install -D -m 0755 "$here/guest-driver.sh" "$layer/usr/local/sbin/kdump-file-test-driver"
 install -D -m 0644 "$here/kdump-file-test.service" \
 	"$layer/etc/systemd/system/kdump-file-test.service"

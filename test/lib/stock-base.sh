@@ -5,7 +5,7 @@
 # base rootfs (guest-base.sh) with initramfs-tools and the stock kernel
 # package (stock-kernel.sh) installed by apt-get, as on a Debian machine,
 # and the tools of the disk layouts the scenarios put dumps on (LVM, LUKS,
-# xfs, btrfs).
+# xfs, btrfs), and GRUB's update-grub without a boot loader installed.
 # The package's scripts make /boot/vmlinuz-<release> and, with
 # initramfs-tools, /boot/initrd.img-<release>, the initrd the guest boots
 # through.  The base's dracut-core stays beside initramfs-tools: the product
@@ -36,7 +36,10 @@ install_stock() {
 	chroot "$root" apt-get update -q
 	DEBIAN_FRONTEND=noninteractive chroot "$root" \
 		apt-get install -y -q initramfs-tools lvm2 cryptsetup-bin xfsprogs \
-		btrfs-progs "/tmp/$(basename "$deb")"
+		btrfs-progs grub2-common "/tmp/$(basename "$deb")"
+	# update-grub writes /boot/grub/grub.cfg (the guests boot with QEMU's
+	# -kernel; the package scenario reads the command line from it).
+	mkdir -p "$root/boot/grub"
 	rm -f "$root/tmp/$(basename "$deb")"
 	local f
 	for f in "vmlinuz-$release" "initrd.img-$release"; do
