@@ -208,64 +208,56 @@ static long long file_size(const char *path)
 	return stat(path, &st) == 0 ? (long long)st.st_size : -1;
 }
 
-static int cmp_name(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /*
  * Keep at most keep - 1 old dumps so that the new one makes keep; an
  * incomplete dump goes before a complete one and the newest complete one
- * stays (dump_retention()).
+ * stays (dump_retention()).  dump_list() gives the dumps of ours only: a
+ * link or a stranger's directory named like one is not.
  */
 static void apply_retention(const char *base, unsigned int keep)
 {
-	char *names[1024];
-	bool complete[1024], rm[1024];
-	unsigned int n = 0;
-	struct dirent *de;
+	bool *complete = NULL, *rm = NULL;
+	char **names = NULL;
+	size_t n = 0;
 	int bfd;
-	DIR *d;
 
 	if (keep == 0)
 		return;
 	bfd = open(base, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (bfd < 0)
 		return;
-	d = fdopendir(dup(bfd));
-	if (!d) {
-		close(bfd);
-		return;
+	if (dump_list(base, &names, &n) < 0 ||
+	    !(complete = calloc(n + 1, sizeof(*complete))) ||
+	    !(rm = calloc(n + 1, sizeof(*rm)))) {
+		say("warning: cannot list the old dumps in %s: keep = %u not applied",
+		    base + strlen(MNT), keep);
+		goto out;
 	}
-	/* Dumps are directories of ours: a link or a stranger's directory named like one is not. */
-	while ((de = readdir(d)) && n < 1024)
-		if (dump_name_valid(de->d_name) && dump_is_ours(bfd, de->d_name) &&
-		    (names[n] = strdup(de->d_name)))
-			n++;
-	closedir(d);
-	qsort(names, n, sizeof(names[0]), cmp_name);
-	for (unsigned int i = 0; i < n; i++) {
+	for (size_t i = 0; i < n; i++) {
 		char p[PATH_MAX];
 
 		snprintf(p, sizeof(p), "%s/vmcore", names[i]);
 		complete[i] = faccessat(bfd, p, F_OK, AT_SYMLINK_NOFOLLOW) == 0;
 	}
 	(void)dump_retention(complete, n, keep, rm);
-	for (unsigned int i = 0; i < n; i++) {
-		if (rm[i]) {
-			int r = dump_remove(bfd, names[i]);
+	for (size_t i = 0; i < n; i++) {
+		int r;
 
-			if (r == 0)
-				say("removed old dump %s (keep = %u)%s",
-				    names[i], keep,
-				    complete[i] ? "" : ", an incomplete one");
-			else
-				say("warning: cannot remove old dump %s: %s",
-				    names[i], strerror(-r));
-		}
-		free(names[i]);
+		if (!rm[i])
+			continue;
+		r = dump_remove(bfd, names[i]);
+		if (r == 0)
+			say("removed old dump %s (keep = %u)%s", names[i], keep,
+			    complete[i] ? "" : ", an incomplete one");
+		else
+			say("warning: cannot remove old dump %s: %s", names[i],
+			    strerror(-r));
 	}
 	(void)fsync(bfd);
+out:
+	dump_list_free(names, n);
+	free(complete);
+	free(rm);
 	close(bfd);
 }
 
