@@ -2227,13 +2227,21 @@ static int store_open(char *base, size_t size, char ***names, size_t *n)
 	return r;
 }
 
-/* Which dump arg_dump names; logs when none or several. */
-static int store_pick(char **names, size_t n, const char *base, size_t *ret)
+/*
+ * The directory and ID of the dump arg_dump names (the newest without one);
+ * logs when there is none or the name fits several.
+ */
+static int store_find(char *dir, size_t size, char id[DUMP_ID_LEN + 1])
 {
 	const char *what = arg_dump ? arg_dump : "last";
+	char base[PATH_MAX], **names = NULL;
+	size_t n = 0, i;
 	int r;
 
-	r = dump_resolve(names, n, what, ret);
+	r = store_open(base, sizeof(base), &names, &n);
+	if (r < 0)
+		return r;
+	r = dump_resolve(names, n, what, &i);
 	if (r == -ENOENT && n == 0)
 		log_error("no dumps in %s", base);
 	else if (r == -ENOENT)
@@ -2241,6 +2249,11 @@ static int store_pick(char **names, size_t n, const char *base, size_t *ret)
 	else if (r == -ENOTUNIQ)
 		log_error("'%s' is the start of several dump IDs: give more of it",
 			  what);
+	if (r == 0) {
+		snprintf(dir, size, "%s/%s", base, names[i]);
+		dump_id(names[i], id);
+	}
+	dump_list_free(names, n);
 	return r;
 }
 
@@ -2359,24 +2372,15 @@ static void dmesg_modules(const char *dir, char *buf, size_t size)
 
 static int do_info(void)
 {
-	char base[PATH_MAX], dir[PATH_MAX + 64], p[PATH_MAX + 96], **names = NULL;
-	char id[DUMP_ID_LEN + 1], when[32], mods[2048], *text = NULL;
+	char dir[PATH_MAX + 64], p[PATH_MAX + 96], id[DUMP_ID_LEN + 1];
+	char when[32], mods[2048], *text = NULL;
 	struct json_object *rep = NULL, *j = NULL, *v;
 	struct dump_info d;
-	size_t n = 0, i;
 	int r, m = 0;
 
-	r = store_open(base, sizeof(base), &names, &n);
+	r = store_find(dir, sizeof(dir), id);
 	if (r < 0)
 		return r;
-	r = store_pick(names, n, base, &i);
-	if (r < 0) {
-		dump_list_free(names, n);
-		return r;
-	}
-	snprintf(dir, sizeof(dir), "%s/%s", base, names[i]);
-	dump_id(names[i], id);
-	dump_list_free(names, n);
 	r = dump_inspect(dir, &d);
 	if (r < 0) {
 		log_error("cannot read dump %s: %s", dir, strerror(-r));
@@ -2480,21 +2484,13 @@ static int do_info(void)
 /* crash(8) on a dump, with the vmlinux its build ID names. */
 static int do_debug(void)
 {
-	char base[PATH_MAX], dir[PATH_MAX + 64], core[PATH_MAX + 96];
-	char vmlinux[PATH_MAX] = "", **names = NULL;
-	size_t n = 0, i;
+	char dir[PATH_MAX + 64], core[PATH_MAX + 96], id[DUMP_ID_LEN + 1];
+	char vmlinux[PATH_MAX] = "";
 	int pfd[2], r;
 
-	r = store_open(base, sizeof(base), &names, &n);
+	r = store_find(dir, sizeof(dir), id);
 	if (r < 0)
 		return r;
-	r = store_pick(names, n, base, &i);
-	if (r < 0) {
-		dump_list_free(names, n);
-		return r;
-	}
-	snprintf(dir, sizeof(dir), "%s/%s", base, names[i]);
-	dump_list_free(names, n);
 	snprintf(core, sizeof(core), "%s/vmcore", dir);
 	if (access(core, R_OK) < 0) {
 		log_error("dump %s has no vmcore (the capture did not complete): its kernel log is %s/dmesg.txt",
