@@ -3,7 +3,8 @@
 #
 # kdump-file as a Debian user gets it: the package built by "make deb",
 # installed with apt-get on a stock Debian guest that never had the
-# product, "kdump-file setup" writing crashkernel= through GRUB, a reboot
+# product (its debconf question, answered by default, runs setup),
+# "kdump-file setup" writing crashkernel= through GRUB, a reboot
 # with that command line (QEMU boots the kernel itself: the host reads the
 # line update-grub wrote), a crash, and after the reboot "kdump-file list",
 # "info" and "debug" running crash on the vmlinux the dump's build ID names.
@@ -40,6 +41,8 @@ boot deb-install "$out/console-install.log"
 con=$out/console-install.log
 check "apt-get installed the package" grep -q "KDUMP-FILE-TEST: rc=0: apt-get install" "$con"
 check "the package enabled the service" grep -q "KDUMP-FILE-TEST: after install: enabled enabled" "$con"
+check "the debconf question's default ran setup at install" \
+	grep -q "KDUMP-FILE-TEST:   kdump-file: crashkernel=[0-9]*M .* is on the next boot's command line" "$con"
 check "setup succeeded" grep -q "KDUMP-FILE-TEST: rc=0: kdump-file setup" "$con"
 check "setup wrote crashkernel= into the drop-in" grep -qE "KDUMP-FILE-TEST: drop-in: crashkernel=[0-9]+M" "$con"
 check "update-grub put it into grub.cfg" grep -qE "KDUMP-FILE-TEST: grub.cfg: [1-9][0-9]* lines with crashkernel=" "$con"

@@ -8,6 +8,8 @@
 
 # The first boot: no crashkernel= yet.
 step_deb_install() {
+    # The debconf question takes its default (yes: setup runs).
+    export DEBIAN_FRONTEND=noninteractive
     run apt-get install -y /root/kdump-file_*.deb || say "FAIL: apt-get install"
     say "after install: enabled $(systemctl is-enabled kdump-file) active $(systemctl is-active kdump-file)"
     run kdump-file setup || say "FAIL: setup"
