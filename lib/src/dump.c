@@ -310,14 +310,6 @@ int dump_remove(int basefd, const char *name)
 	return unlinkat(basefd, name, AT_REMOVEDIR) < 0 ? -errno : 0;
 }
 
-bool dump_is_dir(int basefd, const char *name)
-{
-	struct stat st;
-
-	return fstatat(basefd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-	       S_ISDIR(st.st_mode);
-}
-
 void dump_id(const char *name, char ret[DUMP_ID_LEN + 1])
 {
 	uint32_t h = 2166136261u;

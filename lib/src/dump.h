@@ -58,8 +58,6 @@ unsigned int dump_retention(const bool *complete, unsigned int n,
  * subdirectory, which the capture never makes, keeps the dump (-ENOTEMPTY).
  */
 int dump_remove(int basefd, const char *name);
-/* Is name below basefd a directory itself, not a link to one? */
-bool dump_is_dir(int basefd, const char *name);
 /*
  * A directory below basefd that the capture could have made: not a link,
  * owned by us (root), writable by nobody else.  Anything else named like a

@@ -127,7 +127,7 @@ static void test_remove(void)
 	/* A link named like a dump, to a directory that is not one. */
 	snprintf(p, sizeof(p), "%s/2026-01-01-00:00:00", base);
 	CHECK(symlink(other, p) == 0);
-	CHECK(!dump_is_dir(bfd, "2026-01-01-00:00:00"));
+	CHECK(!dump_is_ours(bfd, "2026-01-01-00:00:00"));
 	CHECK(dump_remove(bfd, "2026-01-01-00:00:00") == -ENOTDIR);
 	snprintf(q, sizeof(q), "%s/precious", other);
 	CHECK(stat(q, &st) == 0);
@@ -135,7 +135,7 @@ static void test_remove(void)
 	/* A real dump holding a link out: the link goes, its target stays. */
 	snprintf(p, sizeof(p), "%s/2026-01-02-00:00:00", base);
 	CHECK(mkdir(p, 0700) == 0);
-	CHECK(dump_is_dir(bfd, "2026-01-02-00:00:00"));
+	CHECK(dump_is_ours(bfd, "2026-01-02-00:00:00"));
 	put(p, "vmcore", "core");
 	snprintf(q, sizeof(q), "%s/dmesg.txt", p);
 	{
