@@ -62,6 +62,7 @@ static bool arg_yes;
 static bool arg_json;
 static const char *arg_vmlinux;
 static const char *arg_kver;
+static bool arg_dry_run;
 static bool arg_undo;
 
 static void log_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -115,6 +116,8 @@ static void help(void)
 	       "      --vmlinux FILE  debug: the crashed kernel's vmlinux\n"
 	       "      --kver VERSION  rebuild, show: for that installed kernel\n"
 	       "      --undo          setup: take the reservation back\n"
+	       "      --dry-run       setup: say what it would write, change nothing\n"
+	       "                      (the capture initramfs is still built if missing)\n"
 	       "      --version       print the version\n"
 	       "  -h, --help          show this help\n",
 	       CONF_PATH_DEFAULT);
@@ -1436,22 +1439,31 @@ out:
 
 #define TEST_FILE KDUMP_FILE_STATE_DIR "/test"
 
-/* Whether img would be rebuilt by the next load. */
+/* Whether the plan's initramfs would be rebuilt by the next load. */
+static const char *plan_initramfs_state(const struct plan *p)
+{
+	char fingerprint[16384];
+
+	if (!p->initramfs_managed)
+		return "set in the configuration";
+	if (access(p->initramfs, F_OK) < 0)
+		return "not built: the next load builds it";
+	if (initramfs_fingerprint(p->kernel, p->capture_conf_text, p->chain_text,
+				  fingerprint,
+				  sizeof(fingerprint)) < 0 ||
+	    !initramfs_is_current(p->initramfs, fingerprint))
+		return "out of date: the next load rebuilds it";
+	return "current";
+}
+
+/* Whether img, the loaded initramfs, would be rebuilt by the next load. */
 static const char *initramfs_state(const char *img)
 {
 	static struct plan p;
-	char fingerprint[16384];
 
 	if (make_plan_ex(&p, false) < 0 || strcmp(p.initramfs, img) != 0)
 		return "not the configured one: reload to change";
-	if (!p.initramfs_managed)
-		return "set in the configuration";
-	if (initramfs_fingerprint(p.kernel, p.capture_conf_text, p.chain_text,
-				  fingerprint,
-				  sizeof(fingerprint)) < 0 ||
-	    !initramfs_is_current(img, fingerprint))
-		return "out of date: the next load rebuilds it";
-	return "current";
+	return plan_initramfs_state(&p);
 }
 
 static void print_dump(const char *label, const struct dump_info *d)
@@ -1850,6 +1862,8 @@ static int show_json(const struct plan *p)
 	if (r == 0)
 		r = json_set_text(j, "initramfs", p->initramfs);
 	if (r == 0)
+		r = json_set_text(j, "initramfs_state", plan_initramfs_state(p));
+	if (r == 0)
 		r = json_set_text(j, "cmdline", p->cmdline);
 	/* The capture's configuration, as written: "key = value" lines. */
 	snprintf(text, sizeof(text), "%s", p->capture_conf_text);
@@ -1914,8 +1928,8 @@ static int do_show(void)
 	if (arg_json)
 		return show_json(&p);
 	printf("# configuration: %s\n", arg_config);
-	printf("kernel:      %s\ninitramfs:   %s\ncmdline:     %s\n", p.kernel,
-	       p.initramfs, p.cmdline);
+	printf("kernel:      %s\ninitramfs:   %s (%s)\ncmdline:     %s\n", p.kernel,
+	       p.initramfs, plan_initramfs_state(&p), p.cmdline);
 	printf("# as the capture kernel sees it:\n%s", p.capture_conf_text);
 	show_helpers(&p);
 	if (!p.chain_known) {
@@ -2557,6 +2571,14 @@ static int do_setup(void)
 	int kfd = -1, ifd = -1, lock_fd, r;
 
 	(void)read_ull_file(SYS_CRASH_SIZE, &reserved);
+	if (arg_undo && arg_dry_run) {
+		if (access(GRUB_DROPIN, F_OK) < 0)
+			printf("kdump-file: nothing to undo: %s does not exist\n", GRUB_DROPIN);
+		else
+			printf("kdump-file: setup --undo would remove %s and run update-grub\n",
+			       GRUB_DROPIN);
+		return 0;
+	}
 	if (arg_undo) {
 		if (unlink(GRUB_DROPIN) < 0) {
 			if (errno == ENOENT) {
@@ -2622,6 +2644,13 @@ static int do_setup(void)
 			snprintf(old, sizeof(old), "%s", cur);
 			free(cur);
 		}
+	}
+	if (arg_dry_run) {
+		/* One line with the size: debian/config shows it in its question. */
+		printf("kdump-file: setup would write crashkernel=%s (kdump-file estimate: %.0f MiB needed) to %s%s\n",
+		       value, e.needed / 1048576.0, GRUB_DROPIN,
+		       strcmp(old, text) == 0 ? ", which has it already" : "");
+		return 0;
 	}
 	if (strcmp(old, text) != 0) {
 		r = mkdir_p(GRUB_DROPIN_DIR, 0755);
@@ -2723,6 +2752,7 @@ int main(int argc, char *argv[])
 		{ "vmlinux", required_argument, NULL, 'L' },
 		{ "kver", required_argument, NULL, 'K' },
 		{ "undo", no_argument, NULL, 'U' },
+		{ "dry-run", no_argument, NULL, 'D' },
 		{}
 	};
 	static const struct {
@@ -2768,6 +2798,9 @@ int main(int argc, char *argv[])
 		case 'U':
 			arg_undo = true;
 			break;
+		case 'D':
+			arg_dry_run = true;
+			break;
 		case 'V':
 			printf("kdump-file %s\n", KDUMP_FILE_VERSION);
 			return 0;
@@ -2789,9 +2822,9 @@ int main(int argc, char *argv[])
 		return EXIT_USAGE;
 	}
 	if ((arg_kver && strcmp(verb, "rebuild") != 0 && strcmp(verb, "show") != 0) ||
-	    (arg_undo && strcmp(verb, "setup") != 0)) {
+	    ((arg_undo || arg_dry_run) && strcmp(verb, "setup") != 0)) {
 		fprintf(stderr, "kdump-file: %s is for %s, not '%s'\n",
-			arg_kver ? "--kver" : "--undo",
+			arg_kver ? "--kver" : arg_undo ? "--undo" : "--dry-run",
 			arg_kver ? "rebuild and show" : "setup", verb);
 		return EXIT_USAGE;
 	}

@@ -141,5 +141,28 @@ conf "raw = /dev/null-ish" "raw_overwrite = perhaps"
 expect "raw_overwrite neither yes nor no" 1 -- "$kf" -c "$t/conf" show
 has "raw_overwrite: the values" "$t/err" "is not yes or no"
 
+# setup --dry-run: the size it would reserve, and no boot configuration
+# touched (the GRUB drop-in is the machine's own: only its absence before
+# and after is checked).  A kernel whose boot header asks for 32 MiB, and
+# an initramfs, both given: nothing is built.
+dropin=/etc/default/grub.d/kdump-file.cfg
+head -c 1048576 /dev/zero >"$t/vmlinuz"
+printf '\000\000\000\002' | dd of="$t/vmlinuz" bs=1 seek=$((0x260)) conv=notrunc 2>/dev/null
+head -c 65536 /dev/urandom | gzip -1 >"$t/initrd.img"
+chmod 0600 "$t/vmlinuz" "$t/initrd.img"
+conf "path = $dumps" "kernel = $t/vmlinuz" "initramfs = $t/initrd.img"
+if [ -e "$dropin" ]; then
+	echo "skip setup --dry-run: $dropin exists on this machine"
+else
+	expect "setup --dry-run" 0 -- "$kf" -c "$t/conf" setup --dry-run
+	has "setup --dry-run: the size" "$t/out" "kdump-file: setup would write crashkernel="
+	has "setup --dry-run: where" "$t/out" "to $dropin"
+	if [ -e "$dropin" ]; then fail "setup --dry-run wrote $dropin"; else pass "setup --dry-run wrote nothing"; fi
+	expect "setup --undo --dry-run" 0 -- "$kf" -c "$t/conf" setup --undo --dry-run
+	has "setup --undo --dry-run: nothing to undo" "$t/out" "nothing to undo"
+fi
+expect "--dry-run with another command" 2 -- "$kf" -c "$t/conf" show --dry-run
+has "--dry-run: which command takes it" "$t/err" "--dry-run is for setup"
+
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
