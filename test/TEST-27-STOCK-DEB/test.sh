@@ -8,9 +8,10 @@
 # with that command line (QEMU boots the kernel itself: the host reads the
 # line update-grub wrote), a crash, and after the reboot "kdump-file list",
 # "info" and "debug" running crash on the vmlinux the dump's build ID names.
-# The stock kernel's package installed again must rebuild the capture
-# initramfs through the kernel hook, and "apt-get purge" must leave no GRUB
-# drop-in, no unit and no configuration behind, and the dump in place.
+# A new kernel package (the same Debian kernel's cloud flavour: another
+# release) must get its capture initramfs from the kernel hook, and lose
+# it with its removal; "apt-get purge" must leave no GRUB drop-in, no unit
+# and no configuration behind, and the dump in place.
 # shellcheck source=test/lib/common.sh
 . "$(dirname "$0")/../lib/common.sh"
 
@@ -20,7 +21,7 @@ deb=$(find "$KDUMP_FILE_TOP/build/deb" -maxdepth 1 -name 'kdump-file_*_amd64.deb
 check "make deb made the package" test -n "$deb"
 check "lintian: no errors or warnings" bash -c "! grep -qE '^[EW]: ' '$out/deb.log'"
 stock=$("$KDUMP_FILE_LIB/stock-kernel.sh")
-kdeb=$(find "$stock" -maxdepth 1 -name 'linux-image-*.deb' | head -n 1)
+kdeb=$("$KDUMP_FILE_LIB/stock-kernel.sh" --cloud)
 img=$("$KDUMP_FILE_LIB/guest-image.sh" --stock-deb "$deb" "$kdeb" "$stock/vmlinux")
 stock_boot
 disk=$out/disk.img
@@ -41,6 +42,8 @@ boot deb-install "$out/console-install.log"
 con=$out/console-install.log
 check "apt-get installed the package" grep -q "KDUMP-FILE-TEST: rc=0: apt-get install" "$con"
 check "the package enabled the service" grep -q "KDUMP-FILE-TEST: after install: enabled enabled" "$con"
+check "the debconf question showed the size" \
+	grep -q "KDUMP-FILE-TEST: debconf: the question showed crashkernel=[0-9]*M" "$con"
 check "the debconf question's default ran setup at install" \
 	grep -q "KDUMP-FILE-TEST:   kdump-file: crashkernel=[0-9]*M .* is on the next boot's command line" "$con"
 check "setup succeeded" grep -q "KDUMP-FILE-TEST: rc=0: kdump-file setup" "$con"
@@ -65,8 +68,14 @@ check "list shows a complete dump" grep -qE "KDUMP-FILE-TEST:   [0-9a-f]{8}  .* 
 check "info by its ID gives the panic" grep -q "KDUMP-FILE-TEST:   panic:       sysrq triggered crash" "$con"
 check "debug found the vmlinux by build ID" grep -q "KDUMP-FILE-TEST:   kdump-file: crash /usr/lib/debug/.build-id/" "$con"
 check "debug: crash's bt shows sysrq_handle_crash" grep -q "KDUMP-FILE-TEST:   .*sysrq_handle_crash" "$con"
-check "the kernel hook rebuilt the capture initramfs" \
-	grep -q "KDUMP-FILE-TEST: the kernel hook rebuilt the capture initramfs" "$con"
+check "a new kernel package got its capture initramfs from the hook" \
+	grep -q "KDUMP-FILE-TEST: the kernel hook built the capture initramfs of .*-cloud-amd64" "$con"
+check "show --kver: that initramfs is current" \
+	grep -q "KDUMP-FILE-TEST: show --kver: the capture initramfs is current" "$con"
+check "the kernel's removal removed its capture initramfs" \
+	grep -q "KDUMP-FILE-TEST: the kernel's removal removed its capture initramfs" "$con"
+check "the running kernel's capture initramfs stayed" \
+	grep -q "KDUMP-FILE-TEST: the running kernel's capture initramfs is still there" "$con"
 check "apt-get purge succeeded" grep -q "KDUMP-FILE-TEST: rc=0: apt-get purge" "$con"
 check "purge left nothing behind" bash -c "! grep -q 'KDUMP-FILE-TEST: after purge: .* is left' '$con'"
 check "purge took crashkernel= out of grub.cfg" \

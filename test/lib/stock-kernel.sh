@@ -11,11 +11,15 @@
 #   stock-kernel.sh --no-dbg   only the kernel package and its release: the
 #                              -dbg package is an 819 MiB download that the
 #                              guest image does not wait for
+#   stock-kernel.sh --cloud    print the path of the same Debian kernel's
+#                              cloud flavour package (another kernel release,
+#                              for the scenario that installs a new kernel)
 #
 # $KDUMP_FILE_CACHE/stock/<package>_<version>/ holds:
 #   <package>_<version>_amd64.deb   the kernel package
 #   release                         e.g. 6.1.0-57-amd64, written after the .deb
 #   vmlinux                         out of <package>-dbg (its .deb is removed)
+#   cloud/<cloud package>.deb       with --cloud only
 #   done                            written last
 set -euo pipefail
 
@@ -28,10 +32,12 @@ die() {
 }
 
 want_dbg=1
+want_cloud=0
 case "${1:-}" in
 "") ;;
 --no-dbg) want_dbg=0 ;;
-*) die "usage: stock-kernel.sh [--no-dbg]" ;;
+--cloud) want_dbg=0 want_cloud=1 ;;
+*) die "usage: stock-kernel.sh [--no-dbg | --cloud]" ;;
 esac
 
 # The version apt would install of a package.
@@ -109,5 +115,23 @@ if [ "$want_dbg" = 1 ] && [ ! -f "$dir/done" ]; then
 		date -u +%FT%TZ >"$dir/done"
 	fi
 	exec 9>&-
+fi
+if [ "$want_cloud" = 1 ]; then
+	# linux-image-6.1.0-NN-amd64 -> linux-image-6.1.0-NN-cloud-amd64, same
+	# source version.
+	cpkg=${pkg%-amd64}-cloud-amd64
+	exec 7>"$dir/.cloud.lock"
+	flock 7
+	mkdir -p "$dir/cloud"
+	f=$(find "$dir/cloud" -maxdepth 1 -name "${cpkg}_*.deb" | head -n 1)
+	if [ -z "$f" ]; then
+		deb=$(download "$cpkg")
+		mv "$deb" "$dir/cloud/"
+		rmdir "$(dirname "$deb")"
+		f=$dir/cloud/$(basename "$deb")
+	fi
+	exec 7>&-
+	echo "$f"
+	exit 0
 fi
 echo "$dir"
