@@ -39,6 +39,7 @@
 #include "initramfs.h"
 #include "json.h"
 #include "kexec.h"
+#include "panicon.h"
 #include "state.h"
 #include "target.h"
 #include "target-mount.h"
@@ -53,6 +54,8 @@
 #define ARMED_FILE KDUMP_FILE_STATE_DIR "/armed"
 /* A boot ended uncleanly while armed, and no dump from it was saved. */
 #define LOST_FILE KDUMP_FILE_STATE_DIR "/lost"
+/* The sysctls panic_on set, with their values before (see panicon.h). */
+#define PANIC_ON_FILE RUN_DIR "/panic-on"
 
 #define EXIT_USAGE 2
 #define EXIT_NOT_LOADED 3
@@ -625,6 +628,11 @@ static int make_plan_ex(struct plan *p, bool create)
 
 	/* The capture kernel finds its target by UUID, not by mount point. */
 	p->capture = p->conf;
+	/*
+	 * panic_on is for the running kernel: the capture kernel does not
+	 * get it, and a change to it does not rebuild the initramfs.
+	 */
+	p->capture.panic_on = 0;
 	if (!p->capture.capture_timeout)
 		p->capture.capture_timeout = estimate_capture_timeout(
 			p->conf.target_timeout, system_ram(),
@@ -1116,6 +1124,122 @@ static void record_lost_crash(const struct kdump_conf *c)
 }
 
 /*
+ * panic_on: the sysctls behind it, set after a load and put back by unload
+ * (see panicon.h).  The messages name the sysctl, its value and why.
+ */
+static const char *panic_on_hint(int r)
+{
+	switch (r) {
+	case -EROFS:
+		return " (/proc/sys is read-only here: kdump-file.service must list the sysctl in ReadWritePaths=)";
+	case -EACCES:
+	case -EPERM:
+		return " (run as root)";
+	default:
+		return "";
+	}
+}
+
+static void panic_on_failed(const char *what, const struct panicon_result *res,
+			    const char *value, int r)
+{
+	if (r == -EBADMSG && res->failed < 0)
+		log_error("cannot %s the panic_on sysctls: %s is damaged, so their values before kdump-file are unknown: check them with 'sysctl kernel' and remove the file",
+			  what, PANIC_ON_FILE);
+	else if (r == -EBADMSG)
+		log_error("cannot %s %s: it does not read as a number",
+			  what, panicon_sysctl(res->failed));
+	else if (res->failed < 0)
+		log_error("cannot record the panic_on sysctls' values before kdump-file in %s: %s",
+			  PANIC_ON_FILE, strerror(-r));
+	else
+		log_error("cannot %s %s%s%s: %s%s", what,
+			  panicon_sysctl(res->failed), value ? "=" : "",
+			  value ? value : "", strerror(-r), panic_on_hint(r));
+}
+
+/* "oops (kernel.panic_on_oops=1), warn (kernel.panic_on_warn=1)" */
+static void panic_on_list(unsigned int mask, char *buf, size_t size)
+{
+	size_t pos = 0;
+
+	buf[0] = '\0';
+	for (unsigned int i = 0; i < PANIC_ON_COUNT && pos < size; i++)
+		if (mask & (1U << i))
+			pos += snprintf(buf + pos, size - pos, "%s%s (%s=1)",
+					pos ? ", " : "", conf_panic_on_name(i),
+					panicon_sysctl(i));
+}
+
+/* The values panicon put back, "kernel.panic_on_warn=0, ...". */
+static void panic_on_restored(const struct panicon_result *res, char *buf,
+			      size_t size)
+{
+	size_t pos = 0;
+
+	buf[0] = '\0';
+	for (unsigned int i = 0; i < PANIC_ON_COUNT && pos < size; i++)
+		if (res->restored & (1U << i))
+			pos += snprintf(buf + pos, size - pos, "%s%s=%s",
+					pos ? ", " : "", panicon_sysctl(i),
+					res->value[i]);
+}
+
+/*
+ * After a capture kernel was loaded: panic on what panic_on names, and on
+ * nothing more of ours.  A failure changes nothing and is an error.
+ */
+static int load_panic_on(unsigned int want)
+{
+	struct panicon_result res;
+	char text[1024];
+	int r;
+
+	r = panicon_apply(PANICON_SYSCTL_ROOT, PANIC_ON_FILE, want, &res);
+	if (r < 0) {
+		panic_on_failed("set", &res, "1", r);
+		fprintf(stderr, "kdump-file: panic_on in %s is not in effect (the sysctls are as they were); the capture kernel is loaded\n",
+			arg_config);
+		return r;
+	}
+	for (unsigned int i = 0; i < PANIC_ON_COUNT; i++)
+		if (res.missing & (1U << i))
+			fprintf(stderr, "kdump-file: warning: panic_on %s left out: %s (no %s)\n",
+				conf_panic_on_name(i), panicon_missing_reason(i),
+				panicon_sysctl(i));
+	if (res.restored) {
+		panic_on_restored(&res, text, sizeof(text));
+		printf("kdump-file: panic on: no longer asked for, put back as before: %s\n",
+		       text);
+	}
+	if (res.set) {
+		panic_on_list(res.set, text, sizeof(text));
+		printf("kdump-file: panic on: %s\n", text);
+	}
+	return 0;
+}
+
+/* No capture kernel is loaded any more: put the sysctls back. */
+static int unload_panic_on(void)
+{
+	struct panicon_result res;
+	char text[1024];
+	int r;
+
+	r = panicon_restore(PANICON_SYSCTL_ROOT, PANIC_ON_FILE, &res);
+	if (res.restored) {
+		panic_on_restored(&res, text, sizeof(text));
+		printf("kdump-file: panic on: put back as before: %s\n", text);
+	}
+	if (r < 0) {
+		panic_on_failed("put back", &res, NULL, r);
+		fprintf(stderr, "kdump-file: what could not be put back stays in %s for the next unload\n",
+			PANIC_ON_FILE);
+	}
+	return r;
+}
+
+/*
  * The capture kernel loaded before this load, opened before the syscall:
  * kexec_file_load(KEXEC_FILE_ON_CRASH) frees it before it parses the new
  * one (kernel/kexec_file.c), so a load the kernel refuses leaves none.
@@ -1204,6 +1328,7 @@ static void previous_restore(struct previous *prev)
 	if (!prev->known) {
 		(void)unlink(RUN_DIR "/loaded");
 		(void)unlink(ARMED_FILE);
+		(void)unload_panic_on();
 		return;
 	}
 	if (prev->open_error[0]) {
@@ -1224,6 +1349,8 @@ static void previous_restore(struct previous *prev)
 		  prev->s.kernel, why);
 	(void)unlink(RUN_DIR "/loaded");
 	(void)unlink(ARMED_FILE);
+	/* No capture kernel: a crash made to panic would not be saved. */
+	(void)unload_panic_on();
 }
 
 /* System RAM as the crashed kernel will have it: MemTotal + the reservation. */
@@ -1258,6 +1385,7 @@ static int do_load(void)
 	struct kexec_context ctx;
 	unsigned long long reserved = 0, loaded = 0;
 	char lockdown[4096] = "";
+	bool loaded_new = false;
 	struct plan p;
 	int lock_fd = -1, kfd = -1, ifd = -1, r;
 
@@ -1394,9 +1522,10 @@ static int do_load(void)
 			  ARMED_FILE, strerror(-r));
 	printf("kdump-file: capture kernel %s loaded (initramfs %s, %llu MiB reserved)\n",
 	       p.kernel, p.initramfs, reserved >> 20);
-	r = 0;
+	loaded_new = true;
+	r = load_panic_on(p.conf.panic_on);
 out:
-	if (r < 0)
+	if (r < 0 && !loaded_new)
 		say_loaded_now(prev.restored);
 	previous_close(&prev);
 	if (ifd >= 0)
@@ -1432,6 +1561,7 @@ static int do_unload(void)
 		goto out;
 	}
 	printf("kdump-file: capture kernel unloaded\n");
+	r = unload_panic_on();
 out:
 	close(lock_fd);
 	return r;
@@ -1622,6 +1752,76 @@ static int print_json(struct json_object *obj)
 	return r;
 }
 
+/* The words of mask as a JSON array. */
+static struct json_object *panic_on_json(unsigned int mask)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (unsigned int i = 0; a && i < PANIC_ON_COUNT; i++) {
+		struct json_object *w;
+
+		if (!(mask & (1U << i)))
+			continue;
+		w = json_text(conf_panic_on_name(i));
+		if (!w || json_object_array_add(a, w)) {
+			json_object_put(w);
+			json_object_put(a);
+			return NULL;
+		}
+	}
+	return a;
+}
+
+/*
+ * status: which of panic_on's crashes panic now, whoever set them, and
+ * what the configuration asks for when it is not that.
+ */
+static int status_panic_on(const struct kdump_conf *c, bool loaded,
+			   struct json_object *j)
+{
+	unsigned int set, present, want = c->panic_on;
+	char text[1024], words[128];
+
+	if (panicon_read(PANICON_SYSCTL_ROOT, &set, &present) < 0)
+		return 0;
+	if (j) {
+		static const char *const keys[] = {
+			"panic_on", "panic_on_configured", "panic_on_unavailable",
+		};
+		unsigned int masks[] = { set, want, want & ~present };
+
+		for (unsigned int k = 0; k < 3; k++) {
+			struct json_object *a = panic_on_json(masks[k]);
+
+			if (!a || json_object_object_add(j, keys[k], a)) {
+				json_object_put(a);
+				return -ENOMEM;
+			}
+		}
+		return 0;
+	}
+	if (set)
+		panic_on_list(set, text, sizeof(text));
+	else
+		snprintf(text, sizeof(text), "none");
+	printf("panic on:     %s", text);
+	if (conf_panic_on_format(want & present & ~set, words, sizeof(words)) == 0 &&
+	    (want & present & ~set)) {
+		if (loaded)
+			printf("; panic_on asks for %s too: run 'kdump-file reload'",
+			       words);
+		else
+			printf("; panic_on = %s takes effect while a capture kernel is loaded",
+			       words);
+	}
+	if (conf_panic_on_format(want & ~present, words, sizeof(words)) == 0 &&
+	    (want & ~present))
+		printf("; this kernel cannot panic on %s (no such detector)",
+		       words);
+	putchar('\n');
+	return 0;
+}
+
 static int do_status(void)
 {
 	unsigned long long reserved = 0, loaded = 0;
@@ -1698,6 +1898,8 @@ static int do_status(void)
 			putchar('\n');
 		}
 	}
+	if (m == 0)
+		m = status_panic_on(&c, loaded != 0, j);
 	if (read_line_file("/sys/kernel/security/lockdown", lockdown,
 			   sizeof(lockdown)) == 0) {
 		if (!j)
@@ -1875,6 +2077,13 @@ static int show_json(const struct plan *p)
 		*eq = '\0';
 		r = json_set_text(cc, l, eq + 3);
 	}
+	if (r == 0) {
+		struct json_object *a = panic_on_json(p->conf.panic_on);
+
+		r = a && !json_object_object_add(j, "panic_on", a) ? 0 : -ENOMEM;
+		if (r < 0)
+			json_object_put(a);
+	}
 	if (r == 0)
 		r = json_set_text(j, "pstore", p->pstore);
 	if (r == 0)
@@ -1931,6 +2140,13 @@ static int do_show(void)
 	printf("kernel:      %s\ninitramfs:   %s (%s)\ncmdline:     %s\n", p.kernel,
 	       p.initramfs, plan_initramfs_state(&p), p.cmdline);
 	printf("# as the capture kernel sees it:\n%s", p.capture_conf_text);
+	{
+		char words[128];
+
+		if (conf_panic_on_format(p.conf.panic_on, words, sizeof(words)) == 0)
+			printf("panic_on:    %s (this kernel's sysctls, set by load: see status)\n",
+			       words);
+	}
 	show_helpers(&p);
 	if (!p.chain_known) {
 		printf("# the capture loads the drivers of the devices it finds\n");

@@ -164,5 +164,20 @@ fi
 expect "--dry-run with another command" 2 -- "$kf" -c "$t/conf" show --dry-run
 has "--dry-run: which command takes it" "$t/err" "--dry-run is for setup"
 
+# panic_on: what status and show say, and a word it does not know.
+conf "path = $dumps" "panic_on = warn, oops"
+expect "status --json with panic_on" 0 3 -- "$kf" -c "$t/conf" --json status
+json "status --json: panic_on is what is set now" '.panic_on | type == "array"'
+json "status --json: panic_on as configured" '.panic_on_configured == ["oops", "warn"]'
+expect "status with panic_on" 0 3 -- "$kf" -c "$t/conf" status
+has "status: the panic on line" "$t/out" "panic on:     "
+expect "show --json with panic_on" 0 -- "$kf" -c "$t/conf" --json show
+json "show --json: panic_on" '.panic_on == ["oops", "warn"]'
+json "show --json: not the capture kernel's" '.capture_config.panic_on == "none"'
+conf "path = $dumps" "panic_on = oops, panic"
+expect "panic_on with an unknown word" 1 -- "$kf" -c "$t/conf" show
+has "panic_on: the word is named" "$t/err" "'panic' is not one of"
+has "panic_on: the valid words" "$t/err" "oops, hung_task, soft_lockup, hard_lockup, rcu_stall, warn or none"
+
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

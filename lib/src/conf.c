@@ -250,6 +250,91 @@ static const char *char_name(char c, char *buf, size_t size)
 	return buf;
 }
 
+/*
+ * panic_on: words separated by commas and/or blanks, or "none".  Which
+ * sysctl each word sets is the loader's business (kdump-service/src/panicon.c).
+ */
+static const char *const panic_on_names[PANIC_ON_COUNT] = {
+	"oops", "hung_task", "soft_lockup", "hard_lockup", "rcu_stall", "warn",
+};
+
+#define PANIC_ON_WORDS "oops, hung_task, soft_lockup, hard_lockup, rcu_stall, warn or none"
+
+const char *conf_panic_on_name(unsigned int i)
+{
+	return i < PANIC_ON_COUNT ? panic_on_names[i] : NULL;
+}
+
+int conf_panic_on_format(unsigned int mask, char *buf, size_t size)
+{
+	size_t pos = 0;
+	int n;
+
+	if (size == 0)
+		return -ENOBUFS;
+	buf[0] = '\0';
+	if (!(mask & ((1U << PANIC_ON_COUNT) - 1)))
+		return snprintf(buf, size, "none") < (int)size ? 0 : -ENOBUFS;
+	for (unsigned int i = 0; i < PANIC_ON_COUNT; i++) {
+		if (!(mask & (1U << i)))
+			continue;
+		n = snprintf(buf + pos, size - pos, "%s%s", pos ? ", " : "",
+			     panic_on_names[i]);
+		if (n < 0 || (size_t)n >= size - pos)
+			return -ENOBUFS;
+		pos += n;
+	}
+	return 0;
+}
+
+/*
+ * The mask of v; on an unknown word, -EINVAL and that word (cut to fit)
+ * in bad.  "none" stands alone.
+ */
+static int parse_panic_on(const char *v, unsigned int *ret, char *bad,
+			  size_t bad_size)
+{
+	unsigned int mask = 0;
+	bool none = false;
+	int words = 0;
+
+	while (*v) {
+		size_t n = strcspn(v, ", ");
+		unsigned int i;
+
+		if (n == 0) {
+			v++;
+			continue;
+		}
+		words++;
+		for (i = 0; i < PANIC_ON_COUNT; i++)
+			if (strlen(panic_on_names[i]) == n &&
+			    strncmp(v, panic_on_names[i], n) == 0)
+				break;
+		if (i < PANIC_ON_COUNT)
+			mask |= 1U << i;
+		else if (n == 4 && strncmp(v, "none", 4) == 0)
+			none = true;
+		else {
+			/* Cut where a UTF-8 sequence starts, to fit. */
+			if (n >= bad_size) {
+				n = bad_size - 1;
+				while (n > 0 && ((unsigned char)v[n] & 0xc0) == 0x80)
+					n--;
+			}
+			snprintf(bad, bad_size, "%.*s", (int)n, v);
+			return -EINVAL;
+		}
+		v += n;
+	}
+	if (none && words > 1) {
+		snprintf(bad, bad_size, "none");
+		return -ENOTUNIQ;
+	}
+	*ret = mask;
+	return 0;
+}
+
 enum key_id {
 	KEY_PATH,
 	KEY_TARGET,
@@ -268,6 +353,7 @@ enum key_id {
 	KEY_CAPTURE_TIMEOUT,
 	KEY_RAW_OVERWRITE,
 	KEY_RAW_FORCE,
+	KEY_PANIC_ON,
 	KEY_MAX,
 };
 
@@ -289,6 +375,7 @@ static const char *const key_names[KEY_MAX] = {
 	[KEY_CAPTURE_TIMEOUT] = "capture_timeout",
 	[KEY_RAW_OVERWRITE] = "raw_overwrite",
 	[KEY_RAW_FORCE] = "raw_force",
+	[KEY_PANIC_ON] = "panic_on",
 };
 
 static int set_key(struct kdump_conf *c, enum key_id k, const char *v,
@@ -405,6 +492,18 @@ static int set_key(struct kdump_conf *c, enum key_id k, const char *v,
 			return fail(err, line, key, -EINVAL,
 				    "'%s' is not yes or no", v);
 		return 0;
+	case KEY_PANIC_ON: {
+		char bad[48];
+
+		r = parse_panic_on(v, &c->panic_on, bad, sizeof(bad));
+		if (r == -ENOTUNIQ)
+			return fail(err, line, key, -EINVAL,
+				    "'none' cannot be combined with other crashes");
+		if (r < 0)
+			return fail(err, line, key, r,
+				    "'%s' is not one of " PANIC_ON_WORDS, bad);
+		return 0;
+	}
 	case KEY_MAX:
 		break;
 	}
@@ -653,5 +752,18 @@ int conf_write(const struct kdump_conf *c, char *buf, size_t size)
 		return -EINVAL;
 	if ((size_t)n >= size)
 		return -ENOBUFS;
+	{
+		char words[128];
+		int m;
+
+		if (conf_panic_on_format(c->panic_on, words, sizeof(words)) < 0)
+			return -EINVAL;
+		m = snprintf(buf + n, size - n, "panic_on = %s\n", words);
+		if (m < 0)
+			return -EINVAL;
+		if ((size_t)m >= size - n)
+			return -ENOBUFS;
+		n += m;
+	}
 	return n;
 }

@@ -56,6 +56,11 @@ struct kdump_conf {
 	bool raw_overwrite;
 	/* The raw device may carry another filesystem or partition table. */
 	bool raw_force;
+	/*
+	 * PANIC_ON_* bits: crashes that load makes the running kernel panic
+	 * on (so that they are dumped), through its sysctls.
+	 */
+	unsigned int panic_on;
 };
 
 struct conf_error {
@@ -82,5 +87,24 @@ const char *conf_compression_flag(enum conf_compression c);
  * a capture kernel too stuck for it to run.
  */
 #define CAPTURE_WATCHDOG_MARGIN 60
+
+/*
+ * panic_on: the crashes that do not panic by default and that kdump-file
+ * load makes panic.  Bit i of struct kdump_conf.panic_on is the i-th word
+ * of conf_panic_on_name().
+ */
+enum {
+	PANIC_ON_OOPS = 1U << 0,
+	PANIC_ON_HUNG_TASK = 1U << 1,
+	PANIC_ON_SOFT_LOCKUP = 1U << 2,
+	PANIC_ON_HARD_LOCKUP = 1U << 3,
+	PANIC_ON_RCU_STALL = 1U << 4,
+	PANIC_ON_WARN = 1U << 5,
+};
+#define PANIC_ON_COUNT 6
+/* The configuration's word for bit i ("oops", "hung_task", ...), NULL past the end. */
+const char *conf_panic_on_name(unsigned int i);
+/* "oops, warn" for a mask, "none" for 0; -ENOBUFS when size is too small. */
+int conf_panic_on_format(unsigned int mask, char *buf, size_t size);
 
 #endif

@@ -281,6 +281,71 @@ static void test_roundtrip(void)
 	CHECK(conf_write(&a, buf, 10) == -ENOBUFS);
 }
 
+/* panic_on: any subset, commas and/or blanks, "none"; a bad word named. */
+static void test_panic_on(void)
+{
+	struct kdump_conf c;
+	struct conf_error e;
+	char buf[8192], words[128];
+	struct kdump_conf back;
+
+	CHECK(parse("", &c, &e) == 0 && c.panic_on == 0);
+	CHECK(parse("panic_on =\n", &c, &e) == 0 && c.panic_on == 0);
+	CHECK(parse("panic_on = none\n", &c, &e) == 0 && c.panic_on == 0);
+	CHECK(parse("panic_on = oops\n", &c, &e) == 0 &&
+	      c.panic_on == PANIC_ON_OOPS);
+	CHECK(parse("panic_on = oops, hung_task, soft_lockup, hard_lockup, rcu_stall, warn\n",
+		    &c, &e) == 0);
+	CHECK(c.panic_on == (PANIC_ON_OOPS | PANIC_ON_HUNG_TASK |
+			     PANIC_ON_SOFT_LOCKUP | PANIC_ON_HARD_LOCKUP |
+			     PANIC_ON_RCU_STALL | PANIC_ON_WARN));
+	CHECK(parse("panic_on = warn,oops\n", &c, &e) == 0 &&
+	      c.panic_on == (PANIC_ON_OOPS | PANIC_ON_WARN));
+	CHECK(parse("panic_on =\twarn  rcu_stall ,, oops,\n", &c, &e) == 0 &&
+	      c.panic_on == (PANIC_ON_OOPS | PANIC_ON_WARN | PANIC_ON_RCU_STALL));
+	CHECK(parse("panic_on = oops oops\n", &c, &e) == 0 &&
+	      c.panic_on == PANIC_ON_OOPS);
+	CHECK(parse("panic_on = hung_task # and nothing else\n", &c, &e) == 0 &&
+	      c.panic_on == PANIC_ON_HUNG_TASK);
+
+	reject("panic_on = oops, panic\n", -EINVAL, 1, "panic_on");
+	CHECK(strstr(e_last.msg, "'panic'") != NULL);
+	CHECK(strstr(e_last.msg, "oops, hung_task, soft_lockup, hard_lockup, rcu_stall, warn or none") != NULL);
+	reject("keep = 1\npanic_on = OOPS\n", -EINVAL, 2, "panic_on");
+	CHECK(strstr(e_last.msg, "'OOPS'") != NULL);
+	reject("panic_on = oops;warn\n", -EINVAL, 1, "panic_on");
+	CHECK(strstr(e_last.msg, "'oops;warn'") != NULL);
+	reject("panic_on = none, oops\n", -EINVAL, 1, "panic_on");
+	CHECK(strstr(e_last.msg, "'none'") != NULL);
+	reject("panic_on = oops\npanic_on = warn\n", -EEXIST, 2, "panic_on");
+	reject("panic_on = hung_tasks\n", -EINVAL, 1, "panic_on");
+	reject("panic_on = ooops\n", -EINVAL, 1, "panic_on");
+	/* A long word is cut, never split inside a UTF-8 sequence. */
+	reject("panic_on = aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\xc3\xa9\xc3\xa9\n",
+	       -EINVAL, 1, "panic_on");
+	CHECK(strstr(e_last.msg, "\xc3'") == NULL);
+
+	/* Written back as it was read. */
+	CHECK(parse("panic_on = warn hard_lockup\n", &c, &e) == 0);
+	CHECK(conf_write(&c, buf, sizeof(buf)) > 0);
+	CHECK(strstr(buf, "panic_on = hard_lockup, warn\n") != NULL);
+	CHECK(parse(buf, &back, &e) == 0 && back.panic_on == c.panic_on);
+	CHECK(parse("", &c, &e) == 0);
+	CHECK(conf_write(&c, buf, sizeof(buf)) > 0);
+	CHECK(strstr(buf, "panic_on = none\n") != NULL);
+
+	CHECK(conf_panic_on_format(PANIC_ON_OOPS | PANIC_ON_WARN, words,
+				   sizeof(words)) == 0);
+	CHECK(strcmp(words, "oops, warn") == 0);
+	CHECK(conf_panic_on_format(0, words, sizeof(words)) == 0);
+	CHECK(strcmp(words, "none") == 0);
+	CHECK(conf_panic_on_format(PANIC_ON_OOPS | PANIC_ON_WARN, words, 6) ==
+	      -ENOBUFS);
+	CHECK(strcmp(conf_panic_on_name(0), "oops") == 0);
+	CHECK(strcmp(conf_panic_on_name(PANIC_ON_COUNT - 1), "warn") == 0);
+	CHECK(conf_panic_on_name(PANIC_ON_COUNT) == NULL);
+}
+
 int main(void)
 {
 	test_defaults();
@@ -293,5 +358,6 @@ int main(void)
 	test_raw_keys();
 	test_file();
 	test_roundtrip();
+	test_panic_on();
 	return tests_done();
 }
