@@ -63,15 +63,41 @@ static bool name_in_list(const char *name, size_t len, const char *list)
 	return false;
 }
 
+bool cmdline_always_dropped(const char *name, size_t len)
+{
+	for (unsigned int i = 0; drop_always[i]; i++)
+		if (strlen(drop_always[i]) == len &&
+		    strncmp(name, drop_always[i], len) == 0)
+			return true;
+	return false;
+}
+
+bool cmdline_capture_adds(const char *tok)
+{
+	const char *p = CMDLINE_CAPTURE_ADD;
+	size_t len = strlen(tok);
+
+	while (*p) {
+		size_t n;
+
+		while (*p == ' ')
+			p++;
+		n = token_len(p);
+		if (n == 0)
+			break;
+		if (n == len && strncmp(p, tok, n) == 0)
+			return true;
+		p += n;
+	}
+	return false;
+}
+
 static bool drop(const char *tok, size_t len, const struct kdump_conf *c)
 {
 	size_t n = name_len(tok, len);
 
-	for (unsigned int i = 0; drop_always[i]; i++)
-		if (strlen(drop_always[i]) == n &&
-		    strncmp(tok, drop_always[i], n) == 0)
-			return true;
-	return name_in_list(tok, n, c->cmdline_remove);
+	return cmdline_always_dropped(tok, n) ||
+	       name_in_list(tok, n, c->cmdline_remove);
 }
 
 static int append(char *buf, size_t size, size_t *pos, const char *s,

@@ -2,6 +2,7 @@
 #ifndef KDUMP_FILE_CMDLINE_H
 #define KDUMP_FILE_CMDLINE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "conf.h"
@@ -33,5 +34,13 @@
  */
 int cmdline_build(const char *running, const struct kdump_conf *c, char *buf,
 		  size_t size);
+
+/*
+ * Whether the parameter named name (len bytes) of the running command line
+ * never reaches the capture kernel, whatever cmdline_remove says.
+ */
+bool cmdline_always_dropped(const char *name, size_t len);
+/* Whether tok is one of CMDLINE_CAPTURE_ADD's parameters, value included. */
+bool cmdline_capture_adds(const char *tok);
 
 #endif

@@ -36,6 +36,7 @@
 #include "rawdump.h"
 #include "record.h"
 #include "estimate.h"
+#include "import.h"
 #include "initramfs.h"
 #include "json.h"
 #include "kexec.h"
@@ -110,6 +111,10 @@ static void help(void)
 	       "             modules, files\n"
 	       "  debug [ID] crash(8) on a dump with the vmlinux its build ID names\n"
 	       "             (--vmlinux FILE to give it)\n"
+	       "  import [FILE [SYSCONFIG]]  write the kdump-file.conf equivalent to\n"
+	       "             kdump-tools' /etc/default/kdump-tools or kdump-utils'\n"
+	       "             /etc/kdump.conf (and /etc/sysconfig/kdump), naming every\n"
+	       "             setting not carried over; --output FILE to write it\n"
 	       "\n"
 	       "Options:\n"
 	       "  -c, --config FILE   configuration file (default %s)\n"
@@ -121,6 +126,8 @@ static void help(void)
 	       "      --undo          setup: take the reservation back\n"
 	       "      --dry-run       setup: say what it would write, change nothing\n"
 	       "                      (the capture initramfs is still built if missing)\n"
+	       "  -o, --output FILE   import: write FILE (atomically) instead of stdout\n"
+	       "      --force         import: overwrite the --output FILE if it exists\n"
 	       "      --version       print the version\n"
 	       "  -h, --help          show this help\n",
 	       CONF_PATH_DEFAULT);
@@ -2956,6 +2963,154 @@ static int do_report(void)
 	return r == 0 ? 0 : -EIO;
 }
 
+static const char *arg_output;
+static bool arg_force;
+static const char *arg_import[2];
+static unsigned int arg_n_import;
+
+/* Read one source into im; logs. */
+static int import_file(struct import *im, const char *path,
+		       enum import_format *ret_format)
+{
+	struct import_error err;
+	enum import_format f;
+	char *buf = NULL;
+	size_t len;
+	int r;
+
+	r = read_file_max(path, &buf, IMPORT_FILE_MAX);
+	len = r;
+	if (r < 0) {
+		if (r == -EFBIG)
+			log_error("cannot import '%s': larger than %d bytes, not a configuration file",
+				  path, IMPORT_FILE_MAX);
+		else
+			log_error("cannot import '%s': %s", path, strerror(-r));
+		return r;
+	}
+	f = import_detect(path, buf, len);
+	if (f == IMPORT_UNKNOWN) {
+		log_error("cannot import '%s': it is neither kdump-tools' configuration (VARIABLE=value lines) nor kdump-utils' kdump.conf (directive value lines)",
+			  path);
+		free(buf);
+		return -EINVAL;
+	}
+	r = import_buffer(im, f, path, buf, len, &err);
+	free(buf);
+	if (r == -ENOMEM) {
+		log_error("cannot import '%s': out of memory", path);
+		return r;
+	}
+	if (r < 0) {
+		if (err.line)
+			log_error("cannot import '%s': line %u: %s", path,
+				  err.line, err.msg);
+		else
+			log_error("cannot import '%s': %s", path, err.msg);
+		return r;
+	}
+	*ret_format = f;
+	return 0;
+}
+
+static int do_import(void)
+{
+	enum import_format f[2] = { IMPORT_UNKNOWN, IMPORT_UNKNOWN };
+	const char *files[2] = { NULL, NULL };
+	struct conf_error cerr;
+	struct import *im;
+	struct stat st;
+	unsigned int n = arg_n_import;
+	char *text = NULL;
+	int r;
+
+	if (n) {
+		files[0] = arg_import[0];
+		files[1] = arg_import[1];
+	} else {
+		bool tools = access(IMPORT_KDUMP_TOOLS_PATH, F_OK) == 0;
+		bool utils = access(IMPORT_KDUMP_CONF_PATH, F_OK) == 0;
+
+		if (tools && utils) {
+			log_error("both %s (kdump-tools) and %s (kdump-utils) exist: name the one to import (kdump-file import FILE)",
+				  IMPORT_KDUMP_TOOLS_PATH, IMPORT_KDUMP_CONF_PATH);
+			return -EEXIST;
+		}
+		if (!tools && !utils) {
+			log_error("nothing to import: neither %s (kdump-tools) nor %s (kdump-utils) exists; name the file (kdump-file import FILE [SYSCONFIG])",
+				  IMPORT_KDUMP_TOOLS_PATH, IMPORT_KDUMP_CONF_PATH);
+			return -ENOENT;
+		}
+		files[n++] = tools ? IMPORT_KDUMP_TOOLS_PATH : IMPORT_KDUMP_CONF_PATH;
+		if (utils && access(IMPORT_SYSCONFIG_PATH, F_OK) == 0)
+			files[n++] = IMPORT_SYSCONFIG_PATH;
+	}
+	im = malloc(sizeof(*im));
+	if (!im) {
+		log_error("cannot import: out of memory");
+		return -ENOMEM;
+	}
+	import_init(im);
+	for (unsigned int i = 0; i < n; i++) {
+		r = import_file(im, files[i], &f[i]);
+		if (r < 0)
+			goto out;
+	}
+	if (n == 2 && !((f[0] == IMPORT_KDUMP_CONF && f[1] == IMPORT_SYSCONFIG) ||
+			(f[0] == IMPORT_SYSCONFIG && f[1] == IMPORT_KDUMP_CONF))) {
+		log_error("cannot import '%s' (%s) with '%s' (%s): two files are kdump-utils' kdump.conf and its sysconfig",
+			  files[0], import_format_name(f[0]), files[1],
+			  import_format_name(f[1]));
+		r = -EINVAL;
+		goto out;
+	}
+	r = import_render(im, &text, &cerr);
+	if (r < 0) {
+		if (r == -ENOMEM)
+			log_error("cannot import: out of memory");
+		else
+			log_error("kdump-file import made a configuration kdump-file refuses (line %u, %s: %s); this is a bug: please report it with the source files",
+				  cerr.line, cerr.key, cerr.msg);
+		goto out;
+	}
+	if (arg_output) {
+		if (!arg_force && lstat(arg_output, &st) == 0) {
+			log_error("'%s' exists: kdump-file import does not overwrite it (add --force to replace it)",
+				  arg_output);
+			r = -EEXIST;
+			goto out;
+		}
+		r = write_file_atomic(arg_output, text, strlen(text), 0644);
+		if (r < 0) {
+			log_error("cannot write '%s': %s", arg_output,
+				  strerror(-r));
+			goto out;
+		}
+	} else {
+		fputs(text, stdout);
+		fflush(stdout);
+	}
+	fprintf(stderr, "kdump-file: import: %u setting%s carried over, %u not carried over",
+		im->n_carried, im->n_carried == 1 ? "" : "s",
+		im->n_not_carried);
+	if (im->n_no_need)
+		fprintf(stderr, ", %u need nothing (kdump-file does that already)",
+			im->n_no_need);
+	fputs(im->n_not_carried ? ":\n" : "\n", stderr);
+	for (size_t i = 0; i < im->n_notes; i++)
+		if (im->notes[i].kind == IMPORT_NOT_CARRIED)
+			fprintf(stderr, "  %s: %s\n", im->notes[i].setting,
+				im->notes[i].reason);
+	if (arg_output)
+		fprintf(stderr, "kdump-file: wrote %s\n", arg_output);
+	r = 0;
+out:
+	free(text);
+	import_free(im);
+	free(im);
+	return r;
+}
+
 int main(int argc, char *argv[])
 {
 	static const struct option options[] = {
@@ -2969,6 +3124,8 @@ int main(int argc, char *argv[])
 		{ "kver", required_argument, NULL, 'K' },
 		{ "undo", no_argument, NULL, 'U' },
 		{ "dry-run", no_argument, NULL, 'D' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "force", no_argument, NULL, 'F' },
 		{}
 	};
 	static const struct {
@@ -2982,13 +3139,14 @@ int main(int argc, char *argv[])
 		{ "recover", do_recover },
 		{ "list", do_list },	   { "info", do_info },
 		{ "debug", do_debug },	   { "setup", do_setup },
+		{ "import", do_import },
 	};
 	const char *verb;
 	int c, r;
 
 	/* Dumps, reports, the initramfs and state are root's alone. */
 	umask(0077);
-	while ((c = getopt_long(argc, argv, "c:hyn", options, NULL)) >= 0) {
+	while ((c = getopt_long(argc, argv, "c:hyno:", options, NULL)) >= 0) {
 		switch (c) {
 		case 'c':
 			arg_config = optarg;
@@ -3017,6 +3175,12 @@ int main(int argc, char *argv[])
 		case 'D':
 			arg_dry_run = true;
 			break;
+		case 'o':
+			arg_output = optarg;
+			break;
+		case 'F':
+			arg_force = true;
+			break;
 		case 'V':
 			printf("kdump-file %s\n", KDUMP_FILE_VERSION);
 			return 0;
@@ -3032,7 +3196,10 @@ int main(int argc, char *argv[])
 	if ((strcmp(verb, "report") == 0 || strcmp(verb, "info") == 0 ||
 	     strcmp(verb, "debug") == 0) && optind + 2 == argc)
 		arg_dump = argv[optind + 1];
-	else if (optind + 1 != argc) {
+	else if (strcmp(verb, "import") == 0 && argc - optind <= 3) {
+		for (int i = optind + 1; i < argc; i++)
+			arg_import[arg_n_import++] = argv[i];
+	} else if (optind + 1 != argc) {
 		fprintf(stderr, "kdump-file: '%s' takes no argument '%s'; see kdump-file --help\n",
 			verb, argv[optind + 1]);
 		return EXIT_USAGE;
@@ -3042,6 +3209,11 @@ int main(int argc, char *argv[])
 		fprintf(stderr, "kdump-file: %s is for %s, not '%s'\n",
 			arg_kver ? "--kver" : arg_undo ? "--undo" : "--dry-run",
 			arg_kver ? "rebuild and show" : "setup", verb);
+		return EXIT_USAGE;
+	}
+	if ((arg_output || arg_force) && strcmp(verb, "import") != 0) {
+		fprintf(stderr, "kdump-file: %s is for import, not '%s'\n",
+			arg_output ? "--output" : "--force", verb);
 		return EXIT_USAGE;
 	}
 	if (arg_json && strcmp(verb, "status") != 0 && strcmp(verb, "show") != 0 &&

@@ -179,5 +179,55 @@ expect "panic_on with an unknown word" 1 -- "$kf" -c "$t/conf" show
 has "panic_on: the word is named" "$t/err" "'panic' is not one of"
 has "panic_on: the valid words" "$t/err" "oops, hung_task, soft_lockup, hard_lockup, rcu_stall, warn or none"
 
+# import: kdump-tools' and kdump-utils' shipped defaults (the fixtures hold
+# their active lines), settings each cannot carry over, malformed input,
+# and --output.
+fx=$(dirname "$(realpath "$0")")/import
+expect "import Debian 12's kdump-tools defaults" 0 -- "$kf" import "$fx/debian12-kdump-tools"
+has "import: the dump path" "$t/out" "path = /var/crash"
+has "import: kdump-config's panic_on_oops" "$t/out" "panic_on = oops"
+has "import: the source named" "$t/out" "#   $fx/debian12-kdump-tools (kdump-tools)"
+has "import: the summary" "$t/err" "kdump-file: import: 2 settings carried over, 0 not carried over, 3 need nothing"
+expect "import kdump-utils' defaults" 0 -- "$kf" import "$fx/fedora-kdump.conf" "$fx/fedora-sysconfig-kdump"
+has "import: core_collector's compression" "$t/out" "compression = lzo"
+has "import: core_collector's message level" "$t/out" "makedumpfile_args = --message-level 7"
+has "import: KDUMP_COMMANDLINE_REMOVE" "$t/out" "cmdline_remove = slub_debug quiet log_buf_len swiotlb ignition.firstboot"
+has "import: KDUMP_COMMANDLINE_APPEND" "$t/out" "cmdline_append = nokaslr hest_disable novmcoredd cma=0 hugetlb_cma=0 pcie_ports=compat"
+has "import: udev's parameter not carried" "$t/out" "# not carried over: KDUMP_COMMANDLINE_APPEND (udev.children-max=2): kdump-file's capture runs without udev"
+has "import: the summary lists it" "$t/err" "  KDUMP_COMMANDLINE_APPEND (udev.children-max=2): kdump-file's capture runs without udev"
+printf '%s\n' 'KDUMP_COREDIR=/var/crash' 'SSH="kdump@backup.example"' >"$t/kdump-tools"
+expect "import a kdump-tools SSH target" 0 -- "$kf" import "$t/kdump-tools"
+has "import: SSH not carried, in the file" "$t/out" "# not carried over: SSH: network dump targets are not supported by kdump-file yet"
+has "import: SSH not carried, in the summary" "$t/err" "1 not carried over:"
+has "import: SSH's reason in the summary" "$t/err" "  SSH: network dump targets are not supported"
+printf '%s\n' 'path /var/crash' 'nfs server:/export' >"$t/kdump.conf"
+expect "import a kdump-utils NFS target" 0 -- "$kf" import "$t/kdump.conf"
+has "import: nfs not carried" "$t/out" "# not carried over: nfs: network dump targets are not supported by kdump-file yet"
+printf '%s\n' 'USE_KDUMP=1' 'KDUMP_COREDIR="/var/crash' >"$t/bad"
+expect "import an unterminated quote" 1 -- "$kf" import "$t/bad"
+has "import: file, line and fault" "$t/err" "cannot import '$t/bad': line 2: unterminated double quote in the value of KDUMP_COREDIR"
+printf '%s\n' 'hello world' >"$t/other"
+expect "import a file of neither tool" 1 -- "$kf" import "$t/other"
+has "import: which formats it knows" "$t/err" "neither kdump-tools' configuration"
+expect "import a missing file" 1 -- "$kf" import "$t/missing"
+has "import: the missing file named" "$t/err" "cannot import '$t/missing': No such file or directory"
+expect "import two kdump-tools files" 1 -- "$kf" import "$t/kdump-tools" "$fx/debian12-kdump-tools"
+has "import: which two files go together" "$t/err" "two files are kdump-utils' kdump.conf and its sysconfig"
+expect "import three files" 2 -- "$kf" import a b c
+expect "--output with another command" 2 -- "$kf" --output "$t/x" status
+expect "import --output" 0 -- "$kf" import --output "$t/new.conf" "$fx/debian12-kdump-tools"
+has "import --output: the file" "$t/new.conf" "path = /var/crash"
+has "import --output: says where" "$t/err" "kdump-file: wrote $t/new.conf"
+if [ ! -s "$t/out" ] && [ "$(stat -c %a "$t/new.conf")" = 644 ]; then
+	pass "import --output: nothing on stdout, mode 0644"
+else
+	fail "import --output: stdout not empty or mode $(stat -c %a "$t/new.conf")"
+fi
+expect "import --output over a file" 1 -- "$kf" import -o "$t/new.conf" "$t/kdump.conf"
+has "import: no overwrite without --force" "$t/err" "add --force to replace it"
+has "import: the file kept" "$t/new.conf" "(kdump-tools)"
+expect "import --output --force" 0 -- "$kf" import -o "$t/new.conf" --force "$t/kdump.conf"
+has "import --force: replaced" "$t/new.conf" "nfs: network dump targets"
+
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

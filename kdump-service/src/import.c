@@ -1,0 +1,1317 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kdump-file import: kdump-tools' and kdump-utils' configuration turned
+ * into kdump-file.conf text.  The sources are hostile input like our own
+ * configuration: lines are bounded, a quote left open is an error, and the
+ * shell files are read as literal assignments, never run.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmdline.h"
+#include "import.h"
+
+/*
+ * pending: a key that kdump-file.conf gains in another change; until conf.c
+ * knows it, the check of import's output lets conf_parse_buffer() call it
+ * unknown (and import checks the value itself), and once conf.c knows it
+ * the same check validates it in full.  list: values add up, blank
+ * separated.  dedupe: a word already there is not added twice.
+ */
+static const struct {
+	const char *name;
+	bool pending, list, dedupe;
+} keys[IK_MAX] = {
+	[IK_PATH] = { "path" },
+	[IK_TARGET] = { "target" },
+	[IK_RAW] = { "raw" },
+	[IK_DUMP_LEVEL] = { "dump_level" },
+	[IK_COMPRESSION] = { "compression" },
+	[IK_MAKEDUMPFILE_ARGS] = { "makedumpfile_args", true, true, false },
+	[IK_CMDLINE_APPEND] = { "cmdline_append", false, true, true },
+	[IK_CMDLINE_REMOVE] = { "cmdline_remove", false, true, true },
+	[IK_KERNEL] = { "kernel" },
+	[IK_INITRAMFS] = { "initramfs" },
+	[IK_FAILURE_ACTION] = { "failure_action" },
+	[IK_FINAL_ACTION] = { "final_action" },
+	[IK_KEEP] = { "keep" },
+	[IK_PANIC_ON] = { "panic_on", true, true, true },
+	[IK_PRE_HOOK] = { "pre_hook", true },
+	[IK_POST_HOOK] = { "post_hook", true },
+	[IK_EXTRA_BINARIES] = { "extra_binaries", true, true, true },
+	[IK_EXTRA_MODULES] = { "extra_modules", true, true, true },
+};
+
+#define REASON_NETWORK                                                        \
+	"network dump targets are not supported by kdump-file yet: it dumps " \
+	"to a local filesystem (path, target) or a raw device (raw)"
+#define REASON_EXPANSION                                                      \
+	"uses shell expansion ($, ` or a glob), which import does not "      \
+	"evaluate: set the kdump-file key by hand"
+
+const char *import_key_name(enum import_key k)
+{
+	return k < IK_MAX ? keys[k].name : "?";
+}
+
+const char *import_format_name(enum import_format f)
+{
+	switch (f) {
+	case IMPORT_KDUMP_TOOLS:
+		return "kdump-tools";
+	case IMPORT_KDUMP_CONF:
+		return "kdump-utils kdump.conf";
+	case IMPORT_SYSCONFIG:
+		return "kdump-utils sysconfig";
+	default:
+		return "unknown";
+	}
+}
+
+void import_init(struct import *im)
+{
+	memset(im, 0, sizeof(*im));
+}
+
+void import_free(struct import *im)
+{
+	free(im->notes);
+	im->notes = NULL;
+	im->n_notes = im->cap_notes = 0;
+}
+
+static int fail(struct import_error *err, unsigned int line, const char *fmt,
+		...) __attribute__((format(printf, 3, 4)));
+
+static int fail(struct import_error *err, unsigned int line, const char *fmt,
+		...)
+{
+	va_list ap;
+
+	if (err) {
+		err->line = line;
+		va_start(ap, fmt);
+		vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+		va_end(ap);
+	}
+	return -EINVAL;
+}
+
+/* Printable ASCII only: notes end up in comments our own parser reads. */
+static void sanitize(char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || (unsigned char)*s >= 0x7f)
+			*s = '?';
+}
+
+static void note(struct import *im, enum import_kind kind,
+		 const char *setting, const char *detail, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+static void note(struct import *im, enum import_kind kind,
+		 const char *setting, const char *detail, const char *fmt, ...)
+{
+	struct import_note *n;
+	va_list ap;
+
+	if (kind == IMPORT_CARRIED)
+		im->n_carried++;
+	else if (kind == IMPORT_NOT_CARRIED)
+		im->n_not_carried++;
+	else
+		im->n_no_need++;
+	if (im->n_notes == im->cap_notes) {
+		size_t cap = im->cap_notes ? im->cap_notes * 2 : 32;
+		struct import_note *p = realloc(im->notes, cap * sizeof(*p));
+
+		if (!p) {
+			im->oom = true;
+			return;
+		}
+		im->notes = p;
+		im->cap_notes = cap;
+	}
+	n = &im->notes[im->n_notes++];
+	n->kind = kind;
+	if (detail)
+		snprintf(n->setting, sizeof(n->setting), "%s (%s)", setting,
+			 detail);
+	else
+		snprintf(n->setting, sizeof(n->setting), "%s", setting);
+	va_start(ap, fmt);
+	vsnprintf(n->reason, sizeof(n->reason), fmt, ap);
+	va_end(ap);
+	sanitize(n->setting);
+	sanitize(n->reason);
+}
+
+/* Is word a blank-separated word of list? */
+static bool has_word(const char *list, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (const char *p = list; (p = strstr(p, word)); p++)
+		if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
+			return true;
+	return false;
+}
+
+/* Checks for a pending key's value until conf.c validates it itself. */
+static int check_pending(enum import_key k, const char *v,
+			 struct conf_error *e)
+{
+	struct kdump_conf c;
+	char text[CONF_VALUE_MAX + 32];
+	const char *s;
+
+	switch (k) {
+	case IK_PRE_HOOK:
+	case IK_POST_HOOK:
+	case IK_EXTRA_BINARIES:
+		/* A clean absolute path, by the rule kernel = follows. */
+		snprintf(text, sizeof(text), "kernel = %s\n", v);
+		if (*v != '/') {
+			snprintf(e->msg, sizeof(e->msg),
+				 "'%s' is not an absolute path", v);
+			return -EINVAL;
+		}
+		return conf_parse_buffer(&c, text, strlen(text), e);
+	case IK_EXTRA_MODULES:
+		s = v + strspn(v, "abcdefghijklmnopqrstuvwxyz"
+				  "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-");
+		if (*s || !*v) {
+			snprintf(e->msg, sizeof(e->msg),
+				 "'%s' is not a module name", v);
+			return -EINVAL;
+		}
+		return 0;
+	default:
+		/* makedumpfile_args, panic_on: made of import's own words. */
+		return 0;
+	}
+}
+
+/* Would kdump-file.conf accept "key = v"?  why gets the parser's reason. */
+static int check_value(enum import_key k, const char *v, char *why,
+		       size_t size)
+{
+	char text[CONF_VALUE_MAX + 64];
+	struct conf_error e;
+	struct kdump_conf c;
+	int r;
+
+	memset(&e, 0, sizeof(e));
+	if (strlen(v) >= CONF_VALUE_MAX) {
+		snprintf(why, size, "longer than %d bytes", CONF_VALUE_MAX - 1);
+		return -E2BIG;
+	}
+	if (strchr(v, '#')) {
+		snprintf(why, size, "'#' starts a comment in kdump-file.conf");
+		return -EINVAL;
+	}
+	snprintf(text, sizeof(text), "%s = %s\n", keys[k].name, v);
+	r = conf_parse_buffer(&c, text, strlen(text), &e);
+	if (r == -ENOKEY && keys[k].pending)
+		r = check_pending(k, v, &e);
+	if (r < 0)
+		snprintf(why, size, "%s", e.msg);
+	return r;
+}
+
+static void add_from(struct import *im, enum import_key k, const char *setting)
+{
+	char *f = im->from[k];
+	size_t n = strlen(f);
+
+	if (has_word(f, setting))
+		return;
+	snprintf(f + n, sizeof(im->from[k]) - n, "%s%s", n ? " " : "",
+		 setting);
+}
+
+/*
+ * Carry v over into key k for setting (detail: the word of the setting,
+ * or NULL).  A value kdump-file.conf refuses is noted as not carried, with
+ * the parser's reason.
+ */
+static bool carry(struct import *im, enum import_key k, const char *v,
+		  const char *setting, const char *detail)
+{
+	char why[300], joined[CONF_VALUE_MAX];
+	size_t n;
+
+	if (check_value(k, v, why, sizeof(why)) < 0) {
+		note(im, IMPORT_NOT_CARRIED, setting, detail,
+		     "kdump-file's %s refuses it: %s", keys[k].name, why);
+		return false;
+	}
+	if (keys[k].list && im->set[k] && im->value[k][0]) {
+		if (keys[k].dedupe && has_word(im->value[k], v)) {
+			note(im, IMPORT_CARRIED, setting, detail, "%s = %s",
+			     keys[k].name, v);
+			add_from(im, k, setting);
+			return true;
+		}
+		n = snprintf(joined, sizeof(joined), "%s %s", im->value[k], v);
+		if (n >= sizeof(joined)) {
+			note(im, IMPORT_NOT_CARRIED, setting, detail,
+			     "%s would be longer than %d bytes", keys[k].name,
+			     CONF_VALUE_MAX - 1);
+			return false;
+		}
+	} else {
+		snprintf(joined, sizeof(joined), "%s", v);
+	}
+	snprintf(im->value[k], sizeof(im->value[k]), "%s", joined);
+	im->set[k] = true;
+	add_from(im, k, setting);
+	note(im, IMPORT_CARRIED, setting, detail, "%s = %s", keys[k].name, v);
+	return true;
+}
+
+/* One word of s (blank separated, double quotes kept together), or NULL. */
+static const char *next_word(const char *s, char *buf, size_t size)
+{
+	bool quoted = false;
+	size_t n = 0;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	if (!*s)
+		return NULL;
+	for (; *s && (quoted || (*s != ' ' && *s != '\t')); s++) {
+		if (*s == '"')
+			quoted = !quoted;
+		if (n + 1 < size)
+			buf[n++] = *s;
+	}
+	buf[n] = '\0';
+	return s;
+}
+
+static bool is_number(const char *s, unsigned long max)
+{
+	char *end;
+	unsigned long x;
+
+	if (*s < '0' || *s > '9' || strlen(s) > 6)
+		return false;
+	x = strtoul(s, &end, 10);
+	return !*end && x <= max;
+}
+
+/*
+ * makedumpfile's arguments (kdump-tools' MAKEDUMP_ARGS, kdump-utils'
+ * core_collector after "makedumpfile"): compression, dump level and the
+ * options kdump-file passes through makedumpfile_args.
+ */
+static void map_makedumpfile(struct import *im, const char *setting,
+			     const char *args)
+{
+	char w[128], arg[160];
+	bool compression = false;
+	const char *p = args;
+
+	while ((p = next_word(p, w, sizeof(w)))) {
+		if (strcmp(w, "-c") == 0 || strcmp(w, "-l") == 0) {
+			compression = true;
+			carry(im, IK_COMPRESSION, w[1] == 'c' ? "zlib" : "lzo",
+			      setting, w);
+		} else if (strcmp(w, "-p") == 0 || strcmp(w, "-z") == 0) {
+			compression = true;
+			if (carry(im, IK_COMPRESSION, "lzo", setting, w))
+				note(im, IMPORT_NOT_CARRIED, setting, w,
+				     "%s compression is not in Debian 12's makedumpfile (1.7.2) and kdump-file cannot use it: compression = lzo instead",
+				     w[1] == 'p' ? "snappy" : "zstd");
+		} else if (strcmp(w, "-F") == 0) {
+			note(im, IMPORT_NO_NEED, setting, w,
+			     "kdump-file writes a flattened dump by itself where it needs one (to a raw device)");
+		} else if (strncmp(w, "-d", 2) == 0) {
+			const char *lvl = w + 2, *q;
+			char d[16];
+
+			if (!*lvl) {
+				q = next_word(p, d, sizeof(d));
+				if (!q) {
+					note(im, IMPORT_NOT_CARRIED, setting,
+					     "-d", "-d without a dump level");
+					break;
+				}
+				p = q;
+				lvl = d;
+			}
+			snprintf(arg, sizeof(arg), "-d %s", lvl);
+			carry(im, IK_DUMP_LEVEL, lvl, setting, arg);
+		} else if (strcmp(w, "-e") == 0) {
+			carry(im, IK_MAKEDUMPFILE_ARGS, "-e", setting, w);
+		} else if (strncmp(w, "--message-level", 15) == 0 ||
+			   strncmp(w, "--num-threads", 13) == 0) {
+			bool ml = w[2] == 'm';
+			const char *opt = ml ? "--message-level" : "--num-threads";
+			size_t ol = strlen(opt);
+			char num[16];
+			const char *x;
+
+			if (w[ol] == '=') {
+				x = w + ol + 1;
+			} else if (w[ol] == '\0') {
+				const char *q = next_word(p, num, sizeof(num));
+
+				if (!q) {
+					note(im, IMPORT_NOT_CARRIED, setting,
+					     opt, "%s without a number", opt);
+					break;
+				}
+				p = q;
+				x = num;
+			} else {
+				note(im, IMPORT_NOT_CARRIED, setting, w,
+				     "not a makedumpfile option kdump-file passes on");
+				continue;
+			}
+			snprintf(arg, sizeof(arg), "%s %s", opt, x);
+			if (!is_number(x, ml ? 31 : 256)) {
+				note(im, IMPORT_NOT_CARRIED, setting, arg,
+				     "'%s' is not a number from 0 to %d", x,
+				     ml ? 31 : 256);
+				continue;
+			}
+			carry(im, IK_MAKEDUMPFILE_ARGS, arg, setting, arg);
+		} else {
+			note(im, IMPORT_NOT_CARRIED, setting, w,
+			     "not a makedumpfile option kdump-file passes on (it chooses the output format and files itself; makedumpfile_args takes --message-level, -e and --num-threads)");
+		}
+	}
+	if (!compression)
+		carry(im, IK_COMPRESSION, "none", setting,
+		      "no -c, -l, -p or -z: uncompressed");
+}
+
+/*
+ * Parameters kdump-file's capture must choose itself: a value appended by
+ * the user would mount, resume or run something else than the capture.
+ */
+static const char *const append_refused[] = {
+	"crashkernel", "elfcorehdr", "root", "rootflags", "rootfstype",
+	"rootwait", "ro", "rw", "init", "rdinit", "resume", "resume_offset",
+	"kdump_file_test", NULL,
+};
+
+static void map_cmdline_append(struct import *im, const char *setting,
+			       const char *v)
+{
+	char w[CONF_VALUE_MAX];
+	const char *p = v;
+
+	while ((p = next_word(p, w, sizeof(w)))) {
+		size_t n = strcspn(w, "=");
+		bool refused = false;
+
+		for (unsigned int i = 0; append_refused[i]; i++)
+			if (strlen(append_refused[i]) == n &&
+			    strncmp(w, append_refused[i], n) == 0)
+				refused = true;
+		if (cmdline_capture_adds(w))
+			note(im, IMPORT_NO_NEED, setting, w,
+			     "kdump-file gives the capture kernel this parameter already");
+		else if (refused)
+			note(im, IMPORT_NOT_CARRIED, setting, w,
+			     "kdump-file's capture sets or leaves out %.*s itself",
+			     (int)n, w);
+		else if (strncmp(w, "systemd.", 8) == 0)
+			note(im, IMPORT_NOT_CARRIED, setting, w,
+			     "for systemd in kdump-tools' capture initrd; kdump-file's capture runs its own /init");
+		else if (strncmp(w, "rd.", 3) == 0)
+			note(im, IMPORT_NOT_CARRIED, setting, w,
+			     "for dracut's scripts in kdump-utils' capture initramfs; kdump-file's capture runs its own /init");
+		else if (strncmp(w, "udev.", 5) == 0)
+			note(im, IMPORT_NOT_CARRIED, setting, w,
+			     "kdump-file's capture runs without udev");
+		else
+			carry(im, IK_CMDLINE_APPEND, w, setting, w);
+	}
+}
+
+static void map_cmdline_remove(struct import *im, const char *setting,
+			       const char *v)
+{
+	char w[CONF_VALUE_MAX];
+	const char *p = v;
+
+	while ((p = next_word(p, w, sizeof(w)))) {
+		w[strcspn(w, "=")] = '\0';
+		if (cmdline_always_dropped(w, strlen(w)))
+			note(im, IMPORT_NO_NEED, setting, w,
+			     "kdump-file keeps it off the capture command line already");
+		else
+			carry(im, IK_CMDLINE_REMOVE, w, setting, w);
+	}
+}
+
+/* KDUMP_FAIL_CMD: only a plain reboot, poweroff or halt has a kdump-file key. */
+static void map_fail_cmd(struct import *im, const char *setting, const char *v)
+{
+	static const char *const dirs[] = { "", "/sbin/", "/usr/sbin/", "/bin/",
+					    "/usr/bin/" };
+	static const char *const actions[] = { "reboot", "poweroff", "halt" };
+	char w[128];
+	const char *p = v, *action = NULL;
+
+	p = next_word(p, w, sizeof(w));
+	if (p && strcmp(w, "systemctl") == 0)
+		p = next_word(p, w, sizeof(w));
+	for (size_t d = 0; p && d < sizeof(dirs) / sizeof(dirs[0]); d++) {
+		size_t dl = strlen(dirs[d]);
+
+		for (size_t a = 0; a < sizeof(actions) / sizeof(actions[0]); a++)
+			if (strncmp(w, dirs[d], dl) == 0 &&
+			    strcmp(w + dl, actions[a]) == 0)
+				action = actions[a];
+	}
+	while (action && (p = next_word(p, w, sizeof(w))))
+		if (strcmp(w, "-f") != 0 && strcmp(w, "--force") != 0 &&
+		    strcmp(w, "-ff") != 0)
+			action = NULL;
+	if (action)
+		carry(im, IK_FAILURE_ACTION, action, setting, NULL);
+	else
+		note(im, IMPORT_NOT_CARRIED, setting, NULL,
+		     "kdump-file runs no command when saving fails: failure_action is one of reboot, poweroff, halt or shell");
+}
+
+/* KDUMP_SYSCTL: the panic_on_* sysctls become panic_on kinds. */
+static void map_sysctl(struct import *im, const char *setting, const char *v)
+{
+	static const struct {
+		const char *sysctl, *kind;
+	} map[] = {
+		{ "kernel.panic_on_oops", "oops" },
+		{ "kernel.hung_task_panic", "hung_task" },
+		{ "kernel.softlockup_panic", "soft_lockup" },
+		{ "kernel.hardlockup_panic", "hard_lockup" },
+		{ "kernel.panic_on_rcu_stall", "rcu_stall" },
+		{ "kernel.panic_on_warn", "warn" },
+	};
+	char w[256];
+	const char *p = v;
+
+	while ((p = next_word(p, w, sizeof(w)))) {
+		char *eq = strchr(w, '=');
+		const char *kind = NULL;
+
+		if (eq)
+			*eq = '\0';
+		for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+			if (strcmp(w, map[i].sysctl) == 0)
+				kind = map[i].kind;
+		if (eq)
+			*eq = '=';
+		if (!kind)
+			note(im, IMPORT_NOT_CARRIED, setting, w,
+			     "kdump-file sets no sysctl but the panic_on_* ones panic_on names: set it with sysctl.d(5)");
+		else if (!eq || !is_number(eq + 1, 1000000))
+			note(im, IMPORT_NOT_CARRIED, setting, w,
+			     "not name=number");
+		else if (strcmp(eq + 1, "0") == 0)
+			note(im, IMPORT_NO_NEED, setting, w,
+			     "off, as kdump-file leaves it");
+		else
+			carry(im, IK_PANIC_ON, kind, setting, w);
+	}
+}
+
+/* --- the shell files: /etc/default/kdump-tools, /etc/sysconfig/kdump --- */
+
+struct assign {
+	char name[64];
+	char value[CONF_VALUE_MAX];
+	unsigned int line;
+	bool expands;
+};
+
+/*
+ * One line of a shell file: a comment, a blank line or one literal
+ * assignment [export] NAME=VALUE, the value unquoted, 'single' or "double"
+ * quoted.  Returns 1 with *a filled, 0 for nothing, or -EINVAL.
+ */
+static int parse_shell_line(const char *s, unsigned int line, struct assign *a,
+			    struct import_error *err)
+{
+	size_t n = 0, len;
+	bool start = true;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	if (*s == '#' || *s == '\0')
+		return 0;
+	if (strncmp(s, "export", 6) == 0 && (s[6] == ' ' || s[6] == '\t')) {
+		s += 6;
+		while (*s == ' ' || *s == '\t')
+			s++;
+	}
+	len = strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_0123456789");
+	if (len == 0 || (*s >= '0' && *s <= '9') || s[len] != '=')
+		return fail(err, line,
+			    "expected a plain assignment VARIABLE=value, got '%.40s'",
+			    s);
+	if (len >= sizeof(a->name))
+		return fail(err, line, "variable name longer than %zu bytes",
+			    sizeof(a->name) - 1);
+	memcpy(a->name, s, len);
+	a->name[len] = '\0';
+	a->line = line;
+	a->expands = false;
+	s += len + 1;
+
+#define PUT(ch)                                                               \
+	do {                                                                  \
+		if (n + 1 >= sizeof(a->value))                                \
+			return fail(err, line,                                \
+				    "the value of %s is longer than %zu bytes", \
+				    a->name, sizeof(a->value) - 1);           \
+		a->value[n++] = (ch);                                         \
+	} while (0)
+
+	while (*s && *s != ' ' && *s != '\t') {
+		if (*s == '\'') {
+			const char *end = strchr(s + 1, '\'');
+
+			if (!end)
+				return fail(err, line,
+					    "unterminated single quote in the value of %s (values must close their quotes on the same line)",
+					    a->name);
+			for (s++; s < end; s++)
+				PUT(*s);
+			s++;
+		} else if (*s == '"') {
+			for (s++; *s != '"'; s++) {
+				if (!*s)
+					return fail(err, line,
+						    "unterminated double quote in the value of %s (values must close their quotes on the same line)",
+						    a->name);
+				if (*s == '\\' && s[1] && strchr("$`\"\\", s[1]))
+					s++;
+				else if (*s == '$' || *s == '`')
+					a->expands = true;
+				PUT(*s);
+			}
+			s++;
+		} else if (*s == '\\') {
+			if (!s[1])
+				return fail(err, line,
+					    "a backslash ends the line: continued lines are not read");
+			PUT(s[1]);
+			s += 2;
+		} else if (*s == '`' || (*s == '$' && (s[1] == '(' || s[1] == '{'))) {
+			/*
+			 * A command substitution or ${...} is one word even
+			 * with blanks inside: skip to its end, never run it.
+			 */
+			char close = *s == '`' ? '`' : s[1] == '(' ? ')' : '}';
+			const char *end;
+
+			a->expands = true;
+			end = strchr(s + (*s == '`' ? 1 : 2), close);
+			if (!end)
+				return fail(err, line,
+					    "unterminated %s in the value of %s",
+					    *s == '`' ? "`" : s[1] == '(' ? "$(" : "${",
+					    a->name);
+			for (; s <= end; s++)
+				PUT(*s);
+		} else if (strchr(";&|<>()", *s)) {
+			return fail(err, line,
+				    "'%c' in the value of %s: only plain assignments are read (quote the value)",
+				    *s, a->name);
+		} else {
+			if (strchr("$`*?[", *s) || (*s == '~' && start))
+				a->expands = true;
+			PUT(*s);
+			s++;
+		}
+		start = false;
+	}
+#undef PUT
+	a->value[n] = '\0';
+	while (*s == ' ' || *s == '\t')
+		s++;
+	if (*s && *s != '#')
+		return fail(err, line,
+			    "'%.40s' after the value of %s: quote a value that contains blanks",
+			    s, a->name);
+	return 1;
+}
+
+/*
+ * Call fn for every line of buf (CR LF and LF, no NUL, no control
+ * character but tab, at most IMPORT_LINE_MAX bytes).
+ */
+static int each_line(const char *buf, size_t len, struct import_error *err,
+		     int (*fn)(const char *line, unsigned int lineno, void *ctx),
+		     void *ctx)
+{
+	char *line;
+	size_t pos = 0;
+	unsigned int lineno = 0;
+	int r = 0;
+
+	if (memchr(buf, '\0', len))
+		return fail(err, 0, "the file contains a NUL byte: not a text file");
+	line = malloc(IMPORT_LINE_MAX + 1);
+	if (!line)
+		return -ENOMEM;
+	while (pos < len && r >= 0) {
+		const char *nl = memchr(buf + pos, '\n', len - pos);
+		size_t n = nl ? (size_t)(nl - (buf + pos)) : len - pos;
+
+		lineno++;
+		if (n > IMPORT_LINE_MAX) {
+			r = fail(err, lineno, "line longer than %d bytes",
+				 IMPORT_LINE_MAX);
+			break;
+		}
+		memcpy(line, buf + pos, n);
+		line[n] = '\0';
+		pos += n + 1;
+		if (n && line[n - 1] == '\r')
+			line[--n] = '\0';
+		for (size_t i = 0; i < n; i++) {
+			unsigned char ch = (unsigned char)line[i];
+
+			if ((ch < 0x20 && ch != '\t') || ch == 0x7f) {
+				r = fail(err, lineno,
+					 "control character 0x%02x in the line",
+					 ch);
+				break;
+			}
+		}
+		if (r >= 0)
+			r = fn(line, lineno, ctx);
+	}
+	free(line);
+	return r;
+}
+
+struct shell_ctx {
+	struct assign *v;
+	size_t n, cap;
+	struct import_error *err;
+};
+
+static int shell_line(const char *line, unsigned int lineno, void *ctx)
+{
+	struct shell_ctx *sc = ctx;
+	struct assign a;
+	int r;
+
+	r = parse_shell_line(line, lineno, &a, sc->err);
+	if (r <= 0)
+		return r;
+	/* As the shell does: the last assignment of a variable wins. */
+	for (size_t i = 0; i < sc->n; i++) {
+		if (strcmp(sc->v[i].name, a.name) == 0) {
+			memmove(&sc->v[i], &sc->v[i + 1],
+				(sc->n - i - 1) * sizeof(a));
+			sc->n--;
+			break;
+		}
+	}
+	if (sc->n == sc->cap) {
+		size_t cap = sc->cap ? sc->cap * 2 : 16;
+		struct assign *p = realloc(sc->v, cap * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		sc->v = p;
+		sc->cap = cap;
+	}
+	sc->v[sc->n++] = a;
+	return 0;
+}
+
+static bool in_list(const char *name, const char *const *list)
+{
+	for (; *list; list++)
+		if (strcmp(name, *list) == 0)
+			return true;
+	return false;
+}
+
+static const char *const kdump_tools_network[] = {
+	"NFS", "NFS_TIMEO", "NFS_RETRANS", "NFS_MOUNT_RETRY", "SSH", "SSH_KEY",
+	"SSH_KDUMP_RETRY", "HOSTTAG", "FTP", "FTP_USER", "FTP_PASSWORD",
+	"FTP_PORT", NULL,
+};
+
+/* kdump-tools' own links, which kdump-config load keeps up to date. */
+#define KDUMP_TOOLS_KERNEL_LINK "/var/lib/kdump/vmlinuz"
+#define KDUMP_TOOLS_INITRD_LINK "/var/lib/kdump/initrd.img"
+
+static void map_kdump_tools(struct import *im, const struct assign *a)
+{
+	const char *n = a->name, *v = a->value;
+
+	if (strcmp(n, "USE_KDUMP") == 0) {
+		if (strcmp(v, "1") == 0 || strcmp(v, "true") == 0)
+			note(im, IMPORT_NO_NEED, n, NULL,
+			     "kdump-file captures while its service is enabled (systemctl enable kdump-file)");
+		else
+			note(im, IMPORT_NOT_CARRIED, n, NULL,
+			     "kdump-tools was switched off; kdump-file has no such key: keep it off with systemctl disable kdump-file");
+		return;
+	}
+	if (in_list(n, kdump_tools_network)) {
+		/* Never the value: FTP_PASSWORD is one of these. */
+		note(im, IMPORT_NOT_CARRIED, n, NULL, REASON_NETWORK);
+		return;
+	}
+	if (!*v)
+		return;		/* empty: unset */
+	if (a->expands) {
+		note(im, IMPORT_NOT_CARRIED, n, NULL, REASON_EXPANSION);
+		return;
+	}
+	if (strcmp(n, "KDUMP_KERNEL") == 0) {
+		if (strcmp(v, KDUMP_TOOLS_KERNEL_LINK) == 0)
+			note(im, IMPORT_NO_NEED, n, NULL,
+			     "kdump-tools' link to the running kernel, which kdump-file uses by default");
+		else
+			carry(im, IK_KERNEL, v, n, NULL);
+	} else if (strcmp(n, "KDUMP_INITRD") == 0) {
+		if (strcmp(v, KDUMP_TOOLS_INITRD_LINK) == 0)
+			note(im, IMPORT_NO_NEED, n, NULL,
+			     "kdump-tools' own capture initrd; kdump-file builds and maintains its own");
+		else
+			note(im, IMPORT_NOT_CARRIED, n, NULL,
+			     "an initrd made for kdump-tools runs kdump-tools' capture, not kdump-file's; kdump-file builds its own (initramfs = is for one built with kdump-file's dracut module)");
+	} else if (strcmp(n, "KDUMP_COREDIR") == 0) {
+		carry(im, IK_PATH, v, n, NULL);
+	} else if (strcmp(n, "KDUMP_FAIL_CMD") == 0) {
+		map_fail_cmd(im, n, v);
+	} else if (strcmp(n, "KDUMP_DUMP_DMESG") == 0) {
+		if (strcmp(v, "0") == 0)
+			note(im, IMPORT_NOT_CARRIED, n, NULL,
+			     "kdump-file always saves the kernel log (dmesg.txt) before the vmcore; it cannot be turned off");
+		else
+			note(im, IMPORT_NO_NEED, n, NULL,
+			     "kdump-file always saves the kernel log (dmesg.txt) before the vmcore");
+	} else if (strcmp(n, "KDUMP_NUM_DUMPS") == 0) {
+		carry(im, IK_KEEP, v, n, NULL);
+	} else if (strcmp(n, "KDUMP_COMPRESSION") == 0) {
+		note(im, IMPORT_NOT_CARRIED, n, NULL,
+		     "kdump-file compresses inside makedumpfile (compression = lzo, zlib or none), not the dump file afterwards");
+	} else if (strcmp(n, "MAKEDUMP_ARGS") == 0) {
+		map_makedumpfile(im, n, v);
+	} else if (strcmp(n, "KDUMP_KEXEC_ARGS") == 0) {
+		note(im, IMPORT_NOT_CARRIED, n, NULL,
+		     "kdump-file loads the capture kernel with kexec_file_load(2) itself, not with kexec(8)");
+	} else if (strcmp(n, "KDUMP_CMDLINE") == 0) {
+		note(im, IMPORT_NOT_CARRIED, n, NULL,
+		     "kdump-file builds the capture command line from the running one; change it with cmdline_append and cmdline_remove");
+	} else if (strcmp(n, "KDUMP_CMDLINE_APPEND") == 0) {
+		map_cmdline_append(im, n, v);
+	} else if (strcmp(n, "KDUMP_SYSCTL") == 0) {
+		map_sysctl(im, n, v);
+	} else {
+		note(im, IMPORT_NOT_CARRIED, n, NULL,
+		     "not a kdump-tools setting import knows");
+	}
+}
+
+static void map_sysconfig(struct import *im, const struct assign *a)
+{
+	const char *n = a->name, *v = a->value;
+	char path[CONF_VALUE_MAX];
+
+	if (!*v)
+		return;		/* empty: unset */
+	if (a->expands) {
+		note(im, IMPORT_NOT_CARRIED, n, NULL, REASON_EXPANSION);
+		return;
+	}
+	if (strcmp(n, "KDUMP_COMMANDLINE_APPEND") == 0) {
+		map_cmdline_append(im, n, v);
+	} else if (strcmp(n, "KDUMP_COMMANDLINE_REMOVE") == 0) {
+		map_cmdline_remove(im, n, v);
+	} else if (strcmp(n, "KDUMP_COMMANDLINE") == 0) {
+		note(im, IMPORT_NOT_CARRIED, n, NULL,
+		     "kdump-file builds the capture command line from the running one; change it with cmdline_append and cmdline_remove");
+	} else if (strcmp(n, "KDUMP_KERNELVER") == 0) {
+		snprintf(path, sizeof(path), "/boot/vmlinuz-%s", v);
+		carry(im, IK_KERNEL, path, n, NULL);
+	} else if (strcmp(n, "KEXEC_ARGS") == 0) {
+		char w[128];
+		const char *p = v;
+
+		while ((p = next_word(p, w, sizeof(w)))) {
+			if (strcmp(w, "-s") == 0 ||
+			    strcmp(w, "--kexec-file-syscall") == 0)
+				note(im, IMPORT_NO_NEED, n, w,
+				     "kdump-file always loads with kexec_file_load(2)");
+			else
+				note(im, IMPORT_NOT_CARRIED, n, w,
+				     "kdump-file loads the capture kernel with kexec_file_load(2) itself, not with kexec(8)");
+		}
+	} else if (strcmp(n, "KDUMP_IMG") == 0 && strcmp(v, "vmlinuz") == 0) {
+		note(im, IMPORT_NO_NEED, n, NULL,
+		     "the kernel image name kdump-file uses by default (/boot/vmlinuz-$(uname -r))");
+	} else if (strcmp(n, "KDUMP_BOOTDIR") == 0 && strcmp(v, "/boot") == 0) {
+		note(im, IMPORT_NO_NEED, n, NULL,
+		     "kdump-file looks for the capture kernel in /boot by default");
+	} else if (strcmp(n, "KDUMP_IMG") == 0 ||
+		   strcmp(n, "KDUMP_IMG_EXT") == 0 ||
+		   strcmp(n, "KDUMP_BOOTDIR") == 0) {
+		note(im, IMPORT_NOT_CARRIED, n, NULL,
+		     "kdump-file takes the capture kernel's whole path from kernel = (default /boot/vmlinuz-$(uname -r)), not from parts");
+	} else if (strcmp(n, "FADUMP_COMMANDLINE_APPEND") == 0) {
+		note(im, IMPORT_NOT_CARRIED, n, NULL,
+		     "firmware-assisted dump is for powerpc; kdump-file is for x86_64");
+	} else if (strcmp(n, "VMCORE_CREATION_NOTIFICATION") == 0) {
+		note(im, IMPORT_NO_NEED, n, NULL,
+		     "kdump-file reports a new dump at the next boot (kdump-file-report.service) and in kdump-file status");
+	} else if (strcmp(n, "KDUMP_STDLOGLVL") == 0 ||
+		   strcmp(n, "KDUMP_SYSLOGLVL") == 0 ||
+		   strcmp(n, "KDUMP_KMSGLOGLVL") == 0) {
+		note(im, IMPORT_NOT_CARRIED, n, NULL,
+		     "kdump-file's logging has no levels to set: it logs to the journal");
+	} else {
+		note(im, IMPORT_NOT_CARRIED, n, NULL,
+		     "not a kdump-utils sysconfig setting import knows");
+	}
+}
+
+/* --- kdump-utils' /etc/kdump.conf: "directive value" lines --- */
+
+struct directive {
+	char name[32];
+	char value[CONF_VALUE_MAX];
+	unsigned int line;
+};
+
+static const char *const fs_types[] = { "ext2", "ext3", "ext4", "xfs",
+					"btrfs", "minix", NULL };
+static const char *const target_directives[] = { "raw", "nfs", "ssh",
+						 "virtiofs", NULL };
+
+static bool is_target(const char *d)
+{
+	return in_list(d, fs_types) || in_list(d, target_directives);
+}
+
+/* Directives kdump-utils lets appear more than once. */
+static const char *const repeatable[] = { "extra_bins", "extra_modules", NULL };
+
+struct conf_ctx {
+	struct directive *v;
+	size_t n, cap;
+	struct import_error *err;
+};
+
+static int kdump_conf_line(const char *line, unsigned int lineno, void *ctx)
+{
+	struct conf_ctx *cc = ctx;
+	struct directive d;
+	const char *s = line, *e;
+	size_t len;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	if (*s == '#' || *s == '\0')
+		return 0;
+	len = strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789_");
+	if (len == 0 || (s[len] && s[len] != ' ' && s[len] != '\t'))
+		return fail(cc->err, lineno,
+			    "expected 'directive value', got '%.40s'", s);
+	if (len >= sizeof(d.name))
+		return fail(cc->err, lineno, "directive longer than %zu bytes",
+			    sizeof(d.name) - 1);
+	memcpy(d.name, s, len);
+	d.name[len] = '\0';
+	d.line = lineno;
+	for (s += len; *s == ' ' || *s == '\t'; s++)
+		;
+	/* '#' after a blank starts a comment, as in kdump-file.conf. */
+	for (e = s; *e; e++)
+		if (*e == '#' && e > s && (e[-1] == ' ' || e[-1] == '\t'))
+			break;
+	while (e > s && (e[-1] == ' ' || e[-1] == '\t'))
+		e--;
+	if ((size_t)(e - s) >= sizeof(d.value))
+		return fail(cc->err, lineno, "the value of %s is longer than %zu bytes",
+			    d.name, sizeof(d.value) - 1);
+	memcpy(d.value, s, e - s);
+	d.value[e - s] = '\0';
+	if (!d.value[0])
+		return fail(cc->err, lineno, "%s without a value", d.name);
+	for (size_t i = 0; i < cc->n; i++) {
+		const char *o = cc->v[i].name;
+
+		if (is_target(o) && is_target(d.name))
+			return fail(cc->err, lineno,
+				    "a second dump target (%s; the first is %s on line %u): kdump-utils takes one",
+				    d.name, o, cc->v[i].line);
+		if ((strcmp(o, d.name) == 0 && !in_list(o, repeatable)) ||
+		    ((strcmp(o, "default") == 0 || strcmp(o, "failure_action") == 0) &&
+		     (strcmp(d.name, "default") == 0 || strcmp(d.name, "failure_action") == 0)))
+			return fail(cc->err, lineno,
+				    "%s repeats %s of line %u", d.name, o,
+				    cc->v[i].line);
+	}
+	if (cc->n == cc->cap) {
+		size_t cap = cc->cap ? cc->cap * 2 : 16;
+		struct directive *p = realloc(cc->v, cap * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		cc->v = p;
+		cc->cap = cap;
+	}
+	cc->v[cc->n++] = d;
+	return 0;
+}
+
+/* A list of words, each carried over on its own. */
+static void map_words(struct import *im, enum import_key k, const char *setting,
+		      const char *v)
+{
+	char w[CONF_VALUE_MAX];
+	const char *p = v;
+
+	while ((p = next_word(p, w, sizeof(w))))
+		carry(im, k, w, setting, w);
+}
+
+static void map_kdump_conf(struct import *im, const struct directive *d)
+{
+	const char *n = d->name, *v = d->value;
+
+	if (strcmp(n, "path") == 0) {
+		carry(im, IK_PATH, v, n, NULL);
+	} else if (in_list(n, fs_types)) {
+		carry(im, IK_TARGET, v, n, NULL);
+	} else if (strcmp(n, "raw") == 0) {
+		carry(im, IK_RAW, v, n, NULL);
+	} else if (strcmp(n, "nfs") == 0 || strcmp(n, "ssh") == 0 ||
+		   strcmp(n, "sshkey") == 0) {
+		note(im, IMPORT_NOT_CARRIED, n, NULL, REASON_NETWORK);
+	} else if (strcmp(n, "virtiofs") == 0) {
+		note(im, IMPORT_NOT_CARRIED, n, NULL,
+		     "virtiofs dump targets are not supported by kdump-file");
+	} else if (strcmp(n, "core_collector") == 0) {
+		char w[128];
+		const char *p = next_word(v, w, sizeof(w));
+
+		if (p && (strcmp(w, "makedumpfile") == 0 ||
+			  strcmp(w, "/usr/sbin/makedumpfile") == 0 ||
+			  strcmp(w, "/sbin/makedumpfile") == 0))
+			map_makedumpfile(im, n, p);
+		else
+			note(im, IMPORT_NOT_CARRIED, n, NULL,
+			     "kdump-file always saves the dump with makedumpfile");
+	} else if (strcmp(n, "kdump_pre") == 0 || strcmp(n, "kdump_post") == 0) {
+		char w[CONF_VALUE_MAX], rest[4];
+		const char *p = next_word(v, w, sizeof(w));
+
+		if (p && next_word(p, rest, sizeof(rest)))
+			note(im, IMPORT_NOT_CARRIED, n, NULL,
+			     "a hook is one executable's absolute path, without arguments");
+		else
+			carry(im, strcmp(n, "kdump_pre") == 0 ? IK_PRE_HOOK :
+								 IK_POST_HOOK,
+			      w, n, NULL);
+	} else if (strcmp(n, "extra_bins") == 0) {
+		map_words(im, IK_EXTRA_BINARIES, n, v);
+	} else if (strcmp(n, "extra_modules") == 0) {
+		map_words(im, IK_EXTRA_MODULES, n, v);
+	} else if (strcmp(n, "failure_action") == 0 || strcmp(n, "default") == 0) {
+		if (strcmp(v, "dump_to_rootfs") == 0)
+			note(im, IMPORT_NOT_CARRIED, n, v,
+			     "kdump-file has no second dump target to fall back to: failure_action is one of reboot, poweroff, halt or shell");
+		else
+			carry(im, IK_FAILURE_ACTION, v, n, NULL);
+	} else if (strcmp(n, "final_action") == 0) {
+		carry(im, IK_FINAL_ACTION, v, n, NULL);
+	} else if (strcmp(n, "auto_reset_crashkernel") == 0) {
+		if (strcmp(v, "no") == 0)
+			note(im, IMPORT_NO_NEED, n, v,
+			     "kdump-file never changes crashkernel= by itself");
+		else
+			note(im, IMPORT_NOT_CARRIED, n, v,
+			     "kdump-file never changes crashkernel= by itself: kdump-file setup sets it once, as kdump-file estimate recommends");
+	} else if (strcmp(n, "force_rebuild") == 0 ||
+		   strcmp(n, "force_no_rebuild") == 0) {
+		note(im, IMPORT_NOT_CARRIED, n, NULL,
+		     "kdump-file rebuilds its capture initramfs when one of its inputs changes, and kdump-file rebuild forces it");
+	} else if (strcmp(n, "dracut_args") == 0) {
+		note(im, IMPORT_NOT_CARRIED, n, NULL,
+		     "kdump-file builds the capture initramfs with its own dracut module and options (extra_modules and extra_binaries add to it)");
+	} else if (strcmp(n, "fence_kdump_args") == 0 ||
+		   strcmp(n, "fence_kdump_nodes") == 0) {
+		note(im, IMPORT_NOT_CARRIED, n, NULL,
+		     "kdump-file sends no cluster fencing notification");
+	} else {
+		note(im, IMPORT_NOT_CARRIED, n, NULL,
+		     "not a kdump.conf directive import knows");
+	}
+}
+
+/* --- detection, entry points and output --- */
+
+static const char *const sysconfig_names[] = {
+	"KDUMP_KERNELVER", "KDUMP_COMMANDLINE", "KDUMP_COMMANDLINE_REMOVE",
+	"KDUMP_COMMANDLINE_APPEND", "KEXEC_ARGS", "KDUMP_IMG", "KDUMP_IMG_EXT",
+	"KDUMP_BOOTDIR", "FADUMP_COMMANDLINE_APPEND",
+	"VMCORE_CREATION_NOTIFICATION", NULL,
+};
+
+static const char *const kdump_conf_names[] = {
+	"path", "raw", "nfs", "ssh", "sshkey", "core_collector", "kdump_pre",
+	"kdump_post", "extra_bins", "extra_modules", "failure_action",
+	"default", "final_action", "force_rebuild", "force_no_rebuild",
+	"dracut_args", "fence_kdump_args", "fence_kdump_nodes",
+	"auto_reset_crashkernel", "virtiofs", NULL,
+};
+
+enum import_format import_detect(const char *path, const char *buf, size_t len)
+{
+	const char *base = strrchr(path, '/');
+	bool shell = false, sysconfig = false, conf = false;
+	size_t pos = 0;
+
+	base = base ? base + 1 : path;
+	if (strcmp(base, "kdump.conf") == 0)
+		return IMPORT_KDUMP_CONF;
+	if (strcmp(base, "kdump-tools") == 0 ||
+	    strcmp(base, "kdump-tools.conf") == 0)
+		return IMPORT_KDUMP_TOOLS;
+	if (strcmp(base, "kdump") == 0)
+		return IMPORT_SYSCONFIG;
+	/* By content: the first word of each line that is not a comment. */
+	while (pos < len) {
+		const char *s = buf + pos, *nl = memchr(s, '\n', len - pos);
+		size_t n = nl ? (size_t)(nl - s) : len - pos;
+		char w[64];
+		size_t wl;
+
+		pos += n + 1;
+		while (n && (*s == ' ' || *s == '\t')) {
+			s++;
+			n--;
+		}
+		if (n >= 7 && strncmp(s, "export ", 7) == 0) {
+			s += 7;
+			n -= 7;
+		}
+		wl = 0;
+		while (wl < n && wl + 1 < sizeof(w) &&
+		       s[wl] != '=' && s[wl] != ' ' && s[wl] != '\t' &&
+		       s[wl] != '#')
+			wl++;
+		if (wl == 0 || s[0] == '#')
+			continue;
+		memcpy(w, s, wl);
+		w[wl] = '\0';
+		if (wl < n && s[wl] == '=') {
+			shell = true;
+			if (in_list(w, sysconfig_names))
+				sysconfig = true;
+		} else if (in_list(w, kdump_conf_names) || in_list(w, fs_types)) {
+			conf = true;
+		}
+	}
+	if (shell && !conf)
+		return sysconfig ? IMPORT_SYSCONFIG : IMPORT_KDUMP_TOOLS;
+	if (conf && !shell)
+		return IMPORT_KDUMP_CONF;
+	return IMPORT_UNKNOWN;
+}
+
+int import_buffer(struct import *im, enum import_format f, const char *name,
+		  const char *buf, size_t len, struct import_error *err)
+{
+	int r;
+
+	if (err)
+		memset(err, 0, sizeof(*err));
+	if (im->n_sources >= 2)
+		return fail(err, 0, "at most two files are read");
+	if (f == IMPORT_KDUMP_TOOLS || f == IMPORT_SYSCONFIG) {
+		struct shell_ctx sc = { .err = err };
+		bool sysctl = false, enabled = true;
+
+		r = each_line(buf, len, err, shell_line, &sc);
+		if (r < 0) {
+			free(sc.v);
+			return r;
+		}
+		for (size_t i = 0; i < sc.n; i++) {
+			if (f == IMPORT_SYSCONFIG) {
+				map_sysconfig(im, &sc.v[i]);
+				continue;
+			}
+			map_kdump_tools(im, &sc.v[i]);
+			if (strcmp(sc.v[i].name, "KDUMP_SYSCTL") == 0)
+				sysctl = true;
+			if (strcmp(sc.v[i].name, "USE_KDUMP") == 0 &&
+			    strcmp(sc.v[i].value, "1") != 0 &&
+			    strcmp(sc.v[i].value, "true") != 0)
+				enabled = false;
+		}
+		free(sc.v);
+		/*
+		 * kdump-config load (kdump-tools 1.8.1, Debian 12) sets
+		 * kernel.panic_on_oops=1 whenever it loads, with no setting
+		 * for it: an oops panicked, and was captured.
+		 */
+		if (f == IMPORT_KDUMP_TOOLS && !sysctl && enabled)
+			carry(im, IK_PANIC_ON, "oops", "kdump-config",
+			      "sets kernel.panic_on_oops=1 when it loads");
+	} else if (f == IMPORT_KDUMP_CONF) {
+		struct conf_ctx cc = { .err = err };
+
+		r = each_line(buf, len, err, kdump_conf_line, &cc);
+		if (r < 0) {
+			free(cc.v);
+			return r;
+		}
+		for (size_t i = 0; i < cc.n; i++)
+			map_kdump_conf(im, &cc.v[i]);
+		free(cc.v);
+	} else {
+		return fail(err, 0,
+			    "neither kdump-tools' nor kdump-utils' configuration");
+	}
+	if (im->oom)
+		return -ENOMEM;
+	snprintf(im->source[im->n_sources], sizeof(im->source[0]), "%s", name);
+	sanitize(im->source[im->n_sources]);
+	im->source_format[im->n_sources++] = f;
+	return 0;
+}
+
+struct text {
+	char *buf;
+	size_t len, cap;
+	bool oom;
+};
+
+static void put(struct text *t, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void put(struct text *t, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	for (;;) {
+		va_start(ap, fmt);
+		n = vsnprintf(t->buf ? t->buf + t->len : NULL,
+			      t->buf ? t->cap - t->len : 0, fmt, ap);
+		va_end(ap);
+		if (n < 0) {
+			t->oom = true;
+			return;
+		}
+		if (t->buf && t->len + n < t->cap) {
+			t->len += n;
+			return;
+		}
+		{
+			size_t cap = (t->cap + n + 1) * 2;
+			char *p = realloc(t->buf, cap);
+
+			if (!p) {
+				t->oom = true;
+				return;
+			}
+			t->buf = p;
+			t->cap = cap;
+		}
+	}
+}
+
+static bool is_pending(const char *key)
+{
+	for (unsigned int k = 0; k < IK_MAX; k++)
+		if (keys[k].pending && strcmp(key, keys[k].name) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * The keys still pending (see keys[]) are taken out of a copy line by line
+ * as the parser calls them unknown; any other fault fails.
+ */
+int import_validate(const char *text, size_t len, struct conf_error *err)
+{
+	struct kdump_conf c;
+	char *copy = malloc(len + 1);
+	int r;
+
+	if (!copy)
+		return -ENOMEM;
+	memcpy(copy, text, len + 1);
+	for (unsigned int tries = 0; tries <= IK_MAX; tries++) {
+		char *line = copy;
+
+		r = conf_parse_buffer(&c, copy, len, err);
+		if (r != -ENOKEY || !is_pending(err->key) || err->line == 0)
+			break;
+		for (unsigned int i = 1; i < err->line && line; i++) {
+			line = strchr(line, '\n');
+			if (line)
+				line++;
+		}
+		if (!line)
+			break;
+		line[0] = '#';
+	}
+	free(copy);
+	return r;
+}
+
+int import_render(const struct import *im, char **ret, struct conf_error *err)
+{
+	struct text t = { 0 };
+	int r;
+
+	if (err)
+		memset(err, 0, sizeof(*err));
+	put(&t, "# /etc/kdump-file.conf written by kdump-file import from:\n");
+	for (unsigned int i = 0; i < im->n_sources; i++)
+		put(&t, "#   %s (%s)\n", im->source[i],
+		    import_format_name(im->source_format[i]));
+	put(&t, "# Every key is explained in kdump-file.conf(5); a key not set here keeps\n"
+		"# its default.\n");
+	for (unsigned int k = 0; k < IK_MAX; k++)
+		if (im->set[k])
+			put(&t, "\n# from %s\n%s = %s\n", im->from[k], keys[k].name,
+			    im->value[k]);
+	if (im->n_not_carried)
+		put(&t, "\n");
+	for (size_t i = 0; i < im->n_notes; i++)
+		if (im->notes[i].kind == IMPORT_NOT_CARRIED)
+			put(&t, "# not carried over: %s: %s\n",
+			    im->notes[i].setting, im->notes[i].reason);
+	if (im->n_no_need)
+		put(&t, "\n");
+	for (size_t i = 0; i < im->n_notes; i++)
+		if (im->notes[i].kind == IMPORT_NO_NEED)
+			put(&t, "# nothing to carry over: %s: %s\n",
+			    im->notes[i].setting, im->notes[i].reason);
+	if (t.oom) {
+		free(t.buf);
+		return -ENOMEM;
+	}
+	r = import_validate(t.buf, t.len, err);
+	if (r < 0) {
+		free(t.buf);
+		return r == -ENOMEM ? r : -EINVAL;
+	}
+	*ret = t.buf;
+	return 0;
+}

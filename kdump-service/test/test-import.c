@@ -1,0 +1,512 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdlib.h>
+
+#include "import.h"
+#include "tests.h"
+
+static struct import im;
+static struct import_error err;
+static char *out;
+
+/* Import text as format f into im and render it into out. */
+static int run(enum import_format f, const char *text)
+{
+	struct conf_error cerr;
+	int r;
+
+	import_free(&im);
+	import_init(&im);
+	free(out);
+	out = NULL;
+	r = import_buffer(&im, f, "/etc/source", text, strlen(text), &err);
+	if (r < 0) {
+		if (getenv("TEST_VERBOSE"))
+			fprintf(stderr, "import: line %u: %s\n", err.line, err.msg);
+		return r;
+	}
+	r = import_render(&im, &out, &cerr);
+	if (r < 0)
+		fprintf(stderr, "render: line %u %s: %s\n", cerr.line, cerr.key,
+			cerr.msg);
+	return r;
+}
+
+/* out holds this exact line. */
+static bool line(const char *l)
+{
+	size_t n = strlen(l);
+
+	for (const char *p = out; p && (p = strstr(p, l)); p++)
+		if ((p == out || p[-1] == '\n') && (p[n] == '\n' || !p[n]))
+			return true;
+	return false;
+}
+
+/* A note of that kind whose setting is setting and whose reason has why. */
+static bool noted(enum import_kind kind, const char *setting, const char *why)
+{
+	for (size_t i = 0; i < im.n_notes; i++)
+		if (im.notes[i].kind == kind &&
+		    strcmp(im.notes[i].setting, setting) == 0 &&
+		    strstr(im.notes[i].reason, why))
+			return true;
+	return false;
+}
+
+static bool key_set(const char *key)
+{
+	char k[64];
+
+	snprintf(k, sizeof(k), "\n%s = ", key);
+	return out && strstr(out, k);
+}
+
+/* The active lines of Debian 12's /etc/default/kdump-tools (1.8.1). */
+static void test_kdump_tools_defaults(void)
+{
+	CHECK(run(IMPORT_KDUMP_TOOLS,
+		  "USE_KDUMP=1\n"
+		  "KDUMP_KERNEL=/var/lib/kdump/vmlinuz\n"
+		  "KDUMP_INITRD=/var/lib/kdump/initrd.img\n"
+		  "KDUMP_COREDIR=\"/var/crash\"\n") == 0);
+	CHECK(line("path = /var/crash"));
+	CHECK(line("# from KDUMP_COREDIR"));
+	/* kdump-config load sets kernel.panic_on_oops=1 by itself. */
+	CHECK(line("panic_on = oops"));
+	CHECK(!key_set("kernel") && !key_set("initramfs"));
+	CHECK(noted(IMPORT_NO_NEED, "USE_KDUMP", "systemctl enable"));
+	CHECK(noted(IMPORT_NO_NEED, "KDUMP_KERNEL", "running kernel"));
+	CHECK(noted(IMPORT_NO_NEED, "KDUMP_INITRD", "builds and maintains"));
+	CHECK(im.n_carried == 2 && im.n_not_carried == 0 && im.n_no_need == 3);
+	CHECK(line("# /etc/kdump-file.conf written by kdump-file import from:"));
+	CHECK(line("#   /etc/source (kdump-tools)"));
+}
+
+static void test_kdump_tools_keys(void)
+{
+	CHECK(run(IMPORT_KDUMP_TOOLS,
+		  "# comment\n"
+		  "  export KDUMP_COREDIR='/srv/crash'   # where\n"
+		  "KDUMP_KERNEL=/boot/vmlinuz-6.1.0-9-amd64\n"
+		  "KDUMP_NUM_DUMPS=3\n"
+		  "KDUMP_FAIL_CMD=\"reboot -f\"\n"
+		  "KDUMP_DUMP_DMESG=1\n") == 0);
+	CHECK(line("path = /srv/crash"));
+	CHECK(line("kernel = /boot/vmlinuz-6.1.0-9-amd64"));
+	CHECK(line("keep = 3"));
+	CHECK(line("failure_action = reboot"));
+	CHECK(noted(IMPORT_NO_NEED, "KDUMP_DUMP_DMESG", "always saves"));
+
+	CHECK(run(IMPORT_KDUMP_TOOLS, "KDUMP_FAIL_CMD=/sbin/poweroff\n") == 0);
+	CHECK(line("failure_action = poweroff"));
+	CHECK(run(IMPORT_KDUMP_TOOLS, "KDUMP_FAIL_CMD='systemctl halt --force'\n") == 0);
+	CHECK(line("failure_action = halt"));
+	CHECK(run(IMPORT_KDUMP_TOOLS,
+		  "KDUMP_FAIL_CMD=\"echo 'makedumpfile FAILED.'; /bin/bash; reboot -f\"\n") == 0);
+	CHECK(!key_set("failure_action"));
+	CHECK(noted(IMPORT_NOT_CARRIED, "KDUMP_FAIL_CMD", "runs no command"));
+	CHECK(line("# not carried over: KDUMP_FAIL_CMD: kdump-file runs no command when saving fails: failure_action is one of reboot, poweroff, halt or shell"));
+	CHECK(run(IMPORT_KDUMP_TOOLS, "KDUMP_FAIL_CMD='reboot now'\n") == 0);
+	CHECK(!key_set("failure_action"));
+
+	/* The last assignment wins, as in the shell. */
+	CHECK(run(IMPORT_KDUMP_TOOLS, "KDUMP_NUM_DUMPS=3\nKDUMP_NUM_DUMPS=5\n") == 0);
+	CHECK(line("keep = 5") && !line("keep = 3"));
+	CHECK(im.n_carried == 2);	/* keep and the implicit panic_on */
+
+	/* Values our parser refuses are not carried, with its reason. */
+	CHECK(run(IMPORT_KDUMP_TOOLS,
+		  "KDUMP_COREDIR=\"/var/crash dumps\"\nKDUMP_NUM_DUMPS=5000\n") == 0);
+	CHECK(!key_set("path") && !key_set("keep"));
+	CHECK(noted(IMPORT_NOT_CARRIED, "KDUMP_COREDIR", "byte 0x20"));
+	CHECK(noted(IMPORT_NOT_CARRIED, "KDUMP_NUM_DUMPS", "from 0 (keep all) to 1000"));
+}
+
+static void test_kdump_tools_not_carried(void)
+{
+	CHECK(run(IMPORT_KDUMP_TOOLS,
+		  "USE_KDUMP=0\n"
+		  "KDUMP_INITRD=/boot/initrd-kdump\n"
+		  "KDUMP_DUMP_DMESG=0\n"
+		  "KDUMP_COMPRESSION=xz\n"
+		  "KDUMP_KEXEC_ARGS=\"--elf64-core-headers\"\n"
+		  "KDUMP_CMDLINE=\"root=/dev/sda1 ro\"\n"
+		  "SSH=\"kdump@backup\"\n"
+		  "SSH_KEY=/root/.ssh/kdump_id_rsa\n"
+		  "NFS=\"server:/export/crash\"\n"
+		  "NFS_TIMEO=600\n"
+		  "HOSTTAG=hostname\n"
+		  "FTP=server:/dumps\n"
+		  "FTP_PASSWORD=hunter2secret\n"
+		  "SOMETHING_ELSE=1\n"
+		  "KDUMP_COREDIR=$HOME/crash\n"
+		  "KDUMP_NUM_DUMPS=`echo 3`\n"
+		  "KDUMP_KERNEL=/boot/vmlinuz-*\n"
+		  "KDUMP_SYSCTL=\n") == 0);
+	CHECK(noted(IMPORT_NOT_CARRIED, "USE_KDUMP", "systemctl disable kdump-file"));
+	CHECK(noted(IMPORT_NOT_CARRIED, "KDUMP_INITRD", "runs kdump-tools' capture"));
+	CHECK(noted(IMPORT_NOT_CARRIED, "KDUMP_DUMP_DMESG", "cannot be turned off"));
+	CHECK(noted(IMPORT_NOT_CARRIED, "KDUMP_COMPRESSION", "inside makedumpfile"));
+	CHECK(noted(IMPORT_NOT_CARRIED, "KDUMP_KEXEC_ARGS", "kexec_file_load"));
+	CHECK(noted(IMPORT_NOT_CARRIED, "KDUMP_CMDLINE", "cmdline_append and cmdline_remove"));
+	CHECK(noted(IMPORT_NOT_CARRIED, "SSH", "network dump targets"));
+	CHECK(noted(IMPORT_NOT_CARRIED, "SSH_KEY", "network dump targets"));
+	CHECK(noted(IMPORT_NOT_CARRIED, "NFS", "network dump targets"));
+	CHECK(noted(IMPORT_NOT_CARRIED, "NFS_TIMEO", "network dump targets"));
+	CHECK(noted(IMPORT_NOT_CARRIED, "HOSTTAG", "network dump targets"));
+	CHECK(noted(IMPORT_NOT_CARRIED, "FTP_PASSWORD", "network dump targets"));
+	CHECK(noted(IMPORT_NOT_CARRIED, "SOMETHING_ELSE", "not a kdump-tools setting"));
+	CHECK(noted(IMPORT_NOT_CARRIED, "KDUMP_COREDIR", "shell expansion"));
+	CHECK(noted(IMPORT_NOT_CARRIED, "KDUMP_NUM_DUMPS", "shell expansion"));
+	CHECK(noted(IMPORT_NOT_CARRIED, "KDUMP_KERNEL", "shell expansion"));
+	/* A password is never repeated. */
+	CHECK(!strstr(out, "hunter2secret"));
+	/* kdump-tools off: no panic_on from kdump-config. */
+	CHECK(!key_set("panic_on") && !key_set("path"));
+	CHECK(im.n_carried == 0 && im.n_not_carried == 17);
+	CHECK(line("# not carried over: SSH: network dump targets are not supported by kdump-file yet: it dumps to a local filesystem (path, target) or a raw device (raw)"));
+}
+
+static void test_makedumpfile_args(void)
+{
+	CHECK(run(IMPORT_KDUMP_TOOLS, "MAKEDUMP_ARGS=\"-c -d 31\"\n") == 0);
+	CHECK(line("compression = zlib") && line("dump_level = 31"));
+	CHECK(run(IMPORT_KDUMP_TOOLS,
+		  "MAKEDUMP_ARGS=\"-F -l -d17 --message-level=7 -e --num-threads 2\"\n") == 0);
+	CHECK(line("compression = lzo") && line("dump_level = 17"));
+	CHECK(line("makedumpfile_args = --message-level 7 -e --num-threads 2"));
+	CHECK(noted(IMPORT_NO_NEED, "MAKEDUMP_ARGS (-F)", "flattened"));
+	CHECK(run(IMPORT_KDUMP_TOOLS, "MAKEDUMP_ARGS=\"-z -d 1\"\n") == 0);
+	CHECK(line("compression = lzo") && line("dump_level = 1"));
+	CHECK(noted(IMPORT_NOT_CARRIED, "MAKEDUMP_ARGS (-z)", "zstd compression is not in Debian 12"));
+	CHECK(run(IMPORT_KDUMP_TOOLS, "MAKEDUMP_ARGS=\"-p\"\n") == 0);
+	CHECK(noted(IMPORT_NOT_CARRIED, "MAKEDUMP_ARGS (-p)", "snappy"));
+	/* No compression option: makedumpfile writes it uncompressed. */
+	CHECK(run(IMPORT_KDUMP_TOOLS, "MAKEDUMP_ARGS=\"-d 31\"\n") == 0);
+	CHECK(line("compression = none"));
+	CHECK(run(IMPORT_KDUMP_TOOLS,
+		  "MAKEDUMP_ARGS=\"-c -E -d 40 --message-level 99 --cyclic-buffer 10\"\n") == 0);
+	CHECK(!key_set("dump_level") && !key_set("makedumpfile_args"));
+	CHECK(noted(IMPORT_NOT_CARRIED, "MAKEDUMP_ARGS (-E)", "not a makedumpfile option kdump-file passes on"));
+	CHECK(noted(IMPORT_NOT_CARRIED, "MAKEDUMP_ARGS (-d 40)", "dump level from 0 to 31"));
+	CHECK(noted(IMPORT_NOT_CARRIED, "MAKEDUMP_ARGS (--message-level 99)", "not a number"));
+	CHECK(noted(IMPORT_NOT_CARRIED, "MAKEDUMP_ARGS (--cyclic-buffer)", "not a makedumpfile option"));
+	CHECK(noted(IMPORT_NOT_CARRIED, "MAKEDUMP_ARGS (10)", "not a makedumpfile option"));
+	CHECK(run(IMPORT_KDUMP_TOOLS, "MAKEDUMP_ARGS=\"-c -d\"\n") == 0);
+	CHECK(noted(IMPORT_NOT_CARRIED, "MAKEDUMP_ARGS (-d)", "without a dump level"));
+	CHECK(run(IMPORT_KDUMP_TOOLS, "MAKEDUMP_ARGS=\"-l --num-threads\"\n") == 0);
+	CHECK(noted(IMPORT_NOT_CARRIED, "MAKEDUMP_ARGS (--num-threads)", "without a number"));
+}
+
+static void test_cmdline_append(void)
+{
+	/* kdump-tools' default KDUMP_CMDLINE_APPEND. */
+	CHECK(run(IMPORT_KDUMP_TOOLS,
+		  "KDUMP_CMDLINE_APPEND=\"reset_devices systemd.unit=kdump-tools-dump.service nr_cpus=1 irqpoll usbcore.nousb\"\n") == 0);
+	CHECK(line("cmdline_append = usbcore.nousb"));
+	CHECK(noted(IMPORT_NOT_CARRIED, "KDUMP_CMDLINE_APPEND (systemd.unit=kdump-tools-dump.service)", "without systemd") ||
+	      noted(IMPORT_NOT_CARRIED, "KDUMP_CMDLINE_APPEND (systemd.unit=kdump-tools-dump.service)", "its own /init"));
+	CHECK(noted(IMPORT_NO_NEED, "KDUMP_CMDLINE_APPEND (irqpoll)", "already"));
+	CHECK(noted(IMPORT_NO_NEED, "KDUMP_CMDLINE_APPEND (nr_cpus=1)", "already"));
+	CHECK(noted(IMPORT_NO_NEED, "KDUMP_CMDLINE_APPEND (reset_devices)", "already"));
+	/* Refused by name, by our validation, and a different value kept. */
+	CHECK(run(IMPORT_KDUMP_TOOLS,
+		  "KDUMP_CMDLINE_APPEND=\"root=/dev/sda1 init=/bin/sh quiet;reboot nr_cpus=2 rd.kdumploglvl=3 dyndbg=\\\"file x.c +p\\\" loglevel=7\"\n") == 0);
+	CHECK(line("cmdline_append = nr_cpus=2 loglevel=7"));
+	CHECK(noted(IMPORT_NOT_CARRIED, "KDUMP_CMDLINE_APPEND (root=/dev/sda1)", "sets or leaves out root"));
+	CHECK(noted(IMPORT_NOT_CARRIED, "KDUMP_CMDLINE_APPEND (init=/bin/sh)", "sets or leaves out init"));
+	CHECK(noted(IMPORT_NOT_CARRIED, "KDUMP_CMDLINE_APPEND (quiet;reboot)", "';' is not allowed"));
+	CHECK(noted(IMPORT_NOT_CARRIED, "KDUMP_CMDLINE_APPEND (rd.kdumploglvl=3)", "dracut"));
+	CHECK(noted(IMPORT_NOT_CARRIED, "KDUMP_CMDLINE_APPEND (dyndbg=\"file x.c +p\")", "is not allowed"));
+	/* Bytes that are not printable ASCII never reach the output. */
+	CHECK(run(IMPORT_KDUMP_TOOLS, "KDUMP_CMDLINE_APPEND=\"a=\xff\xfe\"\n") == 0);
+	CHECK(noted(IMPORT_NOT_CARRIED, "KDUMP_CMDLINE_APPEND (a=?" "?)", "not valid UTF-8"));
+}
+
+static void test_sysctl(void)
+{
+	CHECK(run(IMPORT_KDUMP_TOOLS,
+		  "KDUMP_SYSCTL=\"kernel.panic_on_oops=1 kernel.hung_task_panic=1 kernel.softlockup_panic=1 kernel.hardlockup_panic=1 kernel.panic_on_rcu_stall=1 kernel.panic_on_warn=0 vm.swappiness=10 kernel.panic_on_oops=1 kernel.hung_task_panic=x\"\n") == 0);
+	CHECK(line("panic_on = oops hung_task soft_lockup hard_lockup rcu_stall"));
+	CHECK(line("# from KDUMP_SYSCTL"));
+	CHECK(noted(IMPORT_NO_NEED, "KDUMP_SYSCTL (kernel.panic_on_warn=0)", "off"));
+	CHECK(noted(IMPORT_NOT_CARRIED, "KDUMP_SYSCTL (vm.swappiness=10)", "sysctl.d"));
+	CHECK(noted(IMPORT_NOT_CARRIED, "KDUMP_SYSCTL (kernel.hung_task_panic=x)", "name=number"));
+	CHECK(run(IMPORT_KDUMP_TOOLS, "KDUMP_SYSCTL=\"kernel.panic_on_warn=1\"\n") == 0);
+	CHECK(line("panic_on = warn"));
+}
+
+static void test_shell_errors(void)
+{
+	CHECK(run(IMPORT_KDUMP_TOOLS, "USE_KDUMP=1\n\nKDUMP_COREDIR=\"/var/crash\n") == -EINVAL);
+	CHECK(err.line == 3 && strstr(err.msg, "unterminated double quote"));
+	CHECK(run(IMPORT_KDUMP_TOOLS, "KDUMP_COREDIR='/var/crash\n") == -EINVAL);
+	CHECK(err.line == 1 && strstr(err.msg, "unterminated single quote"));
+	CHECK(run(IMPORT_KDUMP_TOOLS, "KDUMP_COREDIR=/var/crash dumps\n") == -EINVAL);
+	CHECK(err.line == 1 && strstr(err.msg, "quote a value that contains blanks"));
+	CHECK(run(IMPORT_KDUMP_TOOLS, "if true; then\n") == -EINVAL);
+	CHECK(strstr(err.msg, "expected a plain assignment"));
+	CHECK(run(IMPORT_KDUMP_TOOLS, "A=1\nKDUMP_COREDIR=/x;rm\n") == -EINVAL);
+	CHECK(err.line == 2 && strstr(err.msg, "';'"));
+	CHECK(run(IMPORT_KDUMP_TOOLS, "KDUMP_COREDIR=/x\\\n") == -EINVAL);
+	CHECK(strstr(err.msg, "continued lines"));
+	CHECK(run(IMPORT_KDUMP_TOOLS, "1A=2\n") == -EINVAL);
+	CHECK(run(IMPORT_KDUMP_TOOLS, "A = 2\n") == -EINVAL);
+	CHECK(run(IMPORT_KDUMP_TOOLS, "A=\x01\n") == -EINVAL);
+	CHECK(strstr(err.msg, "control character 0x01"));
+	{
+		static const char nul[] = "A=1\0B=2\n";
+
+		import_free(&im);
+		import_init(&im);
+		CHECK(import_buffer(&im, IMPORT_KDUMP_TOOLS, "x", nul,
+				    sizeof(nul) - 1, &err) == -EINVAL);
+		CHECK(strstr(err.msg, "NUL byte"));
+	}
+	{
+		char *big = malloc(IMPORT_LINE_MAX + 16);
+
+		memset(big, 'a', IMPORT_LINE_MAX + 8);
+		memcpy(big, "A=", 2);
+		strcpy(big + IMPORT_LINE_MAX + 8, "\n");
+		CHECK(run(IMPORT_KDUMP_TOOLS, big) == -EINVAL);
+		CHECK(err.line == 1 && strstr(err.msg, "longer than"));
+		/* Fits the line, not kdump-file.conf's value bound. */
+		big[CONF_VALUE_MAX + 8] = '\n';
+		big[CONF_VALUE_MAX + 9] = '\0';
+		CHECK(run(IMPORT_KDUMP_TOOLS, big) == -EINVAL);
+		CHECK(strstr(err.msg, "value of A is longer"));
+		free(big);
+	}
+	/* Nothing is mapped from a file that does not parse. */
+	CHECK(run(IMPORT_KDUMP_TOOLS, "KDUMP_NUM_DUMPS=2\nB=\"x\n") == -EINVAL);
+	CHECK(im.n_notes == 0 && im.n_sources == 0);
+	/* Quoting: '$' literal in single quotes, escaped in double quotes. */
+	CHECK(run(IMPORT_KDUMP_TOOLS, "KDUMP_COREDIR='/a$b'\n") == 0);
+	CHECK(noted(IMPORT_NOT_CARRIED, "KDUMP_COREDIR", "refuses it"));
+	CHECK(run(IMPORT_KDUMP_TOOLS, "KDUMP_COREDIR=\"/var/\\$x\"\n") == 0);
+	CHECK(noted(IMPORT_NOT_CARRIED, "KDUMP_COREDIR", "refuses it"));
+	CHECK(run(IMPORT_KDUMP_TOOLS, "KDUMP_COREDIR=/var/\"cr\"'ash'\r\n") == 0);
+	CHECK(line("path = /var/crash"));
+}
+
+/* The active lines kdump-utils ships on x86_64. */
+static const char fedora_conf[] =
+	"auto_reset_crashkernel yes\n"
+	"path /var/crash\n"
+	"core_collector makedumpfile -l --message-level 7 -d 31\n";
+static const char fedora_sysconfig[] =
+	"KDUMP_KERNELVER=\"\"\n"
+	"KDUMP_COMMANDLINE=\"\"\n"
+	"KDUMP_COMMANDLINE_REMOVE=\"hugepages hugepagesz slub_debug quiet log_buf_len swiotlb cma hugetlb_cma ignition.firstboot\"\n"
+	"KDUMP_COMMANDLINE_APPEND=\"irqpoll nr_cpus=1 reset_devices cgroup_disable=memory mce=off numa=off udev.children-max=2 panic=10 acpi_no_memhotplug transparent_hugepage=never nokaslr hest_disable novmcoredd cma=0 hugetlb_cma=0 pcie_ports=compat\"\n"
+	"FADUMP_COMMANDLINE_APPEND=\"\"\n"
+	"KEXEC_ARGS=\"-s\"\n"
+	"KDUMP_IMG=\"vmlinuz\"\n"
+	"KDUMP_IMG_EXT=\"\"\n"
+	"VMCORE_CREATION_NOTIFICATION=\"yes\"\n";
+
+static void test_kdump_utils_defaults(void)
+{
+	struct conf_error cerr;
+
+	CHECK(run(IMPORT_KDUMP_CONF, fedora_conf) == 0);
+	CHECK(import_buffer(&im, IMPORT_SYSCONFIG, "/etc/sysconfig/kdump",
+			    fedora_sysconfig, strlen(fedora_sysconfig), &err) == 0);
+	free(out);
+	out = NULL;
+	CHECK(import_render(&im, &out, &cerr) == 0);
+	CHECK(line("path = /var/crash"));
+	CHECK(line("compression = lzo"));
+	CHECK(line("dump_level = 31"));
+	CHECK(line("makedumpfile_args = --message-level 7"));
+	CHECK(line("cmdline_append = nokaslr hest_disable novmcoredd cma=0 hugetlb_cma=0 pcie_ports=compat"));
+	CHECK(line("cmdline_remove = slub_debug quiet log_buf_len swiotlb ignition.firstboot"));
+	CHECK(line("#   /etc/sysconfig/kdump (kdump-utils sysconfig)"));
+	CHECK(noted(IMPORT_NOT_CARRIED, "auto_reset_crashkernel (yes)", "never changes crashkernel="));
+	CHECK(noted(IMPORT_NOT_CARRIED, "KDUMP_COMMANDLINE_APPEND (udev.children-max=2)", "without udev"));
+	CHECK(noted(IMPORT_NO_NEED, "KDUMP_COMMANDLINE_APPEND (panic=10)", "already"));
+	CHECK(noted(IMPORT_NO_NEED, "KDUMP_COMMANDLINE_APPEND (transparent_hugepage=never)", "already"));
+	CHECK(noted(IMPORT_NO_NEED, "KDUMP_COMMANDLINE_REMOVE (hugepages)", "already"));
+	CHECK(noted(IMPORT_NO_NEED, "KEXEC_ARGS (-s)", "kexec_file_load"));
+	CHECK(noted(IMPORT_NO_NEED, "KDUMP_IMG", "default"));
+	CHECK(im.n_not_carried == 2);
+	CHECK(!key_set("panic_on"));
+}
+
+static void test_kdump_conf(void)
+{
+	CHECK(run(IMPORT_KDUMP_CONF,
+		  "# a comment\n"
+		  "ext4 UUID=03138356-5e61-4ab3-b58e-27507ac41937   # the disk\n"
+		  "path /crash\n"
+		  "core_collector makedumpfile -c -d 17\n"
+		  "kdump_pre /usr/local/bin/pre.sh\n"
+		  "kdump_post /usr/local/bin/post.sh\n"
+		  "extra_bins /usr/bin/lftp /usr/bin/ssh\n"
+		  "extra_bins /usr/bin/lftp lftp\n"
+		  "extra_modules gfs2 bridge\n"
+		  "extra_modules bad/name\n"
+		  "failure_action shell\n"
+		  "final_action poweroff\n") == 0);
+	CHECK(line("target = UUID=03138356-5e61-4ab3-b58e-27507ac41937"));
+	CHECK(line("# from ext4"));
+	CHECK(line("path = /crash"));
+	CHECK(line("compression = zlib") && line("dump_level = 17"));
+	CHECK(line("pre_hook = /usr/local/bin/pre.sh"));
+	CHECK(line("post_hook = /usr/local/bin/post.sh"));
+	CHECK(line("extra_binaries = /usr/bin/lftp /usr/bin/ssh"));
+	CHECK(noted(IMPORT_NOT_CARRIED, "extra_bins (lftp)", "not an absolute path"));
+	CHECK(line("extra_modules = gfs2 bridge"));
+	CHECK(noted(IMPORT_NOT_CARRIED, "extra_modules (bad/name)", "not a module name"));
+	CHECK(line("failure_action = shell"));
+	CHECK(line("final_action = poweroff"));
+
+	CHECK(run(IMPORT_KDUMP_CONF,
+		  "xfs LABEL=dumps\ndefault poweroff\nfinal_action shell\n") == 0);
+	CHECK(line("target = LABEL=dumps"));
+	CHECK(line("failure_action = poweroff"));
+	CHECK(!key_set("final_action"));
+	CHECK(noted(IMPORT_NOT_CARRIED, "final_action", "reboot, poweroff, halt"));
+	CHECK(run(IMPORT_KDUMP_CONF, "raw /dev/vdb\nfailure_action dump_to_rootfs\n") == 0);
+	CHECK(line("raw = /dev/vdb"));
+	CHECK(noted(IMPORT_NOT_CARRIED, "failure_action (dump_to_rootfs)", "no second dump target"));
+	CHECK(run(IMPORT_KDUMP_CONF, "btrfs /dev/vdb1;reboot\n") == 0);
+	CHECK(noted(IMPORT_NOT_CARRIED, "btrfs", "refuses it"));
+
+	CHECK(run(IMPORT_KDUMP_CONF,
+		  "nfs server:/export\n"
+		  "sshkey /root/.ssh/kdump_id_rsa\n"
+		  "core_collector cp\n"
+		  "kdump_post /bin/post arg\n"
+		  "force_rebuild 1\n"
+		  "force_no_rebuild 0\n"
+		  "dracut_args --omit-drivers \"cfg80211 snd\"\n"
+		  "fence_kdump_args -p 7410\n"
+		  "fence_kdump_nodes node1 node2\n"
+		  "auto_reset_crashkernel no\n"
+		  "frobnicate 1\n") == 0);
+	CHECK(noted(IMPORT_NOT_CARRIED, "nfs", "network dump targets"));
+	CHECK(noted(IMPORT_NOT_CARRIED, "sshkey", "network dump targets"));
+	CHECK(noted(IMPORT_NOT_CARRIED, "core_collector", "always saves the dump with makedumpfile"));
+	CHECK(noted(IMPORT_NOT_CARRIED, "kdump_post", "without arguments"));
+	CHECK(noted(IMPORT_NOT_CARRIED, "force_rebuild", "kdump-file rebuild"));
+	CHECK(noted(IMPORT_NOT_CARRIED, "force_no_rebuild", "kdump-file rebuild"));
+	CHECK(noted(IMPORT_NOT_CARRIED, "dracut_args", "own dracut module"));
+	CHECK(noted(IMPORT_NOT_CARRIED, "fence_kdump_args", "fencing"));
+	CHECK(noted(IMPORT_NOT_CARRIED, "fence_kdump_nodes", "fencing"));
+	CHECK(noted(IMPORT_NO_NEED, "auto_reset_crashkernel (no)", "never changes"));
+	CHECK(noted(IMPORT_NOT_CARRIED, "frobnicate", "not a kdump.conf directive"));
+	CHECK(line("# not carried over: nfs: network dump targets are not supported by kdump-file yet: it dumps to a local filesystem (path, target) or a raw device (raw)"));
+	CHECK(run(IMPORT_KDUMP_CONF, "ssh user@host\nvirtiofs myfs\n") == -EINVAL);
+	CHECK(run(IMPORT_KDUMP_CONF, "virtiofs myfs\n") == 0);
+	CHECK(noted(IMPORT_NOT_CARRIED, "virtiofs", "not supported"));
+}
+
+static void test_kdump_conf_errors(void)
+{
+	CHECK(run(IMPORT_KDUMP_CONF, "path /a\next4 /dev/vdb\nraw /dev/vdc\n") == -EINVAL);
+	CHECK(err.line == 3 && strstr(err.msg, "second dump target"));
+	CHECK(strstr(err.msg, "line 2"));
+	CHECK(run(IMPORT_KDUMP_CONF, "path /a\npath /b\n") == -EINVAL);
+	CHECK(err.line == 2 && strstr(err.msg, "repeats path of line 1"));
+	CHECK(run(IMPORT_KDUMP_CONF, "default reboot\nfailure_action halt\n") == -EINVAL);
+	CHECK(run(IMPORT_KDUMP_CONF, "path\n") == -EINVAL);
+	CHECK(strstr(err.msg, "without a value"));
+	CHECK(run(IMPORT_KDUMP_CONF, "PATH=/x\n") == -EINVAL);
+	CHECK(strstr(err.msg, "expected 'directive value'"));
+	CHECK(run(IMPORT_KDUMP_CONF, "path /a\x1b[2J\n") == -EINVAL);
+}
+
+static void test_sysconfig(void)
+{
+	CHECK(run(IMPORT_SYSCONFIG,
+		  "KDUMP_KERNELVER=6.1.0-9-amd64\n"
+		  "KDUMP_COMMANDLINE=\"ro root=/dev/sda\"\n"
+		  "KEXEC_ARGS=\"-s --elf64-core-headers\"\n"
+		  "KDUMP_IMG=bzImage\n"
+		  "KDUMP_IMG_EXT=.old\n"
+		  "FADUMP_COMMANDLINE_APPEND=\"nr_cpus=16\"\n"
+		  "KDUMP_STDLOGLVL=3\n"
+		  "OTHER=1\n") == 0);
+	CHECK(line("kernel = /boot/vmlinuz-6.1.0-9-amd64"));
+	CHECK(noted(IMPORT_NOT_CARRIED, "KDUMP_COMMANDLINE", "builds the capture command line"));
+	CHECK(noted(IMPORT_NOT_CARRIED, "KEXEC_ARGS (--elf64-core-headers)", "kexec(8)"));
+	CHECK(noted(IMPORT_NOT_CARRIED, "KDUMP_IMG", "whole path"));
+	CHECK(noted(IMPORT_NOT_CARRIED, "KDUMP_IMG_EXT", "whole path"));
+	CHECK(noted(IMPORT_NOT_CARRIED, "FADUMP_COMMANDLINE_APPEND", "powerpc"));
+	CHECK(noted(IMPORT_NOT_CARRIED, "KDUMP_STDLOGLVL", "journal"));
+	CHECK(noted(IMPORT_NOT_CARRIED, "OTHER", "sysconfig setting"));
+	/* No kdump-config there: nothing implicit. */
+	CHECK(!key_set("panic_on"));
+}
+
+/*
+ * The pending keys go through conf_parse_buffer() with the rest: a text
+ * made of all of them renders, and so does one where they repeat.
+ */
+static void test_render_checks(void)
+{
+	CHECK(run(IMPORT_KDUMP_CONF,
+		  "kdump_pre /a\nkdump_post /b\nextra_bins /c\nextra_modules m\ncore_collector makedumpfile -e\n") == 0);
+	CHECK(line("pre_hook = /a") && line("post_hook = /b"));
+	CHECK(line("extra_binaries = /c") && line("extra_modules = m"));
+	CHECK(line("makedumpfile_args = -e"));
+	CHECK(line("compression = none"));
+	/* Every line is a key, a comment or blank. */
+	for (const char *p = out; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+		CHECK(*p == '#' || *p == '\n' || strstr(p, " = ") < strchr(p, '\n'));
+}
+
+static void test_validate(void)
+{
+	static const char pending[] =
+		"path = /var/crash\nmakedumpfile_args = -e\npanic_on = oops\n"
+		"pre_hook = /a\npost_hook = /b\nextra_binaries = /c\n"
+		"extra_modules = m\n";
+	static const char unknown[] = "panic_on = oops\npanic_onn = oops\n";
+	static const char bad[] = "panic_on = oops\nkeep = many\n";
+	struct conf_error e;
+
+	CHECK(import_validate(pending, strlen(pending), &e) == 0);
+	/* Only those names: any other unknown key still fails. */
+	CHECK(import_validate(unknown, strlen(unknown), &e) == -ENOKEY);
+	CHECK(e.line == 2 && strcmp(e.key, "panic_onn") == 0);
+	CHECK(import_validate(bad, strlen(bad), &e) == -EINVAL);
+	CHECK(e.line == 2 && strcmp(e.key, "keep") == 0);
+}
+
+static void test_detect(void)
+{
+	CHECK(import_detect("/etc/kdump.conf", "", 0) == IMPORT_KDUMP_CONF);
+	CHECK(import_detect("/etc/default/kdump-tools", "", 0) == IMPORT_KDUMP_TOOLS);
+	CHECK(import_detect("/etc/sysconfig/kdump", "", 0) == IMPORT_SYSCONFIG);
+	CHECK(import_detect("/tmp/a", fedora_conf, strlen(fedora_conf)) == IMPORT_KDUMP_CONF);
+	CHECK(import_detect("/tmp/b", fedora_sysconfig, strlen(fedora_sysconfig)) == IMPORT_SYSCONFIG);
+	CHECK(import_detect("/tmp/c", "# x\nUSE_KDUMP=1\n", 16) == IMPORT_KDUMP_TOOLS);
+	CHECK(import_detect("/tmp/d", "# only a comment\n", 17) == IMPORT_UNKNOWN);
+	CHECK(import_detect("/tmp/e", "path /x\nUSE_KDUMP=1\n", 20) == IMPORT_UNKNOWN);
+	CHECK(import_detect("/tmp/f", "hello world\n", 12) == IMPORT_UNKNOWN);
+}
+
+int main(void)
+{
+	test_kdump_tools_defaults();
+	test_kdump_tools_keys();
+	test_kdump_tools_not_carried();
+	test_makedumpfile_args();
+	test_cmdline_append();
+	test_sysctl();
+	test_shell_errors();
+	test_kdump_utils_defaults();
+	test_kdump_conf();
+	test_kdump_conf_errors();
+	test_sysconfig();
+	test_render_checks();
+	test_validate();
+	test_detect();
+	import_free(&im);
+	free(out);
+	return tests_done();
+}
