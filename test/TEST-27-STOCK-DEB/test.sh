@@ -42,6 +42,12 @@ boot deb-install "$out/console-install.log"
 con=$out/console-install.log
 check "apt-get installed the package" grep -q "KDUMP-FILE-TEST: rc=0: apt-get install" "$con"
 check "the package enabled the service" grep -q "KDUMP-FILE-TEST: after install: enabled enabled" "$con"
+check "without a reservation it did not start it, and said so" \
+	grep -q "KDUMP-FILE-TEST: after install: enabled enabled active inactive" "$con"
+check "the installation says when it loads" \
+	grep -q "KDUMP-FILE-TEST:   kdump-file: no memory is reserved for a capture kernel in this boot" "$con"
+check "no systemctl failure during the installation" \
+	bash -c "! grep -q 'Could not execute systemctl' '$con'"
 check "the debconf question showed the size" \
 	grep -q "KDUMP-FILE-TEST: debconf: the question showed crashkernel=[0-9]*M" "$con"
 check "the debconf question's default ran setup at install" \
