@@ -1833,6 +1833,42 @@ static void show_helpers(const struct plan *p)
 		printf("watchdog:    not active in this system: a capture kernel that hangs before the capture starts is not reset (set RuntimeWatchdogSec= in /etc/systemd/system.conf)\n");
 }
 
+/*
+ * The makedumpfile command lines the capture runs: the kernel log's into
+ * dmesg, the vmcore's into vmcore ("" for dump_level = dmesg), with the
+ * dump directory named as this system sees it; both buffers of size.
+ */
+static void show_makedumpfile(const struct plan *p, char *dmesg, char *vmcore,
+			      size_t size)
+{
+	static struct conf_makedumpfile_cmd cmd;
+	char dir[PATH_MAX + 16], out[PATH_MAX + 48];
+	size_t pos = 0;
+
+	snprintf(dir, sizeof(dir), "%s/<time>",
+		 strcmp(p->conf.path, "/") ? p->conf.path : "");
+	vmcore[0] = '\0';
+	if (p->conf.raw[0]) {
+		snprintf(dmesg, size, "makedumpfile --dump-dmesg /proc/vmcore <file>, copied to raw device %s",
+			 p->conf.raw);
+	} else {
+		snprintf(dmesg, size, "makedumpfile --dump-dmesg /proc/vmcore %s/dmesg.txt",
+			 dir);
+	}
+	if (p->capture.dmesg_only)
+		return;
+	snprintf(out, sizeof(out), "%s/vmcore-incomplete", dir);
+	if (conf_makedumpfile_cmd(&p->capture, "/proc/vmcore",
+				  p->conf.raw[0] ? NULL : out, dir, &cmd) < 0)
+		return;
+	for (char **a = cmd.argv; *a && pos < size; a++)
+		pos += snprintf(vmcore + pos, size - pos, "%s%s",
+				a == cmd.argv ? "" : " ", *a);
+	if (p->conf.raw[0] && pos < size)
+		snprintf(vmcore + pos, size - pos, " > raw device %s",
+			 p->conf.raw);
+}
+
 /* show --json: the plan as one object. */
 static int show_json(const struct plan *p)
 {
@@ -1841,10 +1877,17 @@ static int show_json(const struct plan *p)
 	struct json_object *mods = json_object_new_array();
 	struct json_object *lvs = json_object_new_array();
 	char text[sizeof(p->capture_conf_text)];
+	char mdf_dmesg[CONF_VALUE_MAX + PATH_MAX], mdf_vmcore[CONF_VALUE_MAX + PATH_MAX];
 	int r = j && cc && mods && lvs ? 0 : -ENOMEM;
 
+	show_makedumpfile(p, mdf_dmesg, mdf_vmcore, sizeof(mdf_vmcore));
 	if (r == 0)
 		r = json_set_text(j, "config", arg_config);
+	if (r == 0)
+		r = json_set_text(j, "makedumpfile_dmesg", mdf_dmesg);
+	/* "" for dump_level = dmesg: no vmcore. */
+	if (r == 0)
+		r = json_set_text(j, "makedumpfile", mdf_vmcore);
 	if (r == 0)
 		r = json_set_text(j, "kernel", p->kernel);
 	if (r == 0)
@@ -1916,6 +1959,16 @@ static int do_show(void)
 	printf("# configuration: %s\n", arg_config);
 	printf("kernel:      %s\ninitramfs:   %s\ncmdline:     %s\n", p.kernel,
 	       p.initramfs, p.cmdline);
+	{
+		char dmesg[CONF_VALUE_MAX + PATH_MAX], vmcore[CONF_VALUE_MAX + PATH_MAX];
+
+		show_makedumpfile(&p, dmesg, vmcore, sizeof(vmcore));
+		printf("dmesg:       %s\n", dmesg);
+		if (vmcore[0])
+			printf("vmcore:      %s\n", vmcore);
+		else
+			printf("vmcore:      none: dump_level = dmesg saves the kernel log alone\n");
+	}
 	printf("# as the capture kernel sees it:\n%s", p.capture_conf_text);
 	show_helpers(&p);
 	if (!p.chain_known) {

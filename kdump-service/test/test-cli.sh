@@ -141,5 +141,30 @@ conf "raw = /dev/null-ish" "raw_overwrite = perhaps"
 expect "raw_overwrite neither yes nor no" 1 -- "$kf" -c "$t/conf" show
 has "raw_overwrite: the values" "$t/err" "is not yes or no"
 
+# makedumpfile_args: show prints the command lines the capture runs; a
+# refused option is named with its reason.
+conf "path = $dumps" "compression = zlib" "dump_level = 17" \
+	"makedumpfile_args = --num-threads=2 -e  --message-level 7"
+expect "show with makedumpfile_args" 0 -- "$kf" -c "$t/conf" show
+has "show: the vmcore's makedumpfile line" "$t/out" \
+	"vmcore:      makedumpfile -c -d 17 --num-threads 2 -e --message-level 7 --work-dir $dumps/<time> /proc/vmcore $dumps/<time>/vmcore-incomplete"
+has "show: the dmesg's makedumpfile line" "$t/out" \
+	"dmesg:       makedumpfile --dump-dmesg /proc/vmcore $dumps/<time>/dmesg.txt"
+has "show: the capture's copy, normalised" "$t/out" \
+	"makedumpfile_args = --num-threads 2 -e --message-level 7"
+expect "show --json with makedumpfile_args" 0 -- "$kf" -c "$t/conf" --json show
+json "show --json: the makedumpfile line" \
+	'.makedumpfile | startswith("makedumpfile -c -d 17 --num-threads 2 -e")'
+conf "path = $dumps" "makedumpfile_args = -D -F"
+expect "a refused makedumpfile option" 1 -- "$kf" -c "$t/conf" show
+has "the refused option, its reason and the fix" "$t/err" \
+	"conf:2: key 'makedumpfile_args': '-F' is refused: kdump-file chooses the flattened format itself, for a raw target (remove it)"
+conf "path = $dumps" "makedumpfile_args = --num-threads 0"
+expect "--num-threads 0" 1 -- "$kf" -c "$t/conf" show
+has "the bounds are named" "$t/err" "'--num-threads' needs a number from 1 to 64, not '0'"
+conf "path = $dumps" "makedumpfile_args = --frob"
+expect "an unknown makedumpfile option" 1 -- "$kf" -c "$t/conf" show
+has "unknown: said so" "$t/err" "'--frob' is not known to kdump-file: remove it"
+
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
