@@ -233,11 +233,13 @@ static void apply_retention(const char *base, unsigned int keep)
 		    base + strlen(MNT), keep);
 		goto out;
 	}
+	/* A dmesg-only dump (dump_level = dmesg) that finished is complete. */
 	for (size_t i = 0; i < n; i++) {
 		char p[PATH_MAX];
+		struct dump_info d;
 
-		snprintf(p, sizeof(p), "%s/vmcore", names[i]);
-		complete[i] = faccessat(bfd, p, F_OK, AT_SYMLINK_NOFOLLOW) == 0;
+		snprintf(p, sizeof(p), "%s/%s", base, names[i]);
+		complete[i] = dump_inspect(p, &d) == 0 && dump_complete(&d);
 	}
 	(void)dump_retention(complete, n, keep, rm);
 	for (size_t i = 0; i < n; i++) {
@@ -1099,10 +1101,26 @@ static int capture(const struct kdump_conf *c)
 	 * this kernel dies while the vmcore is written, the next boot finds
 	 * an incomplete dump, not nothing.  The record is replaced at the end.
 	 */
-	(void)write_incomplete(meta, "the capture did not finish: power was lost, the capture kernel stopped or capture_timeout passed while saving the vmcore");
+	(void)write_incomplete(meta, c->dmesg_only ?
+		"the capture did not finish: power was lost, the capture kernel stopped or capture_timeout passed while writing metadata.json" :
+		"the capture did not finish: power was lost, the capture kernel stopped or capture_timeout passed while saving the vmcore");
 	(void)fsync_path(dmesg);
 	(void)fsync_path(dir);
 	(void)fsync_path(base);
+
+	/* dump_level = dmesg: the kernel log is the whole dump. */
+	if (c->dmesg_only) {
+		if (r != 0) {
+			snprintf(reason, sizeof(reason),
+				 "makedumpfile --dump-dmesg failed with status %d (dump_level = dmesg saves nothing else)",
+				 r);
+			say("error: kernel log not saved: %s", reason);
+			r = -EIO;
+		} else {
+			say("no vmcore: dump_level = dmesg saves the kernel log alone");
+		}
+		goto out_meta;
+	}
 
 	/* 4. The vmcore, under a name that says it is not complete yet. */
 	if (free_bytes(dir) <= c->min_free_mb * (1ULL << 20)) {
@@ -1191,9 +1209,11 @@ out_meta:
 			m = json_set_int(o, "crash_time", vi.crash_time);
 		if (m == 0)
 			m = json_set_text(o, "panic", panic);
-		if (m == 0)
+		if (m == 0 && c->dmesg_only)
+			m = json_set_bool(o, "dmesg_only", 1);
+		if (m == 0 && !c->dmesg_only)
 			m = json_set_int(o, "dump_level", c->dump_level);
-		if (m == 0)
+		if (m == 0 && !c->dmesg_only)
 			m = json_set_text(o, "compression",
 					  conf_compression_to_string(c->compression));
 		if (m == 0)
@@ -1265,9 +1285,13 @@ int main(void)
 		record_failure(&c, -r, "reading the capture configuration", last_error);
 		take_action(c.failure_action);
 	}
-	say("capture started: target %s, path %s, dump level %u, %s",
-	    c.raw[0] ? c.raw : c.target, c.path, c.dump_level,
-	    conf_compression_to_string(c.compression));
+	if (c.dmesg_only)
+		say("capture started: target %s, path %s, dump level dmesg: the kernel log alone",
+		    c.target, c.path);
+	else
+		say("capture started: target %s, path %s, dump level %u, %s",
+		    c.raw[0] ? c.raw : c.target, c.path, c.dump_level,
+		    conf_compression_to_string(c.compression));
 	if (read_line_file("/proc/cmdline", cmdline, sizeof(cmdline)) == 0)
 		say("capture kernel command line: %s", cmdline);
 	helpers_start(&c);

@@ -1459,6 +1459,9 @@ static void print_dump(const char *label, const struct dump_info *d)
 	if (d->has_vmcore)
 		printf("%-13s %s: complete, %lld MiB", label, d->dir,
 		       d->vmcore_bytes >> 20);
+	else if (dump_complete(d))
+		printf("%-13s %s: complete, dmesg only (dump_level = dmesg: no vmcore)",
+		       label, d->dir);
 	else if (d->has_dmesg)
 		printf("%-13s %s: INCOMPLETE (dmesg saved, no vmcore%s%s%s)", label,
 		       d->dir, d->has_incomplete ? "; vmcore-incomplete left" : "",
@@ -1494,7 +1497,7 @@ static bool test_line(const struct kdump_conf *c, const struct dump_info *last,
 			     sizeof(now_boot));
 	if (strcmp(boot, now_boot) == 0)
 		snprintf(out, size, "%s pending (the machine has not crashed yet)", id);
-	else if (last && last->crash_time >= t && last->has_vmcore)
+	else if (last && last->crash_time >= t && dump_complete(last))
 		snprintf(out, size, "%s passed: dump %s", id, last->dir);
 	else if (last && last->crash_time >= t)
 		snprintf(out, size, "%s FAILED: dump %s is incomplete", id, last->dir);
@@ -1573,8 +1576,10 @@ static struct json_object *dump_json(const struct dump_info *d)
 	if (r == 0)
 		r = json_set_text(o, "dir", d->dir);
 	if (r == 0)
-		r = json_set_text(o, "state", d->has_vmcore ? "complete" :
+		r = json_set_text(o, "state", dump_complete(d) ? "complete" :
 				  d->has_dmesg ? "incomplete" : "failed");
+	if (r == 0 && d->dmesg_only)
+		r = json_set_bool(o, "dmesg_only", 1);
 	if (r == 0 && d->has_vmcore)
 		r = json_set_int(o, "vmcore_bytes", d->vmcore_bytes);
 	if (r == 0 && d->crash_time >= 0)
@@ -2312,7 +2317,7 @@ static int store_find(char *dir, size_t size, char id[DUMP_ID_LEN + 1])
 
 static const char *dump_state(const struct dump_info *d)
 {
-	return d->has_vmcore ? "complete" : d->has_dmesg ? "incomplete" : "failed";
+	return dump_complete(d) ? "complete" : d->has_dmesg ? "incomplete" : "failed";
 }
 
 static void utc_time(long long t, char *buf, size_t size)
@@ -2364,10 +2369,12 @@ static int do_list(void)
 					 (d.vmcore_bytes + (1 << 20) - 1) >> 20);
 			else
 				snprintf(size, sizeof(size), "-");
-			printf("%-8s  %-20s  %-20s  %-16.16s  %8s  %s%s%s\n", id,
+			printf("%-8s  %-20s  %-20s  %-16.16s  %8s  %s%s%s%s\n", id,
 			       when, d.release[0] ? d.release : "-",
 			       d.signature[0] ? d.signature : "-", size,
-			       dump_state(&d), d.error[0] ? ": " : "", d.error);
+			       dump_state(&d),
+			       d.dmesg_only && dump_complete(&d) ? ", dmesg only" : "",
+			       d.error[0] ? ": " : "", d.error);
 			continue;
 		}
 		o = json_object_new_object();
@@ -2386,6 +2393,8 @@ static int do_list(void)
 			m = json_set_int(o, "vmcore_bytes", d.vmcore_bytes);
 		if (m == 0)
 			m = json_set_text(o, "state", dump_state(&d));
+		if (m == 0 && d.dmesg_only)
+			m = json_set_bool(o, "dmesg_only", 1);
 		if (m == 0 && d.error[0])
 			m = json_set_text(o, "error", d.error);
 		if (m == 0)
@@ -2454,6 +2463,8 @@ static int do_info(void)
 			m = json_set_text(j, "dir", dir);
 		if (m == 0)
 			m = json_set_text(j, "state", dump_state(&d));
+		if (m == 0 && d.dmesg_only)
+			m = json_set_bool(j, "dmesg_only", 1);
 		if (m == 0 && d.error[0])
 			m = json_set_text(j, "error", d.error);
 		if (m == 0 && d.has_vmcore)
@@ -2483,6 +2494,8 @@ static int do_info(void)
 	if (d.has_vmcore)
 		printf("state:       complete: vmcore of %lld MiB\n",
 		       (d.vmcore_bytes + (1 << 20) - 1) >> 20);
+	else if (dump_complete(&d))
+		printf("state:       complete, dmesg only: no vmcore, by configuration (dump_level = dmesg saved the kernel log alone)\n");
 	else
 		printf("state:       %s%s%s\n", dump_state(&d),
 		       d.error[0] ? ": " : "", d.error);
@@ -2546,8 +2559,14 @@ static int do_debug(void)
 		return r;
 	snprintf(core, sizeof(core), "%s/vmcore", dir);
 	if (access(core, R_OK) < 0) {
-		log_error("dump %s has no vmcore (the capture did not complete): its kernel log is %s/dmesg.txt",
-			  dir, dir);
+		struct dump_info d;
+
+		if (dump_inspect(dir, &d) == 0 && d.dmesg_only)
+			log_error("dump %s has no vmcore: it is a dmesg-only dump (dump_level = dmesg), so there is nothing for crash; its kernel log is %s/dmesg.txt (kdump-file info %s)",
+				  dir, dir, id);
+		else
+			log_error("dump %s has no vmcore (the capture did not complete): its kernel log is %s/dmesg.txt",
+				  dir, dir);
 		return -ENOENT;
 	}
 	/* kdump-file-analyze finds the vmlinux; its errors are its own. */

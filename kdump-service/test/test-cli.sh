@@ -166,5 +166,40 @@ conf "path = $dumps" "makedumpfile_args = --frob"
 expect "an unknown makedumpfile option" 1 -- "$kf" -c "$t/conf" show
 has "unknown: said so" "$t/err" "'--frob' is not known to kdump-file: remove it"
 
+# dump_level = dmesg: show says no vmcore; a dmesg-only dump is complete in
+# list, status and info, and debug says why there is nothing for crash.
+conf "path = $dumps" "dump_level = dmesg"
+expect "show with dump_level = dmesg" 0 -- "$kf" -c "$t/conf" show
+has "show: no vmcore line" "$t/out" "vmcore:      none: dump_level = dmesg saves the kernel log alone"
+has "show: the capture's copy" "$t/out" "dump_level = dmesg"
+conf "raw = /dev/null-ish" "dump_level = dmesg"
+expect "dump_level = dmesg with a raw device" 1 -- "$kf" -c "$t/conf" show
+has "dmesg and raw: why" "$t/err" "dmesg is for a dump directory on a filesystem"
+conf "path = $dumps"
+d=$dumps/2026-07-01-00:00:00
+mkdir -m 0700 "$d"
+echo "Kernel panic - not syncing: sysrq triggered crash" >"$d/dmesg.txt"
+printf '%s\n' '{ "kernel_release": "6.1.0-x", "crash_time": 1782864000,' \
+	'  "panic": "sysrq triggered crash", "dmesg_only": true, "complete": true,' \
+	'  "error": "" }' >"$d/metadata.json"
+did=$("$kf" -c "$t/conf" --json list | jq -r '.[-1].id')
+expect "list with a dmesg-only dump" 0 -- "$kf" -c "$t/conf" list
+has "list: complete, dmesg only" "$t/out" "complete, dmesg only"
+expect "list --json with a dmesg-only dump" 0 -- "$kf" -c "$t/conf" --json list
+json "list --json: complete and dmesg_only" \
+	'.[-1].state == "complete" and .[-1].dmesg_only == true'
+expect "status with a dmesg-only dump" 0 3 -- "$kf" -c "$t/conf" status
+has "status: the last dump is complete, dmesg only" "$t/out" "complete, dmesg only (dump_level = dmesg: no vmcore)"
+expect "info on a dmesg-only dump" 0 -- "$kf" -c "$t/conf" info "$did"
+has "info: no vmcore by configuration" "$t/out" "state:       complete, dmesg only: no vmcore, by configuration"
+has "info: the panic" "$t/out" "panic:       sysrq triggered crash"
+expect "debug on a dmesg-only dump" 1 -- "$kf" -c "$t/conf" debug "$did"
+has "debug: a dmesg-only dump, no vmcore" "$t/err" "has no vmcore: it is a dmesg-only dump (dump_level = dmesg)"
+# Cut short: the record written while it ran says incomplete.
+printf '%s\n' '{ "complete": false, "error": "the capture did not finish" }' >"$d/metadata.json"
+expect "list with a dmesg-only dump cut short" 0 -- "$kf" -c "$t/conf" --json list
+json "list --json: cut short is incomplete" '.[-1].state == "incomplete"'
+rm -r "$d"
+
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
