@@ -1037,7 +1037,7 @@ static const char *tail(const char *text, size_t n)
 
 struct report_ctx {
 	const char *dir;
-	const char *vmcore;
+	const char *vmcore;		/* NULL: a dmesg-only dump */
 	const char *vmlinux;		/* NULL: none */
 	const char *vmlinux_note;	/* why there is none */
 	struct vmcore_info info;
@@ -1052,12 +1052,19 @@ static void write_report_text(FILE *f, const struct report_ctx *c)
 
 	format_time(c->info.crashtime, when, sizeof(when));
 	fprintf(f, "kdump-file crash report\n\n");
-	fprintf(f, "vmcore:    %s (%s, %s)\n", c->vmcore, c->info.format,
-		size_str(c->info.file_size, sz, sizeof(sz)));
-	if (c->vmlinux)
-		fprintf(f, "vmlinux:   %s\n", c->vmlinux);
+	if (!c->vmcore)
+		fprintf(f, "vmcore:    none, by configuration: a dmesg-only dump "
+			"(dump_level = dmesg) saves the kernel log alone; "
+			"report from %s/dmesg.txt\n", c->dir);
+	else if (c->vmlinux)
+		fprintf(f, "vmcore:    %s (%s, %s)\nvmlinux:   %s\n", c->vmcore,
+			c->info.format,
+			size_str(c->info.file_size, sz, sizeof(sz)), c->vmlinux);
 	else
-		fprintf(f, "vmlinux:   none (%s); report from the dump alone\n",
+		fprintf(f, "vmcore:    %s (%s, %s)\nvmlinux:   none (%s); "
+			"report from the dump alone\n", c->vmcore,
+			c->info.format,
+			size_str(c->info.file_size, sz, sizeof(sz)),
 			c->vmlinux_note);
 	fprintf(f, "crashed:   %s\n", when);
 	report_write_text(f, &c->rep);
@@ -1110,7 +1117,9 @@ static void write_report_json(FILE *f, const struct report_ctx *c)
 	json_object_object_add(o, "task_states", t);
 	put_text(o, "source", r->source);
 	put_text(o, "vmcore", c->vmcore);
-	put_text(o, "vmcore_format", c->info.format);
+	put_text(o, "vmcore_format", c->vmcore ? c->info.format : NULL);
+	json_object_object_add(o, "dmesg_only",
+			       json_object_new_boolean(!c->vmcore));
 	put_text(o, "vmlinux", c->vmlinux);
 	put_text(o, "signature_text", r->normalized);
 	json_object_object_add(o, "signature_frames",
@@ -1236,6 +1245,37 @@ static char *kernel_log(struct report_ctx *c)
 	return text;
 }
 
+/*
+ * A dmesg-only dump (kdump-file.conf's dump_level = dmesg): the capture
+ * saved DIR/dmesg.txt and no vmcore, and its metadata.json says so.  The
+ * kernel release and crash time come from that metadata.
+ */
+static bool dmesg_only_dump(struct report_ctx *c)
+{
+	char path[PATH_MAX], v[80];
+	char *text;
+	bool yes;
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/metadata.json", c->dir) >=
+	    sizeof(path))
+		return false;
+	text = read_file(path, 1 << 20);
+	if (!text)
+		return false;
+	yes = json_get_field(text, "dmesg_only", v, sizeof(v)) == 0 &&
+	      strcmp(v, "true") == 0;
+	if (yes) {
+		c->info.crashtime = -1;
+		if (json_get_field(text, "crash_time", v, sizeof(v)) == 0)
+			c->info.crashtime = strtoll(v, NULL, 10);
+		if (json_get_field(text, "kernel_release", v, sizeof(v)) == 0)
+			snprintf(c->info.osrelease, sizeof(c->info.osrelease),
+				 "%s", v);
+	}
+	free(text);
+	return yes;
+}
+
 static int verb_report(int argc, char *argv[])
 {
 	char vmcore[PATH_MAX], found[PATH_MAX], rel[128];
@@ -1257,6 +1297,28 @@ static int verb_report(int argc, char *argv[])
 		return EXIT_FAIL;
 	}
 	c.vmcore = vmcore;
+	if (access(vmcore, F_OK) < 0 && errno == ENOENT &&
+	    dmesg_only_dump(&c)) {
+		char path[PATH_MAX + 16];
+
+		/* Nothing to give crash: the saved log is all there is. */
+		c.vmcore = NULL;
+		report_init(&c.rep, "dmesg");
+		snprintf(path, sizeof(path), "%s/dmesg.txt", c.dir);
+		log = read_file(path, 16 << 20);
+		if (!log) {
+			log_error("dump '%s' is dmesg-only (dump_level = dmesg) "
+				  "but its kernel log '%s' cannot be read: %s",
+				  c.dir, path, strerror(errno));
+			goto out;
+		}
+		if (report_parse_log(&c.rep, log) < 0)
+			log_warning("no panic or oops found in the kernel log "
+				    "'%s'", path);
+		c.raw = tail(log, LOG_TAIL);
+		c.raw_name = "kernel log (end)";
+		goto write;
+	}
 	v = open_vmcore(vmcore);
 	if (!v)
 		return EXIT_FAIL;
@@ -1320,6 +1382,7 @@ static int verb_report(int argc, char *argv[])
 		c.raw = tail(log, LOG_TAIL);
 		c.raw_name = "kernel log (end)";
 	}
+write:
 	if (!c.rep.release[0])
 		snprintf(c.rep.release, sizeof(c.rep.release), "%s",
 			 c.info.osrelease);

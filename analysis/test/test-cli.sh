@@ -231,6 +231,38 @@ FAKE_MDF_FAIL=1 expect "report from the saved dmesg.txt" 0 "$analyze" \
 	report "$t/dump"
 has "report: dmesg.txt used" "$t/err" "dmesg.txt"
 
+# a dmesg-only dump (dump_level = dmesg): no vmcore by configuration, the
+# report from the saved log; without that metadata a missing vmcore fails.
+mkdir -p "$t/dmesg-only"
+"$t/bin/makedumpfile" --dump-dmesg x "$t/dmesg-only/dmesg.txt"
+printf '%s\n' '{ "kernel_release": "6.1.0-gen", "crash_time": 1767225600,' \
+	'  "dmesg_only": true, "complete": true }' >"$t/dmesg-only/metadata.json"
+FAKE_MDF_FAIL=1 expect "report on a dmesg-only dump" 0 "$analyze" report \
+	"$t/dmesg-only"
+has "report: dmesg-only summary" "$t/out" \
+	"sysrq triggered crash in kdump-file-test (sysrq_handle_crash)"
+has "report.txt: no vmcore, by configuration" "$t/dmesg-only/report.txt" \
+	"vmcore:    none, by configuration: a dmesg-only dump (dump_level = dmesg)"
+has "report.txt: the crash time from the metadata" "$t/dmesg-only/report.txt" \
+	"crashed:   2026-01-01 00:00:00 UTC"
+if jq -e '.dmesg_only == true and .vmcore == null and .source == "dmesg" and
+	.kernel_release == "6.1.0-gen" and .signature != null' \
+	"$t/dmesg-only/report.json" >/dev/null 2>&1; then
+	pass "report.json: a dmesg-only report"
+else
+	fail "report.json: not a dmesg-only report"
+	sed 's/^/     /' "$t/dmesg-only/report.json" | head -n 30
+fi
+sig3=$(jq -r .signature "$t/dmesg-only/report.json")
+if [ "$sig3" = "$sig1" ]; then
+	pass "report: the dmesg-only signature is the vmcore's ($sig1)"
+else
+	fail "report: signatures differ: '$sig1', dmesg-only '$sig3'"
+fi
+rm "$t/dmesg-only/metadata.json"
+expect "report: no vmcore and no dmesg-only metadata" 1 "$analyze" report \
+	"$t/dmesg-only"
+
 # vmlinux: the kernel that crashed, by the build ID in VMCOREINFO.
 echo 'int main(void) { return 0; }' >"$t/elf.c"
 if cc -o "$t/elf-same" "$t/elf.c" -Wl,--build-id=0x0123456789abcdef0123456789abcdef01234567 &&

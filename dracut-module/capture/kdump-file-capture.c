@@ -233,11 +233,13 @@ static void apply_retention(const char *base, unsigned int keep)
 		    base + strlen(MNT), keep);
 		goto out;
 	}
+	/* A dmesg-only dump (dump_level = dmesg) that finished is complete. */
 	for (size_t i = 0; i < n; i++) {
 		char p[PATH_MAX];
+		struct dump_info d;
 
-		snprintf(p, sizeof(p), "%s/vmcore", names[i]);
-		complete[i] = faccessat(bfd, p, F_OK, AT_SYMLINK_NOFOLLOW) == 0;
+		snprintf(p, sizeof(p), "%s/%s", base, names[i]);
+		complete[i] = dump_inspect(p, &d) == 0 && dump_complete(&d);
 	}
 	(void)dump_retention(complete, n, keep, rm);
 	for (size_t i = 0; i < n; i++) {
@@ -768,6 +770,22 @@ static void deadline_start(const struct kdump_conf *c)
 	_exit(EXIT_FAILURE);
 }
 
+/* The vmcore's makedumpfile command line as one line of text, for the log. */
+static const char *argv_text(const struct kdump_conf *c, const char *out,
+			     const char *workdir, char *buf, size_t size)
+{
+	static struct conf_makedumpfile_cmd cmd;
+	size_t pos = 0;
+
+	buf[0] = '\0';
+	if (conf_makedumpfile_cmd(c, VMCORE, out, workdir, &cmd) < 0)
+		return buf;
+	for (char **a = cmd.argv; *a && pos < size; a++)
+		pos += snprintf(buf + pos, size - pos, "%s%s",
+				a == cmd.argv ? "" : " ", *a);
+	return buf;
+}
+
 static int pwrite_all(int fd, const char *buf, size_t len, off_t off)
 {
 	while (len > 0) {
@@ -806,14 +824,15 @@ static int raw_copy_vmcore(const struct kdump_conf *c, int fd, off_t off,
 			   unsigned long long dev_size,
 			   unsigned long long *ret_len)
 {
-	const char *flag = conf_compression_flag(c->compression);
+	static struct conf_makedumpfile_cmd cmd;
 	static char buf[1 << 16];
 	unsigned long long done = 0;
-	char level[16];
 	int pfd[2], status, r = 0;
 	pid_t pid;
 
-	snprintf(level, sizeof(level), "%u", c->dump_level);
+	r = conf_makedumpfile_cmd(c, VMCORE, NULL, NULL, &cmd);
+	if (r < 0)
+		return r;
 	if (pipe2(pfd, O_CLOEXEC) < 0)
 		return -errno;
 	pid = fork();
@@ -824,17 +843,8 @@ static int raw_copy_vmcore(const struct kdump_conf *c, int fd, off_t off,
 		return r;
 	}
 	if (pid == 0) {
-		char *argv[] = { "makedumpfile", "-F", (char *)flag, "-d", level,
-				 VMCORE, NULL };
-
-		if (!flag[0]) {
-			argv[2] = "-d";
-			argv[3] = level;
-			argv[4] = VMCORE;
-			argv[5] = NULL;
-		}
 		dup2(pfd[1], STDOUT_FILENO);
-		execvp(argv[0], argv);
+		execvp(cmd.argv[0], cmd.argv);
 		_exit(127);
 	}
 	close(pfd[1]);
@@ -951,8 +961,12 @@ static int capture_raw(const struct kdump_conf *c)
 		}
 	}
 	h.vmcore_off = (RAW_HEADER_SIZE + h.dmesg_len + 4095) / 4096 * 4096;
-	say("saving vmcore (makedumpfile -F %s -d %u)",
-	    conf_compression_flag(c->compression), c->dump_level);
+	{
+		char line[1024];
+
+		say("saving vmcore (%s)", argv_text(c, NULL, NULL, line,
+						     sizeof(line)));
+	}
 	t = now_ms();
 	r = raw_copy_vmcore(c, fd, h.vmcore_off, dev_size, &h.vmcore_len);
 	if (r < 0) {
@@ -985,7 +999,7 @@ static int capture(const struct kdump_conf *c)
 	char dev[PATH_MAX], fstype[32] = "", base[PATH_MAX], dir[PATH_MAX + 8];
 	char stem[PATH_MAX];
 	char dmesg[PATH_MAX + 16], inc[PATH_MAX + 32], core[PATH_MAX + 16];
-	char meta[PATH_MAX + 32], panic[512], level[16], reason[256] = "";
+	char meta[PATH_MAX + 32], panic[512], reason[256] = "";
 	long long t_written = 0;
 	unsigned long long t_dev, t_dmesg = 0, t_core = 0;
 	struct vmcoreinfo vi;
@@ -1087,10 +1101,26 @@ static int capture(const struct kdump_conf *c)
 	 * this kernel dies while the vmcore is written, the next boot finds
 	 * an incomplete dump, not nothing.  The record is replaced at the end.
 	 */
-	(void)write_incomplete(meta, "the capture did not finish: power was lost, the capture kernel stopped or capture_timeout passed while saving the vmcore");
+	(void)write_incomplete(meta, c->dmesg_only ?
+		"the capture did not finish: power was lost, the capture kernel stopped or capture_timeout passed while writing metadata.json" :
+		"the capture did not finish: power was lost, the capture kernel stopped or capture_timeout passed while saving the vmcore");
 	(void)fsync_path(dmesg);
 	(void)fsync_path(dir);
 	(void)fsync_path(base);
+
+	/* dump_level = dmesg: the kernel log is the whole dump. */
+	if (c->dmesg_only) {
+		if (r != 0) {
+			snprintf(reason, sizeof(reason),
+				 "makedumpfile --dump-dmesg failed with status %d (dump_level = dmesg saves nothing else)",
+				 r);
+			say("error: kernel log not saved: %s", reason);
+			r = -EIO;
+		} else {
+			say("no vmcore: dump_level = dmesg saves the kernel log alone");
+		}
+		goto out_meta;
+	}
 
 	/* 4. The vmcore, under a name that says it is not complete yet. */
 	if (free_bytes(dir) <= c->min_free_mb * (1ULL << 20)) {
@@ -1102,24 +1132,19 @@ static int capture(const struct kdump_conf *c)
 		r = -ENOSPC;
 		goto out_meta;
 	}
-	snprintf(level, sizeof(level), "%u", c->dump_level);
 	{
-		const char *flag = conf_compression_flag(c->compression);
-		char *argv[8];
-		unsigned int n = 0;
+		static struct conf_makedumpfile_cmd cmd;
 		unsigned long long t = now_ms();
+		char line[2048];
 
-		argv[n++] = "makedumpfile";
-		if (flag[0])
-			argv[n++] = (char *)flag;
-		argv[n++] = "-d";
-		argv[n++] = level;
-		argv[n++] = VMCORE;
-		argv[n++] = inc;
-		argv[n] = NULL;
 		step("saving the vmcore");
-		say("saving vmcore (makedumpfile %s -d %s)", flag, level);
-		r = run_program(argv, -1);
+		/* -e keeps its work files in the dump's directory. */
+		r = conf_makedumpfile_cmd(c, VMCORE, inc, dir, &cmd);
+		if (r == 0) {
+			say("saving vmcore (%s)",
+			    argv_text(c, inc, dir, line, sizeof(line)));
+			r = run_program(cmd.argv, -1);
+		}
 		t_core = now_ms() - t;
 		t_written = file_size(inc);
 	}
@@ -1184,9 +1209,11 @@ out_meta:
 			m = json_set_int(o, "crash_time", vi.crash_time);
 		if (m == 0)
 			m = json_set_text(o, "panic", panic);
-		if (m == 0)
+		if (m == 0 && c->dmesg_only)
+			m = json_set_bool(o, "dmesg_only", 1);
+		if (m == 0 && !c->dmesg_only)
 			m = json_set_int(o, "dump_level", c->dump_level);
-		if (m == 0)
+		if (m == 0 && !c->dmesg_only)
 			m = json_set_text(o, "compression",
 					  conf_compression_to_string(c->compression));
 		if (m == 0)
@@ -1258,9 +1285,13 @@ int main(void)
 		record_failure(&c, -r, "reading the capture configuration", last_error);
 		take_action(c.failure_action);
 	}
-	say("capture started: target %s, path %s, dump level %u, %s",
-	    c.raw[0] ? c.raw : c.target, c.path, c.dump_level,
-	    conf_compression_to_string(c.compression));
+	if (c.dmesg_only)
+		say("capture started: target %s, path %s, dump level dmesg: the kernel log alone",
+		    c.target, c.path);
+	else
+		say("capture started: target %s, path %s, dump level %u, %s",
+		    c.raw[0] ? c.raw : c.target, c.path, c.dump_level,
+		    conf_compression_to_string(c.compression));
 	if (read_line_file("/proc/cmdline", cmdline, sizeof(cmdline)) == 0)
 		say("capture kernel command line: %s", cmdline);
 	helpers_start(&c);

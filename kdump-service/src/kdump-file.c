@@ -1608,6 +1608,9 @@ static void print_dump(const char *label, const struct dump_info *d)
 	if (d->has_vmcore)
 		printf("%-13s %s: complete, %lld MiB", label, d->dir,
 		       d->vmcore_bytes >> 20);
+	else if (dump_complete(d))
+		printf("%-13s %s: complete, dmesg only (dump_level = dmesg: no vmcore)",
+		       label, d->dir);
 	else if (d->has_dmesg)
 		printf("%-13s %s: INCOMPLETE (dmesg saved, no vmcore%s%s%s)", label,
 		       d->dir, d->has_incomplete ? "; vmcore-incomplete left" : "",
@@ -1643,7 +1646,7 @@ static bool test_line(const struct kdump_conf *c, const struct dump_info *last,
 			     sizeof(now_boot));
 	if (strcmp(boot, now_boot) == 0)
 		snprintf(out, size, "%s pending (the machine has not crashed yet)", id);
-	else if (last && last->crash_time >= t && last->has_vmcore)
+	else if (last && last->crash_time >= t && dump_complete(last))
 		snprintf(out, size, "%s passed: dump %s", id, last->dir);
 	else if (last && last->crash_time >= t)
 		snprintf(out, size, "%s FAILED: dump %s is incomplete", id, last->dir);
@@ -1722,8 +1725,10 @@ static struct json_object *dump_json(const struct dump_info *d)
 	if (r == 0)
 		r = json_set_text(o, "dir", d->dir);
 	if (r == 0)
-		r = json_set_text(o, "state", d->has_vmcore ? "complete" :
+		r = json_set_text(o, "state", dump_complete(d) ? "complete" :
 				  d->has_dmesg ? "incomplete" : "failed");
+	if (r == 0 && d->dmesg_only)
+		r = json_set_bool(o, "dmesg_only", 1);
 	if (r == 0 && d->has_vmcore)
 		r = json_set_int(o, "vmcore_bytes", d->vmcore_bytes);
 	if (r == 0 && d->crash_time >= 0)
@@ -2054,6 +2059,42 @@ static void show_helpers(const struct plan *p)
 		printf("watchdog:    not active in this system: a capture kernel that hangs before the capture starts is not reset (set RuntimeWatchdogSec= in /etc/systemd/system.conf)\n");
 }
 
+/*
+ * The makedumpfile command lines the capture runs: the kernel log's into
+ * dmesg, the vmcore's into vmcore ("" for dump_level = dmesg), with the
+ * dump directory named as this system sees it; both buffers of size.
+ */
+static void show_makedumpfile(const struct plan *p, char *dmesg, char *vmcore,
+			      size_t size)
+{
+	static struct conf_makedumpfile_cmd cmd;
+	char dir[PATH_MAX + 16], out[PATH_MAX + 48];
+	size_t pos = 0;
+
+	snprintf(dir, sizeof(dir), "%s/<time>",
+		 strcmp(p->conf.path, "/") ? p->conf.path : "");
+	vmcore[0] = '\0';
+	if (p->conf.raw[0]) {
+		snprintf(dmesg, size, "makedumpfile --dump-dmesg /proc/vmcore <file>, copied to raw device %s",
+			 p->conf.raw);
+	} else {
+		snprintf(dmesg, size, "makedumpfile --dump-dmesg /proc/vmcore %s/dmesg.txt",
+			 dir);
+	}
+	if (p->capture.dmesg_only)
+		return;
+	snprintf(out, sizeof(out), "%s/vmcore-incomplete", dir);
+	if (conf_makedumpfile_cmd(&p->capture, "/proc/vmcore",
+				  p->conf.raw[0] ? NULL : out, dir, &cmd) < 0)
+		return;
+	for (char **a = cmd.argv; *a && pos < size; a++)
+		pos += snprintf(vmcore + pos, size - pos, "%s%s",
+				a == cmd.argv ? "" : " ", *a);
+	if (p->conf.raw[0] && pos < size)
+		snprintf(vmcore + pos, size - pos, " > raw device %s",
+			 p->conf.raw);
+}
+
 /* show --json: the plan as one object. */
 static int show_json(const struct plan *p)
 {
@@ -2062,10 +2103,17 @@ static int show_json(const struct plan *p)
 	struct json_object *mods = json_object_new_array();
 	struct json_object *lvs = json_object_new_array();
 	char text[sizeof(p->capture_conf_text)];
+	char mdf_dmesg[CONF_VALUE_MAX + PATH_MAX], mdf_vmcore[CONF_VALUE_MAX + PATH_MAX];
 	int r = j && cc && mods && lvs ? 0 : -ENOMEM;
 
+	show_makedumpfile(p, mdf_dmesg, mdf_vmcore, sizeof(mdf_vmcore));
 	if (r == 0)
 		r = json_set_text(j, "config", arg_config);
+	if (r == 0)
+		r = json_set_text(j, "makedumpfile_dmesg", mdf_dmesg);
+	/* "" for dump_level = dmesg: no vmcore. */
+	if (r == 0)
+		r = json_set_text(j, "makedumpfile", mdf_vmcore);
 	if (r == 0)
 		r = json_set_text(j, "kernel", p->kernel);
 	if (r == 0)
@@ -2146,6 +2194,16 @@ static int do_show(void)
 	printf("# configuration: %s\n", arg_config);
 	printf("kernel:      %s\ninitramfs:   %s (%s)\ncmdline:     %s\n", p.kernel,
 	       p.initramfs, plan_initramfs_state(&p), p.cmdline);
+	{
+		char dmesg[CONF_VALUE_MAX + PATH_MAX], vmcore[CONF_VALUE_MAX + PATH_MAX];
+
+		show_makedumpfile(&p, dmesg, vmcore, sizeof(vmcore));
+		printf("dmesg:       %s\n", dmesg);
+		if (vmcore[0])
+			printf("vmcore:      %s\n", vmcore);
+		else
+			printf("vmcore:      none: dump_level = dmesg saves the kernel log alone\n");
+	}
 	printf("# as the capture kernel sees it:\n%s", p.capture_conf_text);
 	{
 		char words[128];
@@ -2496,7 +2554,7 @@ static int store_find(char *dir, size_t size, char id[DUMP_ID_LEN + 1])
 
 static const char *dump_state(const struct dump_info *d)
 {
-	return d->has_vmcore ? "complete" : d->has_dmesg ? "incomplete" : "failed";
+	return dump_complete(d) ? "complete" : d->has_dmesg ? "incomplete" : "failed";
 }
 
 static void utc_time(long long t, char *buf, size_t size)
@@ -2548,10 +2606,12 @@ static int do_list(void)
 					 (d.vmcore_bytes + (1 << 20) - 1) >> 20);
 			else
 				snprintf(size, sizeof(size), "-");
-			printf("%-8s  %-20s  %-20s  %-16.16s  %8s  %s%s%s\n", id,
+			printf("%-8s  %-20s  %-20s  %-16.16s  %8s  %s%s%s%s\n", id,
 			       when, d.release[0] ? d.release : "-",
 			       d.signature[0] ? d.signature : "-", size,
-			       dump_state(&d), d.error[0] ? ": " : "", d.error);
+			       dump_state(&d),
+			       d.dmesg_only && dump_complete(&d) ? ", dmesg only" : "",
+			       d.error[0] ? ": " : "", d.error);
 			continue;
 		}
 		o = json_object_new_object();
@@ -2570,6 +2630,8 @@ static int do_list(void)
 			m = json_set_int(o, "vmcore_bytes", d.vmcore_bytes);
 		if (m == 0)
 			m = json_set_text(o, "state", dump_state(&d));
+		if (m == 0 && d.dmesg_only)
+			m = json_set_bool(o, "dmesg_only", 1);
 		if (m == 0 && d.error[0])
 			m = json_set_text(o, "error", d.error);
 		if (m == 0)
@@ -2638,6 +2700,8 @@ static int do_info(void)
 			m = json_set_text(j, "dir", dir);
 		if (m == 0)
 			m = json_set_text(j, "state", dump_state(&d));
+		if (m == 0 && d.dmesg_only)
+			m = json_set_bool(j, "dmesg_only", 1);
 		if (m == 0 && d.error[0])
 			m = json_set_text(j, "error", d.error);
 		if (m == 0 && d.has_vmcore)
@@ -2667,6 +2731,8 @@ static int do_info(void)
 	if (d.has_vmcore)
 		printf("state:       complete: vmcore of %lld MiB\n",
 		       (d.vmcore_bytes + (1 << 20) - 1) >> 20);
+	else if (dump_complete(&d))
+		printf("state:       complete, dmesg only: no vmcore, by configuration (dump_level = dmesg saved the kernel log alone)\n");
 	else
 		printf("state:       %s%s%s\n", dump_state(&d),
 		       d.error[0] ? ": " : "", d.error);
@@ -2730,8 +2796,14 @@ static int do_debug(void)
 		return r;
 	snprintf(core, sizeof(core), "%s/vmcore", dir);
 	if (access(core, R_OK) < 0) {
-		log_error("dump %s has no vmcore (the capture did not complete): its kernel log is %s/dmesg.txt",
-			  dir, dir);
+		struct dump_info d;
+
+		if (dump_inspect(dir, &d) == 0 && d.dmesg_only)
+			log_error("dump %s has no vmcore: it is a dmesg-only dump (dump_level = dmesg), so there is nothing for crash; its kernel log is %s/dmesg.txt (kdump-file info %s)",
+				  dir, dir, id);
+		else
+			log_error("dump %s has no vmcore (the capture did not complete): its kernel log is %s/dmesg.txt",
+				  dir, dir);
 		return -ENOENT;
 	}
 	/* kdump-file-analyze finds the vmlinux; its errors are its own. */

@@ -229,5 +229,65 @@ has "import: the file kept" "$t/new.conf" "(kdump-tools)"
 expect "import --output --force" 0 -- "$kf" import -o "$t/new.conf" --force "$t/kdump.conf"
 has "import --force: replaced" "$t/new.conf" "nfs: network dump targets"
 
+# makedumpfile_args: show prints the command lines the capture runs; a
+# refused option is named with its reason.
+conf "path = $dumps" "compression = zlib" "dump_level = 17" \
+	"makedumpfile_args = --num-threads=2 -e  --message-level 7"
+expect "show with makedumpfile_args" 0 -- "$kf" -c "$t/conf" show
+has "show: the vmcore's makedumpfile line" "$t/out" \
+	"vmcore:      makedumpfile -c -d 17 --num-threads 2 -e --message-level 7 --work-dir $dumps/<time> /proc/vmcore $dumps/<time>/vmcore-incomplete"
+has "show: the dmesg's makedumpfile line" "$t/out" \
+	"dmesg:       makedumpfile --dump-dmesg /proc/vmcore $dumps/<time>/dmesg.txt"
+has "show: the capture's copy, normalised" "$t/out" \
+	"makedumpfile_args = --num-threads 2 -e --message-level 7"
+expect "show --json with makedumpfile_args" 0 -- "$kf" -c "$t/conf" --json show
+json "show --json: the makedumpfile line" \
+	'.makedumpfile | startswith("makedumpfile -c -d 17 --num-threads 2 -e")'
+conf "path = $dumps" "makedumpfile_args = -D -F"
+expect "a refused makedumpfile option" 1 -- "$kf" -c "$t/conf" show
+has "the refused option, its reason and the fix" "$t/err" \
+	"conf:2: key 'makedumpfile_args': '-F' is refused: kdump-file chooses the flattened format itself, for a raw target (remove it)"
+conf "path = $dumps" "makedumpfile_args = --num-threads 0"
+expect "--num-threads 0" 1 -- "$kf" -c "$t/conf" show
+has "the bounds are named" "$t/err" "'--num-threads' needs a number from 1 to 64, not '0'"
+conf "path = $dumps" "makedumpfile_args = --frob"
+expect "an unknown makedumpfile option" 1 -- "$kf" -c "$t/conf" show
+has "unknown: said so" "$t/err" "'--frob' is not known to kdump-file: remove it"
+
+# dump_level = dmesg: show says no vmcore; a dmesg-only dump is complete in
+# list, status and info, and debug says why there is nothing for crash.
+conf "path = $dumps" "dump_level = dmesg"
+expect "show with dump_level = dmesg" 0 -- "$kf" -c "$t/conf" show
+has "show: no vmcore line" "$t/out" "vmcore:      none: dump_level = dmesg saves the kernel log alone"
+has "show: the capture's copy" "$t/out" "dump_level = dmesg"
+conf "raw = /dev/null-ish" "dump_level = dmesg"
+expect "dump_level = dmesg with a raw device" 1 -- "$kf" -c "$t/conf" show
+has "dmesg and raw: why" "$t/err" "dmesg is for a dump directory on a filesystem"
+conf "path = $dumps"
+d=$dumps/2026-07-01-00:00:00
+mkdir -m 0700 "$d"
+echo "Kernel panic - not syncing: sysrq triggered crash" >"$d/dmesg.txt"
+printf '%s\n' '{ "kernel_release": "6.1.0-x", "crash_time": 1782864000,' \
+	'  "panic": "sysrq triggered crash", "dmesg_only": true, "complete": true,' \
+	'  "error": "" }' >"$d/metadata.json"
+did=$("$kf" -c "$t/conf" --json list | jq -r '.[-1].id')
+expect "list with a dmesg-only dump" 0 -- "$kf" -c "$t/conf" list
+has "list: complete, dmesg only" "$t/out" "complete, dmesg only"
+expect "list --json with a dmesg-only dump" 0 -- "$kf" -c "$t/conf" --json list
+json "list --json: complete and dmesg_only" \
+	'.[-1].state == "complete" and .[-1].dmesg_only == true'
+expect "status with a dmesg-only dump" 0 3 -- "$kf" -c "$t/conf" status
+has "status: the last dump is complete, dmesg only" "$t/out" "complete, dmesg only (dump_level = dmesg: no vmcore)"
+expect "info on a dmesg-only dump" 0 -- "$kf" -c "$t/conf" info "$did"
+has "info: no vmcore by configuration" "$t/out" "state:       complete, dmesg only: no vmcore, by configuration"
+has "info: the panic" "$t/out" "panic:       sysrq triggered crash"
+expect "debug on a dmesg-only dump" 1 -- "$kf" -c "$t/conf" debug "$did"
+has "debug: a dmesg-only dump, no vmcore" "$t/err" "has no vmcore: it is a dmesg-only dump (dump_level = dmesg)"
+# Cut short: the record written while it ran says incomplete.
+printf '%s\n' '{ "complete": false, "error": "the capture did not finish" }' >"$d/metadata.json"
+expect "list with a dmesg-only dump cut short" 0 -- "$kf" -c "$t/conf" --json list
+json "list --json: cut short is incomplete" '.[-1].state == "incomplete"'
+rm -r "$d"
+
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -354,6 +354,7 @@ enum key_id {
 	KEY_RAW_OVERWRITE,
 	KEY_RAW_FORCE,
 	KEY_PANIC_ON,
+	KEY_MAKEDUMPFILE_ARGS,
 	KEY_MAX,
 };
 
@@ -376,7 +377,129 @@ static const char *const key_names[KEY_MAX] = {
 	[KEY_RAW_OVERWRITE] = "raw_overwrite",
 	[KEY_RAW_FORCE] = "raw_force",
 	[KEY_PANIC_ON] = "panic_on",
+	[KEY_MAKEDUMPFILE_ARGS] = "makedumpfile_args",
 };
+
+/*
+ * makedumpfile_args: the makedumpfile(8) options (version 1.7.2) that
+ * kdump-file passes on for the vmcore, each with the bounds of its
+ * argument.  Every other option is refused: with the reason when it is
+ * one kdump-file sets itself or cannot use, as unknown otherwise.
+ */
+static const struct {
+	const char *name;
+	bool has_arg;
+	unsigned long long min, max;
+} mdf_allowed[] = {
+	{ "--message-level", true, 0, 31 },
+	/* A capture kernel has few CPUs; more threads only cost memory. */
+	{ "--num-threads", true, 1, 64 },
+	/* KiB of bitmap; crashkernel memory is counted in MiB. */
+	{ "--cyclic-buffer", true, 1, 1ULL << 20 },
+	{ "--splitblock-size", true, 1, 1ULL << 20 },
+	{ "--non-mmap", false, 0, 0 },
+	{ "-e", false, 0, 0 },
+	{ "-D", false, 0, 0 },
+};
+
+static const struct {
+	const char *names;	/* blank-separated */
+	const char *why;	/* and the fix */
+} mdf_refused[] = {
+	{ "-F", "kdump-file chooses the flattened format itself, for a raw target (remove it)" },
+	{ "-E", "ELF output: kdump-file's analysis and recovery expect the kdump-compressed format (remove it)" },
+	{ "-c -l -p -z --zstd --lzo --snappy", "the compression is set by kdump-file (remove it and use compression = lzo, zlib or none)" },
+	{ "-d", "the dump level is set by kdump-file (remove it and use dump_level = 0..31, or dmesg)" },
+	{ "--split --reassemble", "kdump-file saves one dump file per crash (remove it)" },
+	{ "--dump-dmesg --partial-dmesg", "kdump-file saves the kernel log itself, to dmesg.txt (remove it; dump_level = dmesg saves only that)" },
+	{ "-x -i", "the capture has neither a vmlinux nor a VMCOREINFO file: makedumpfile reads what /proc/vmcore carries (remove it)" },
+	{ "--config --eppic", "makedumpfile filters with it only together with -x VMLINUX, and the capture kernel has no vmlinux, too large for its memory (remove it)" },
+	{ "-R", "rearranging a flattened dump is what 'kdump-file recover' does (remove it)" },
+	{ "--mem-usage", "it reports memory use instead of saving a dump (remove it)" },
+	{ "-g", "it writes a VMCOREINFO file instead of saving a dump (remove it)" },
+	{ "--dry-run", "it saves nothing (remove it)" },
+	{ "--work-dir", "kdump-file gives it itself, the dump directory, when -e needs it (remove it)" },
+};
+
+static bool word_in(const char *word, const char *list)
+{
+	size_t n = strlen(word);
+
+	for (const char *s = list; *s; s += strcspn(s, " "), s += *s == ' ')
+		if (strncmp(s, word, n) == 0 && (s[n] == ' ' || s[n] == '\0'))
+			return true;
+	return false;
+}
+
+bool conf_makedumpfile_has(const struct kdump_conf *c, const char *opt)
+{
+	return word_in(opt, c->makedumpfile_args);
+}
+
+static int parse_makedumpfile_args(struct kdump_conf *c, const char *v,
+				   unsigned int line, struct conf_error *err)
+{
+	const char *key = "makedumpfile_args";
+	char words[CONF_VALUE_MAX], out[CONF_VALUE_MAX] = "", cb[16];
+	bool seen[sizeof(mdf_allowed) / sizeof(mdf_allowed[0])] = { false };
+	char *w, *save;
+	size_t pos = 0;
+
+	if (cmdline_bad_char(v))
+		return fail(err, line, key, -EINVAL,
+			    "%s is not allowed here (quotes, backslashes, shell metacharacters %s and control or non-ASCII characters are refused: the words go to makedumpfile as they are, split on blanks)",
+			    char_name(cmdline_bad_char(v), cb, sizeof(cb)),
+			    "$ ` ; | & < > ( ) { } ! * ?");
+	snprintf(words, sizeof(words), "%s", v);
+	for (w = strtok_r(words, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+		char *arg = NULL, *eq = NULL, name[64];
+		unsigned long long x;
+		size_t i;
+
+		/* --num-threads=4 as getopt_long(3) takes it. */
+		if (strncmp(w, "--", 2) == 0 && (eq = strchr(w, '=')))
+			*eq = '\0';
+		snprintf(name, sizeof(name), "%s", w);
+		for (i = 0; i < sizeof(mdf_refused) / sizeof(mdf_refused[0]); i++)
+			if (word_in(name, mdf_refused[i].names))
+				return fail(err, line, key, -EINVAL,
+					    "'%s' is refused: %s", name,
+					    mdf_refused[i].why);
+		for (i = 0; i < sizeof(mdf_allowed) / sizeof(mdf_allowed[0]); i++)
+			if (strcmp(name, mdf_allowed[i].name) == 0)
+				break;
+		if (i == sizeof(mdf_allowed) / sizeof(mdf_allowed[0]))
+			return fail(err, line, key, -EINVAL,
+				    "'%s' is not known to kdump-file: remove it (makedumpfile_args takes --message-level, --num-threads, --cyclic-buffer, --splitblock-size, --non-mmap, -e and -D)",
+				    name);
+		if (seen[i])
+			return fail(err, line, key, -EEXIST,
+				    "'%s' is given twice: keep one", name);
+		seen[i] = true;
+		if (!mdf_allowed[i].has_arg) {
+			if (eq)
+				return fail(err, line, key, -EINVAL,
+					    "'%s' takes no value: remove '=%s'",
+					    name, eq + 1);
+			pos += snprintf(out + pos, sizeof(out) - pos, "%s%s",
+					pos ? " " : "", name);
+			continue;
+		}
+		arg = eq ? eq + 1 : strtok_r(NULL, " ", &save);
+		if (!arg || parse_uint(arg, mdf_allowed[i].max, &x) < 0 ||
+		    x < mdf_allowed[i].min)
+			return fail(err, line, key, arg ? -ERANGE : -EINVAL,
+				    "'%s' needs a number from %llu to %llu%s%s%s",
+				    name, mdf_allowed[i].min, mdf_allowed[i].max,
+				    arg ? ", not '" : " after it",
+				    arg ? arg : "", arg ? "'" : "");
+		pos += snprintf(out + pos, sizeof(out) - pos, "%s%s %llu",
+				pos ? " " : "", name, x);
+	}
+	/* Never longer than v: blanks collapse, numbers lose leading zeros. */
+	strcpy(c->makedumpfile_args, out);
+	return 0;
+}
 
 static int set_key(struct kdump_conf *c, enum key_id k, const char *v,
 		   unsigned int line, struct conf_error *err)
@@ -406,10 +529,16 @@ static int set_key(struct kdump_conf *c, enum key_id k, const char *v,
 		strcpy(k == KEY_TARGET ? c->target : c->raw, v);
 		return 0;
 	case KEY_DUMP_LEVEL:
+		/* The kernel log alone: for machines without room for a vmcore. */
+		if (strcmp(v, "dmesg") == 0) {
+			c->dmesg_only = true;
+			return 0;
+		}
 		r = parse_uint(v, 31, &x);
 		if (r < 0)
 			return fail(err, line, key, r,
-				    "'%s' is not a dump level from 0 to 31", v);
+				    "'%s' is not a dump level from 0 to 31, or dmesg",
+				    v);
 		c->dump_level = x;
 		return 0;
 	case KEY_COMPRESSION:
@@ -504,10 +633,42 @@ static int set_key(struct kdump_conf *c, enum key_id k, const char *v,
 				    "'%s' is not one of " PANIC_ON_WORDS, bad);
 		return 0;
 	}
+	case KEY_MAKEDUMPFILE_ARGS:
+		return parse_makedumpfile_args(c, v, line, err);
 	case KEY_MAX:
 		break;
 	}
 	return -EINVAL;
+}
+
+/*
+ * What makedumpfile_args and dump_level = dmesg need of the other keys.
+ * -e: makedumpfile drops the page structures (vmemmap) of the pages the
+ * dump level excludes, keeping its lists in --work-dir, a directory on the
+ * target (makedumpfile.c: "-e requires --work-dir").
+ */
+static int check_makedumpfile(const struct kdump_conf *c,
+			      const unsigned int *seen_line,
+			      struct conf_error *err)
+{
+	unsigned int line = seen_line[KEY_MAKEDUMPFILE_ARGS];
+
+	if (c->dmesg_only && c->raw[0])
+		return fail(err, seen_line[KEY_DUMP_LEVEL], "dump_level",
+			    -EINVAL,
+			    "dmesg is for a dump directory on a filesystem, and 'raw' (line %u) is a raw device: set a dump level from 0 to 31, or use 'target'",
+			    seen_line[KEY_RAW]);
+	if (!conf_makedumpfile_has(c, "-e"))
+		return 0;
+	if (c->raw[0])
+		return fail(err, line, "makedumpfile_args", -EINVAL,
+			    "'-e' keeps work files in the dump directory (--work-dir), and 'raw' (line %u) has none: remove -e, or dump to a filesystem",
+			    seen_line[KEY_RAW]);
+	if (!c->dmesg_only && !(c->dump_level & 16))
+		return fail(err, line, "makedumpfile_args", -EINVAL,
+			    "'-e' drops the page structures of the free pages the dump level excludes, and dump_level %u excludes none: add 16 to dump_level (31 excludes all) or remove -e",
+			    c->dump_level);
+	return 0;
 }
 
 /* Levenshtein distance of two short strings, capped at 9. */
@@ -654,6 +815,9 @@ int conf_parse_buffer(struct kdump_conf *c, const char *buf, size_t len,
 		return fail(err, seen_line[KEY_RAW], "raw", -EINVAL,
 			    "'raw' and 'target' exclude each other (line %u)",
 			    seen_line[KEY_TARGET]);
+	r = check_makedumpfile(&tmp, seen_line, err);
+	if (r < 0)
+		return r;
 	*c = tmp;
 	return 0;
 }
@@ -721,13 +885,19 @@ int conf_parse_file(struct kdump_conf *c, const char *path,
 
 int conf_write(const struct kdump_conf *c, char *buf, size_t size)
 {
-	int n;
+	char level[16];
+	int n, m;
+
+	if (c->dmesg_only)
+		strcpy(level, "dmesg");
+	else
+		snprintf(level, sizeof(level), "%u", c->dump_level);
 
 	n = snprintf(buf, size,
 		     "path = %s\n"
 		     "target = %s\n"
 		     "raw = %s\n"
-		     "dump_level = %u\n"
+		     "dump_level = %s\n"
 		     "compression = %s\n"
 		     "cmdline_append = %s\n"
 		     "cmdline_remove = %s\n"
@@ -741,7 +911,7 @@ int conf_write(const struct kdump_conf *c, char *buf, size_t size)
 		     "capture_timeout = %u\n"
 		     "raw_overwrite = %s\n"
 		     "raw_force = %s\n",
-		     c->path, c->target, c->raw, c->dump_level,
+		     c->path, c->target, c->raw, level,
 		     conf_compression_to_string(c->compression),
 		     c->cmdline_append, c->cmdline_remove, c->kernel,
 		     c->initramfs, conf_action_to_string(c->failure_action),
@@ -754,7 +924,6 @@ int conf_write(const struct kdump_conf *c, char *buf, size_t size)
 		return -ENOBUFS;
 	{
 		char words[128];
-		int m;
 
 		if (conf_panic_on_format(c->panic_on, words, sizeof(words)) < 0)
 			return -EINVAL;
@@ -765,5 +934,46 @@ int conf_write(const struct kdump_conf *c, char *buf, size_t size)
 			return -ENOBUFS;
 		n += m;
 	}
-	return n;
+	m = snprintf(buf + n, size - n, "makedumpfile_args = %s\n",
+		     c->makedumpfile_args);
+	if (m < 0)
+		return -EINVAL;
+	if ((size_t)m >= size - n)
+		return -ENOBUFS;
+	return n + m;
+}
+
+int conf_makedumpfile_cmd(const struct kdump_conf *c, const char *in,
+			  const char *out, const char *workdir,
+			  struct conf_makedumpfile_cmd *ret)
+{
+	const char *flag = conf_compression_flag(c->compression);
+	char *w, *save;
+	size_t n = 0;
+
+	snprintf(ret->level, sizeof(ret->level), "%u", c->dump_level);
+	snprintf(ret->words, sizeof(ret->words), "%s", c->makedumpfile_args);
+	ret->argv[n++] = "makedumpfile";
+	if (!out)
+		ret->argv[n++] = "-F";
+	if (flag[0])
+		ret->argv[n++] = (char *)flag;
+	ret->argv[n++] = "-d";
+	ret->argv[n++] = ret->level;
+	for (w = strtok_r(ret->words, " ", &save); w;
+	     w = strtok_r(NULL, " ", &save)) {
+		/* Room for --work-dir DIR, in, out and the NULL. */
+		if (n + 5 >= CONF_MAKEDUMPFILE_ARGV_MAX)
+			return -E2BIG;
+		ret->argv[n++] = w;
+	}
+	if (workdir && conf_makedumpfile_has(c, "-e")) {
+		ret->argv[n++] = "--work-dir";
+		ret->argv[n++] = (char *)workdir;
+	}
+	ret->argv[n++] = (char *)in;
+	if (out)
+		ret->argv[n++] = (char *)out;
+	ret->argv[n] = NULL;
+	return 0;
 }

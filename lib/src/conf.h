@@ -61,6 +61,14 @@ struct kdump_conf {
 	 * on (so that they are dumped), through its sysctls.
 	 */
 	unsigned int panic_on;
+	/*
+	 * makedumpfile_args: more makedumpfile options for the vmcore, each
+	 * checked against what kdump-file knows to be safe; the words as
+	 * validated, separated by one space ("" when none).
+	 */
+	char makedumpfile_args[CONF_VALUE_MAX];
+	/* dump_level = dmesg: only the kernel log is saved, no vmcore. */
+	bool dmesg_only;
 };
 
 struct conf_error {
@@ -80,6 +88,25 @@ const char *conf_action_to_string(enum conf_action a);
 const char *conf_compression_to_string(enum conf_compression c);
 /* makedumpfile's flag for the compression, "" for none. */
 const char *conf_compression_flag(enum conf_compression c);
+
+/*
+ * The makedumpfile command line that saves the vmcore, as the capture runs
+ * it and show prints it: -F for a raw target (out NULL: standard output),
+ * the compression's flag, -d dump_level, makedumpfile_args (and --work-dir
+ * workdir when they hold -e), then in and out.  argv points into c, the
+ * arguments and the struct itself; it ends with NULL.
+ */
+#define CONF_MAKEDUMPFILE_ARGV_MAX 48
+struct conf_makedumpfile_cmd {
+	char words[CONF_VALUE_MAX];
+	char level[16];
+	char *argv[CONF_MAKEDUMPFILE_ARGV_MAX];
+};
+int conf_makedumpfile_cmd(const struct kdump_conf *c, const char *in,
+			  const char *out, const char *workdir,
+			  struct conf_makedumpfile_cmd *ret);
+/* Whether makedumpfile_args holds the word opt. */
+bool conf_makedumpfile_has(const struct kdump_conf *c, const char *opt);
 
 /*
  * The capture arms the hardware watchdog for capture_timeout and this

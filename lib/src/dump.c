@@ -165,6 +165,15 @@ int dump_inspect(const char *dir, struct dump_info *ret)
 				     sizeof(ret->release));
 		if (json_get_field(json, "crash_time", v, sizeof(v)) == 0)
 			ret->crash_time = strtoll(v, NULL, 10);
+		/*
+		 * Only the final record says both: the one written while
+		 * the capture runs says complete false.
+		 */
+		ret->dmesg_only =
+			json_get_field(json, "dmesg_only", v, sizeof(v)) == 0 &&
+			strcmp(v, "true") == 0 &&
+			json_get_field(json, "complete", v, sizeof(v)) == 0 &&
+			strcmp(v, "true") == 0;
 	}
 	/* kdump-file-analyze's report: "crash SIG: PANIC in TASK". */
 	snprintf(p, sizeof(p), "%s/report.json", dir);
@@ -189,6 +198,11 @@ int dump_inspect(const char *dir, struct dump_info *ret)
 	}
 	free(json);
 	return 0;
+}
+
+bool dump_complete(const struct dump_info *d)
+{
+	return d->has_vmcore || (d->dmesg_only && d->has_dmesg);
 }
 
 long long dump_name_time(const char *name)
@@ -237,7 +251,7 @@ int dump_scan(const char *base, long long *ret_newest,
 		t = dump_time(&info);
 		if (t > newest)
 			newest = t;
-		if (info.has_vmcore && t > complete)
+		if (dump_complete(&info) && t > complete)
 			complete = t;
 	}
 	closedir(d);

@@ -19,7 +19,18 @@ struct dump_info {
 	char release[65];
 	char summary[512];	/* first line of report.txt's summary, if any */
 	char signature[64];	/* of the crash, from report.json ("" if none) */
+	/*
+	 * dump_level = dmesg: the metadata says the capture saved the
+	 * kernel log alone, as configured, and finished.
+	 */
+	bool dmesg_only;
 };
+
+/*
+ * Whether the dump is all its capture meant to save: a vmcore, or the
+ * kernel log of a finished dmesg-only capture.
+ */
+bool dump_complete(const struct dump_info *d);
 
 /* Is name one of ours: YYYY-MM-DD-HH:MM:SS[-N]? */
 bool dump_name_valid(const char *name);
@@ -35,7 +46,7 @@ long long dump_name_time(const char *name);
  */
 long long dump_time(const struct dump_info *d);
 /*
- * The newest dump's time and the newest complete dump's (with a vmcore)
+ * The newest dump's time and the newest complete dump's (dump_complete())
  * below base, each -1 when there is none.
  */
 int dump_scan(const char *base, long long *ret_newest,
@@ -43,7 +54,7 @@ int dump_scan(const char *base, long long *ret_newest,
 /*
  * Which old dumps to remove before a new one so that at most keep remain
  * with it (keep 0: all stay).  names are sorted oldest first, complete[i]
- * says whether dump i has its vmcore.  Incomplete dumps go first, oldest
+ * says whether dump i is complete (dump_complete()).  Incomplete dumps go first, oldest
  * first, then complete ones, oldest first; the newest complete dump is
  * never removed, since the new capture may fail too.  Sets remove[i];
  * returns how many are to go.

@@ -346,6 +346,180 @@ static void test_panic_on(void)
 	CHECK(conf_panic_on_name(PANIC_ON_COUNT) == NULL);
 }
 
+/* makedumpfile_args: what is let through, normalised, and the command line. */
+static void test_makedumpfile_args_accepted(void)
+{
+	static const struct {
+		const char *text, *args;
+	} ok[] = {
+		{ "makedumpfile_args = --message-level 0\n", "--message-level 0" },
+		{ "makedumpfile_args = --message-level 31\n", "--message-level 31" },
+		{ "makedumpfile_args = --message-level=7\n", "--message-level 7" },
+		{ "makedumpfile_args = -e\n", "-e" },
+		{ "makedumpfile_args = --num-threads 1\n", "--num-threads 1" },
+		{ "makedumpfile_args = --num-threads 64\n", "--num-threads 64" },
+		{ "makedumpfile_args = --non-mmap\n", "--non-mmap" },
+		{ "makedumpfile_args = --cyclic-buffer 1024\n", "--cyclic-buffer 1024" },
+		{ "makedumpfile_args = --splitblock-size 2048\n", "--splitblock-size 2048" },
+		{ "makedumpfile_args = -D\n", "-D" },
+		{ "makedumpfile_args =  -D \t --num-threads   002  --non-mmap\n",
+		  "-D --num-threads 2 --non-mmap" },
+		{ "makedumpfile_args = \n", "" },
+	};
+	struct conf_makedumpfile_cmd cmd;
+	struct kdump_conf c;
+	struct conf_error e;
+	char line[2048];
+
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		int r = parse(ok[i].text, &c, &e);
+
+		CHECK(r == 0);
+		CHECK(strcmp(c.makedumpfile_args, ok[i].args) == 0);
+		if (r != 0 || strcmp(c.makedumpfile_args, ok[i].args) != 0)
+			fprintf(stderr, "  for %s: r=%d args='%s' msg=%s\n",
+				ok[i].text, r, c.makedumpfile_args, e.msg);
+	}
+	CHECK(parse("", &c, &e) == 0 && c.makedumpfile_args[0] == '\0');
+
+	/* The vmcore's command line: theirs after ours, -e with its work dir. */
+	CHECK(parse("compression = zlib\ndump_level = 17\nmakedumpfile_args = -e --num-threads 2\n",
+		    &c, &e) == 0);
+	CHECK(conf_makedumpfile_cmd(&c, "/proc/vmcore", "/d/vmcore-incomplete",
+				    "/d", &cmd) == 0);
+	line[0] = '\0';
+	for (char **a = cmd.argv; *a; a++)
+		snprintf(line + strlen(line), sizeof(line) - strlen(line),
+			 "%s%s", a == cmd.argv ? "" : " ", *a);
+	CHECK(strcmp(line, "makedumpfile -c -d 17 -e --num-threads 2 --work-dir /d /proc/vmcore /d/vmcore-incomplete") == 0);
+	/* A raw target: flattened, to standard output. */
+	CHECK(parse("raw = /dev/vdb\ncompression = none\nmakedumpfile_args = -D\n",
+		    &c, &e) == 0);
+	CHECK(conf_makedumpfile_cmd(&c, "/proc/vmcore", NULL, NULL, &cmd) == 0);
+	CHECK(strcmp(cmd.argv[0], "makedumpfile") == 0 &&
+	      strcmp(cmd.argv[1], "-F") == 0 && strcmp(cmd.argv[2], "-d") == 0 &&
+	      strcmp(cmd.argv[3], "31") == 0 && strcmp(cmd.argv[4], "-D") == 0 &&
+	      strcmp(cmd.argv[5], "/proc/vmcore") == 0 && cmd.argv[6] == NULL);
+	CHECK(conf_makedumpfile_has(&c, "-D") && !conf_makedumpfile_has(&c, "-e"));
+}
+
+static void test_makedumpfile_args_refused(void)
+{
+	static const char *const refused[] = {
+		"-F", "-E", "-c", "-l", "-p", "-z", "--zstd", "-d", "--split",
+		"--reassemble", "--dump-dmesg", "-x", "-i", "-R", "--mem-usage",
+		"-g", "--dry-run", "--config", "--eppic", "--work-dir",
+	};
+	char text[256];
+
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		snprintf(text, sizeof(text), "makedumpfile_args = -D %s x\n",
+			 refused[i]);
+		reject(text, -EINVAL, 1, "makedumpfile_args");
+		CHECK(strstr(e_last.msg, "is refused: ") != NULL);
+	}
+	/* The reasons, and the fix, for a few. */
+	reject("makedumpfile_args = -F\n", -EINVAL, 1, "makedumpfile_args");
+	CHECK(strcmp(e_last.msg, "'-F' is refused: kdump-file chooses the flattened format itself, for a raw target (remove it)") == 0);
+	reject("makedumpfile_args = -c\n", -EINVAL, 1, "makedumpfile_args");
+	CHECK(strcmp(e_last.msg, "'-c' is refused: the compression is set by kdump-file (remove it and use compression = lzo, zlib or none)") == 0);
+	reject("makedumpfile_args = -d 1\n", -EINVAL, 1, "makedumpfile_args");
+	CHECK(strstr(e_last.msg, "use dump_level = ") != NULL);
+	reject("makedumpfile_args = -E\n", -EINVAL, 1, "makedumpfile_args");
+	CHECK(strstr(e_last.msg, "kdump-compressed format") != NULL);
+	reject("makedumpfile_args = --split\n", -EINVAL, 1, "makedumpfile_args");
+	CHECK(strstr(e_last.msg, "one dump file per crash") != NULL);
+	reject("makedumpfile_args = --config /etc/makedumpfile.conf\n", -EINVAL,
+	       1, "makedumpfile_args");
+	CHECK(strstr(e_last.msg, "-x VMLINUX") != NULL);
+	reject("makedumpfile_args = --config=relative.conf\n", -EINVAL, 1,
+	       "makedumpfile_args");
+	/* Unknown options, and words that are no option. */
+	reject("makedumpfile_args = --frobnicate\n", -EINVAL, 1,
+	       "makedumpfile_args");
+	CHECK(strncmp(e_last.msg, "'--frobnicate' is not known to kdump-file: remove it", 52) == 0);
+	reject("makedumpfile_args = -f\n", -EINVAL, 1, "makedumpfile_args");
+	reject("makedumpfile_args = /proc/vmcore\n", -EINVAL, 1,
+	       "makedumpfile_args");
+	reject("makedumpfile_args = -eD\n", -EINVAL, 1, "makedumpfile_args");
+	reject("makedumpfile_args = --message-level\n", -EINVAL, 1,
+	       "makedumpfile_args");
+	/* Shell metacharacters and quotes, as in cmdline_append. */
+	reject("makedumpfile_args = -D; reboot\n", -EINVAL, 1, "makedumpfile_args");
+	CHECK(strstr(e_last.msg, "';'") != NULL);
+	reject("makedumpfile_args = --num-threads $(nproc)\n", -EINVAL, 1,
+	       "makedumpfile_args");
+	reject("makedumpfile_args = \"-D\"\n", -EINVAL, 1, "makedumpfile_args");
+	reject("makedumpfile_args = -D `x`\n", -EINVAL, 1, "makedumpfile_args");
+}
+
+static void test_makedumpfile_args_values(void)
+{
+	reject("makedumpfile_args = --message-level 32\n", -ERANGE, 1,
+	       "makedumpfile_args");
+	CHECK(strcmp(e_last.msg, "'--message-level' needs a number from 0 to 31, not '32'") == 0);
+	reject("makedumpfile_args = --num-threads 0\n", -ERANGE, 1,
+	       "makedumpfile_args");
+	CHECK(strstr(e_last.msg, "from 1 to 64, not '0'") != NULL);
+	reject("makedumpfile_args = --num-threads 65\n", -ERANGE, 1,
+	       "makedumpfile_args");
+	reject("makedumpfile_args = --num-threads -e\n", -ERANGE, 1,
+	       "makedumpfile_args");
+	reject("makedumpfile_args = --num-threads\n", -EINVAL, 1,
+	       "makedumpfile_args");
+	CHECK(strstr(e_last.msg, "after it") != NULL);
+	reject("makedumpfile_args = --cyclic-buffer 0\n", -ERANGE, 1,
+	       "makedumpfile_args");
+	reject("makedumpfile_args = --cyclic-buffer 1048577\n", -ERANGE, 1,
+	       "makedumpfile_args");
+	reject("makedumpfile_args = --splitblock-size 1x\n", -ERANGE, 1,
+	       "makedumpfile_args");
+	reject("makedumpfile_args = --non-mmap=1\n", -EINVAL, 1,
+	       "makedumpfile_args");
+	reject("makedumpfile_args = -D -D\n", -EEXIST, 1, "makedumpfile_args");
+	CHECK(strstr(e_last.msg, "given twice") != NULL);
+	/* -e: free pages excluded, and a directory for its work files. */
+	reject("dump_level = 1\nmakedumpfile_args = -e\n", -EINVAL, 2,
+	       "makedumpfile_args");
+	CHECK(strstr(e_last.msg, "add 16 to dump_level") != NULL);
+	reject("makedumpfile_args = -e\nraw = /dev/vdb\n", -EINVAL, 1,
+	       "makedumpfile_args");
+	CHECK(strstr(e_last.msg, "'raw' (line 2)") != NULL);
+}
+
+/* dump_level = dmesg: the kernel log alone, written back as it was read. */
+static void test_dump_level_dmesg(void)
+{
+	struct kdump_conf a, b;
+	struct conf_error e;
+	char buf[8192];
+
+	CHECK(parse("dump_level = 7\n", &a, &e) == 0 && !a.dmesg_only &&
+	      a.dump_level == 7);
+	CHECK(parse("dump_level = dmesg\nkeep = 3\n", &a, &e) == 0);
+	CHECK(a.dmesg_only && a.keep == 3);
+	CHECK(conf_write(&a, buf, sizeof(buf)) > 0);
+	CHECK(strstr(buf, "\ndump_level = dmesg\n") != NULL);
+	CHECK(parse(buf, &b, &e) == 0);
+	CHECK(memcmp(&a, &b, sizeof(a)) == 0);
+	CHECK(parse("dump_level = 31\n", &a, &e) == 0 && !a.dmesg_only);
+	CHECK(conf_write(&a, buf, sizeof(buf)) > 0);
+	CHECK(strstr(buf, "\ndump_level = 31\n") != NULL);
+	reject("dump_level = DMESG\n", -EINVAL, 1, "dump_level");
+	CHECK(strstr(e_last.msg, "or dmesg") != NULL);
+	reject("dump_level = dmesg x\n", -EINVAL, 1, "dump_level");
+	reject("raw = /dev/vdb\ndump_level = dmesg\n", -EINVAL, 2, "dump_level");
+	CHECK(strstr(e_last.msg, "'raw' (line 1)") != NULL);
+	/* -e does not apply, and is not refused, with no vmcore. */
+	CHECK(parse("dump_level = dmesg\nmakedumpfile_args = -e\n", &a, &e) == 0);
+	/* makedumpfile_args round-trips too. */
+	CHECK(parse("makedumpfile_args = --num-threads=4 -D\n", &a, &e) == 0);
+	CHECK(conf_write(&a, buf, sizeof(buf)) > 0);
+	CHECK(strstr(buf, "\nmakedumpfile_args = --num-threads 4 -D\n") != NULL);
+	CHECK(parse(buf, &b, &e) == 0);
+	CHECK(memcmp(&a, &b, sizeof(a)) == 0);
+}
+
 int main(void)
 {
 	test_defaults();
@@ -359,5 +533,9 @@ int main(void)
 	test_file();
 	test_roundtrip();
 	test_panic_on();
+	test_makedumpfile_args_accepted();
+	test_makedumpfile_args_refused();
+	test_makedumpfile_args_values();
+	test_dump_level_dmesg();
 	return tests_done();
 }

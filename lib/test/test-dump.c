@@ -337,6 +337,82 @@ static void test_retention(void)
 	CHECK(dump_retention(c3, 0, 1, rm) == 0);
 }
 
+/*
+ * dump_level = dmesg: a finished capture's kernel log alone is a complete
+ * dump, in the listing, the scan and retention; one cut short is not.
+ */
+static void test_dmesg_only(void)
+{
+	char base[] = "/tmp/test-dump.XXXXXX", d1[4200], d2[4200], d3[4200];
+	char **names = NULL;
+	long long newest, complete;
+	struct dump_info info;
+	bool done[3], rm[3];
+	size_t n = 0;
+
+	CHECK(mkdtemp(base) != NULL);
+	snprintf(d1, sizeof(d1), "%s/2026-03-01-00:00:00", base);
+	snprintf(d2, sizeof(d2), "%s/2026-03-02-00:00:00", base);
+	snprintf(d3, sizeof(d3), "%s/2026-03-03-00:00:00", base);
+	CHECK(mkdir(d1, 0700) == 0 && mkdir(d2, 0700) == 0 &&
+	      mkdir(d3, 0700) == 0);
+	/* Finished: dmesg.txt and the final record. */
+	put(d1, "dmesg.txt", "Kernel panic - not syncing: sysrq triggered crash\n");
+	put(d1, "metadata.json",
+	    "{\n  \"kernel_release\": \"6.1.0\",\n  \"crash_time\": 1772323200,\n"
+	    "  \"panic\": \"sysrq triggered crash\",\n  \"dmesg_only\": true,\n"
+	    "  \"complete\": true,\n  \"error\": \"\"\n}\n");
+	/* Cut short: the record written while the capture ran. */
+	put(d2, "dmesg.txt", "log");
+	put(d2, "metadata.json",
+	    "{\n  \"complete\": false,\n  \"error\": \"the capture did not finish\"\n}\n");
+	/* Finished, but the log is gone: not complete either. */
+	put(d3, "metadata.json",
+	    "{\n  \"dmesg_only\": true,\n  \"complete\": true\n}\n");
+
+	CHECK(dump_inspect(d1, &info) == 0);
+	CHECK(info.dmesg_only && !info.has_vmcore && info.has_dmesg);
+	CHECK(dump_complete(&info));
+	CHECK(info.crash_time == 1772323200);
+	CHECK(strcmp(info.panic, "sysrq triggered crash") == 0);
+	CHECK(dump_inspect(d2, &info) == 0);
+	CHECK(!info.dmesg_only && !dump_complete(&info));
+	CHECK(dump_inspect(d3, &info) == 0);
+	CHECK(info.dmesg_only && !dump_complete(&info));
+	/* "complete": false with dmesg_only (a failed log) is not either. */
+	put(d3, "dmesg.txt", "");
+	put(d3, "metadata.json",
+	    "{\n  \"dmesg_only\": true,\n  \"complete\": false\n}\n");
+	CHECK(dump_inspect(d3, &info) == 0);
+	CHECK(!info.dmesg_only && !dump_complete(&info));
+
+	/* The newest complete dump is the dmesg-only one. */
+	CHECK(dump_scan(base, &newest, &complete) == 0);
+	CHECK(complete == 1772323200);
+	CHECK(newest == 1772496000);
+
+	/* Listed, and kept by retention as a complete dump. */
+	CHECK(dump_list(base, &names, &n) == 0);
+	CHECK(n == 3);
+	for (size_t i = 0; i < n && i < 3; i++) {
+		char dir[4300];
+
+		snprintf(dir, sizeof(dir), "%s/%s", base, names[i]);
+		CHECK(dump_inspect(dir, &info) == 0);
+		done[i] = dump_complete(&info);
+	}
+	CHECK(done[0] && !done[1] && !done[2]);
+	CHECK(dump_retention(done, 3, 2, rm) == 2);
+	CHECK(!rm[0] && rm[1] && rm[2]);
+	dump_list_free(names, n);
+	{
+		char cmd[4300];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", base);
+		CHECK(system(cmd) == 0);
+	}
+}
+
 int main(void)
 {
 	test_names();
@@ -347,5 +423,6 @@ int main(void)
 	test_ids();
 	test_times();
 	test_retention();
+	test_dmesg_only();
 	return tests_done();
 }
