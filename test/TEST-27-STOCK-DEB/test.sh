@@ -80,6 +80,8 @@ check "show --kver: that initramfs is current" \
 	grep -q "KDUMP-FILE-TEST: show --kver: the capture initramfs is current" "$con"
 check "the kernel's removal removed its capture initramfs" \
 	grep -q "KDUMP-FILE-TEST: the kernel's removal removed its capture initramfs" "$con"
+check "the postrm.d hook said so" \
+	grep -q "KDUMP-FILE-TEST:   kdump-file: removed the capture initramfs of kernel .*-cloud-amd64" "$con"
 check "the running kernel's capture initramfs stayed" \
 	grep -q "KDUMP-FILE-TEST: the running kernel's capture initramfs is still there" "$con"
 check "apt-get purge succeeded" grep -q "KDUMP-FILE-TEST: rc=0: apt-get purge" "$con"
