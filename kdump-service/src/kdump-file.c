@@ -130,7 +130,7 @@ struct plan {
 	char kernel[PATH_MAX];
 	char initramfs[PATH_MAX];
 	bool initramfs_managed; /* ours to build (not a user override) */
-	char capture_conf_text[8192];
+	char capture_conf_text[16384];
 	char cmdline[CMDLINE_KERNEL_MAX * 2];
 	/* What the capture loads and activates to reach the target. */
 	struct devchain chain;
@@ -911,7 +911,7 @@ static int check_boot_files(const struct plan *p)
 
 static int ensure_initramfs(struct plan *p, bool force)
 {
-	char fingerprint[16384], conf_file[] = RUN_DIR "/capture.conf";
+	char fingerprint[32768], conf_file[] = RUN_DIR "/capture.conf";
 	char chain_file[] = RUN_DIR "/capture-chain";
 	struct input_violation bad;
 	unsigned long long t0;
@@ -1440,7 +1440,7 @@ out:
 static const char *initramfs_state(const char *img)
 {
 	static struct plan p;
-	char fingerprint[16384];
+	char fingerprint[32768];
 
 	if (make_plan_ex(&p, false) < 0 || strcmp(p.initramfs, img) != 0)
 		return "not the configured one: reload to change";
