@@ -141,5 +141,48 @@ conf "raw = /dev/null-ish" "raw_overwrite = perhaps"
 expect "raw_overwrite neither yes nor no" 1 -- "$kf" -c "$t/conf" show
 has "raw_overwrite: the values" "$t/err" "is not yes or no"
 
+# Hooks and extra binaries: each must be a root-only regular executable;
+# extra modules must exist for the capture kernel.  Refused by show, as by
+# load, before anything is loaded.
+printf '#!/bin/sh\nexit 0\n' >"$t/hook"
+chmod 0755 "$t/hook"
+conf "path = $dumps" "pre_hook = $t/hook" "post_hook = $t/hook" "hook_timeout = 5" \
+	"hook_failure = stop" "extra_binaries = $t/hook"
+expect "show with a good hook" 0 -- "$kf" -c "$t/conf" show
+has "show: the hook goes to the capture" "$t/out" "pre_hook = $t/hook"
+has "show: hook_failure goes to the capture" "$t/out" "hook_failure = stop"
+has "show: the hook is packed" "$t/out" "packed into the capture initramfs: $t/hook $t/hook $t/hook"
+conf "path = $dumps" "pre_hook = $t/hook $t/no-such-hook"
+expect "a missing pre_hook" 1 -- "$kf" -c "$t/conf" show
+has "the missing hook is named" "$t/err" "cannot use pre_hook '$t/no-such-hook' from $t/conf: it does not exist"
+chmod 0644 "$t/hook"
+conf "path = $dumps" "post_hook = $t/hook"
+expect "a post_hook that is not executable" 1 -- "$kf" -c "$t/conf" show
+has "not executable: the fix" "$t/err" "it is not executable (chmod 0755 '$t/hook')"
+chmod 0775 "$t/hook"
+expect "a group-writable post_hook" 1 -- "$kf" -c "$t/conf" show
+has "group-writable: the file and the fix" "$t/err" "'$t/hook' is group-writable, and what the capture runs must be root's alone (chown root and chmod go-w '$t/hook')"
+chmod 0755 "$t/hook"
+mkdir -m 0775 "$t/gw"
+cp "$t/hook" "$t/gw/hook"
+conf "path = $dumps" "post_hook = $t/gw/hook"
+expect "a hook in a group-writable directory" 1 -- "$kf" -c "$t/conf" show
+has "the directory is named" "$t/err" "'$t/gw' is group-writable"
+conf "path = $dumps" "extra_binaries = $t"
+expect "a directory as an extra binary" 1 -- "$kf" -c "$t/conf" show
+has "not a regular file" "$t/err" "cannot use extra_binaries '$t' from $t/conf: it is not a regular file"
+conf "path = $dumps" "pre_hook = hooks/pre.sh"
+expect "a relative pre_hook" 1 -- "$kf" -c "$t/conf" show
+has "the relative path is named" "$t/err" "key 'pre_hook': 'hooks/pre.sh' is not an absolute path"
+conf "path = $dumps" "post_hook = /bin/true|reboot"
+expect "a shell metacharacter in post_hook" 1 -- "$kf" -c "$t/conf" show
+has "the character is named" "$t/err" "'/bin/true|reboot' contains '|'"
+conf "path = $dumps" "hook_timeout = 0"
+expect "hook_timeout 0" 1 -- "$kf" -c "$t/conf" show
+has "hook_timeout: the range" "$t/err" "is not a number of seconds from 1 to 600"
+conf "path = $dumps" "extra_modules = kdump_file_no_such_module"
+expect "an extra module the kernel has not" 1 -- "$kf" -c "$t/conf" show
+has "the module is named" "$t/err" "cannot use extra_modules 'kdump_file_no_such_module' from $t/conf: kernel "
+
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
