@@ -2493,11 +2493,66 @@ static void dmesg_modules(const char *dir, char *buf, size_t size)
 		fclose(f);
 }
 
+/* The hooks' results and extra modules the capture recorded in metadata.json. */
+static void capture_extras(const char *dir, struct json_object **ret_hooks,
+			   struct json_object **ret_mods)
+{
+	char p[PATH_MAX + 32], *text = NULL;
+	struct json_object *meta = NULL, *v;
+
+	*ret_hooks = *ret_mods = NULL;
+	snprintf(p, sizeof(p), "%s/metadata.json", dir);
+	if (read_file_max(p, &text, 1 << 20) >= 0)
+		meta = json_tokener_parse(text);
+	free(text);
+	if (!meta)
+		return;
+	if (json_object_object_get_ex(meta, "hooks", &v) &&
+	    json_object_is_type(v, json_type_array))
+		*ret_hooks = json_object_get(v);
+	if (json_object_object_get_ex(meta, "extra_modules", &v) &&
+	    json_object_is_type(v, json_type_array))
+		*ret_mods = json_object_get(v);
+	json_object_put(meta);
+}
+
+static const char *field_text(struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v) || !v)
+		return "";
+	return json_object_get_string(v);
+}
+
+static void print_capture_extras(struct json_object *hooks,
+				 struct json_object *mods)
+{
+	size_t len = hooks ? json_object_array_length(hooks) : 0;
+
+	for (size_t k = 0; k < len; k++) {
+		struct json_object *h = json_object_array_get_idx(hooks, k);
+
+		printf("%-12s %s %s: %s (%s s)\n", k ? "" : "hooks:",
+		       field_text(h, "phase"), field_text(h, "path"),
+		       field_text(h, "result"), field_text(h, "seconds"));
+	}
+	len = mods ? json_object_array_length(mods) : 0;
+	for (size_t k = 0; k < len; k++) {
+		struct json_object *m = json_object_array_get_idx(mods, k);
+		const char *e = field_text(m, "error");
+
+		printf("%-12s %s: %s%s\n", k ? "" : "extra mods:",
+		       field_text(m, "name"), e[0] ? "not loaded, " : "loaded",
+		       e);
+	}
+}
+
 static int do_info(void)
 {
 	char dir[PATH_MAX + 64], p[PATH_MAX + 96], id[DUMP_ID_LEN + 1];
 	char when[32], mods[2048], *text = NULL;
-	struct json_object *rep = NULL, *j = NULL, *v;
+	struct json_object *rep = NULL, *j = NULL, *v, *hooks, *extra;
 	struct dump_info d;
 	int r, m = 0;
 
@@ -2514,6 +2569,7 @@ static int do_info(void)
 		rep = json_tokener_parse(text);
 	free(text);
 	dmesg_modules(dir, mods, sizeof(mods));
+	capture_extras(dir, &hooks, &extra);
 	utc_time(dump_time(&d), when, sizeof(when));
 	if (arg_json) {
 		j = json_object_new_object();
@@ -2539,7 +2595,16 @@ static int do_info(void)
 		if (m == 0 && rep)
 			m = json_object_object_add(j, "report", json_object_get(rep)) ?
 				    -ENOMEM : 0;
+		if (m == 0 && hooks)
+			m = json_object_object_add(j, "hooks", json_object_get(hooks)) ?
+				    -ENOMEM : 0;
+		if (m == 0 && extra)
+			m = json_object_object_add(j, "extra_modules",
+						   json_object_get(extra)) ?
+				    -ENOMEM : 0;
 		json_object_put(rep);
+		json_object_put(hooks);
+		json_object_put(extra);
 		if (m < 0) {
 			json_object_put(j);
 			return m;
@@ -2583,11 +2648,15 @@ static int do_info(void)
 	}
 	if (mods[0])
 		printf("modules:     %s\n", mods);
+	print_capture_extras(hooks, extra);
+	json_object_put(hooks);
+	json_object_put(extra);
 	printf("files:      ");
 	{
 		static const char *const files[] = { "vmcore", "vmcore-incomplete",
 						     "dmesg.txt", "metadata.json",
-						     "report.txt", "report.json" };
+						     "hooks.log", "report.txt",
+						     "report.json" };
 
 		for (size_t k = 0; k < sizeof(files) / sizeof(files[0]); k++) {
 			snprintf(p, sizeof(p), "%s/%s", dir, files[k]);

@@ -184,5 +184,23 @@ conf "path = $dumps" "extra_modules = kdump_file_no_such_module"
 expect "an extra module the kernel has not" 1 -- "$kf" -c "$t/conf" show
 has "the module is named" "$t/err" "cannot use extra_modules 'kdump_file_no_such_module' from $t/conf: kernel "
 
+# What the capture recorded of the hooks and extra modules, shown by info.
+printf '%s\n' '{ "complete": true, "hooks": [' \
+	'  { "phase": "pre", "path": "/etc/kdump-file/pre", "exit": 0, "timed_out": false, "seconds": 0.1, "failed": false, "result": "exit 0" },' \
+	'  { "phase": "post", "path": "/etc/kdump-file/hang", "exit": -1, "timed_out": true, "seconds": 5.0, "failed": true, "result": "timed out after 5.0 s: killed" } ],' \
+	'  "extra_modules": [ { "name": "dummy", "loaded": true, "error": "" }, { "name": "nosuch", "loaded": false, "error": "ENOENT" } ] }' \
+	>"$dumps/2026-01-01-00:00:00/metadata.json"
+echo "== pre hook" >"$dumps/2026-01-01-00:00:00/hooks.log"
+conf "path = $dumps"
+expect "info with hooks" 0 -- "$kf" -c "$t/conf" info "$id"
+has "info: the pre hook" "$t/out" "hooks:       pre /etc/kdump-file/pre: exit 0 (0.1 s)"
+has "info: the hook that hung" "$t/out" "post /etc/kdump-file/hang: timed out after 5.0 s: killed (5.0 s)"
+has "info: an extra module" "$t/out" "extra mods:  dummy: loaded"
+has "info: an extra module that failed" "$t/out" "nosuch: not loaded, ENOENT"
+has "info: the hooks' log" "$t/out" "hooks.log"
+expect "info --json with hooks" 0 -- "$kf" -c "$t/conf" --json info "$id"
+json "info --json: the hooks" '.hooks[1].timed_out == true and .hooks[0].exit == 0'
+json "info --json: the extra modules" '.extra_modules[0].name == "dummy"'
+
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
