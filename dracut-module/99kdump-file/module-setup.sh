@@ -7,7 +7,9 @@
 #          --include <resolved capture.conf> /etc/kdump-file/capture.conf \
 #          --include <target chain> /etc/kdump-file/chain \
 #          --add-drivers "<the target's modules>"
-# with KDUMP_FILE_CHAIN naming the target chain file.
+# with KDUMP_FILE_CHAIN naming the target chain file and KDUMP_FILE_INSTALL
+# the user's hooks and extra_binaries (blank-separated absolute paths that
+# kdump-file(8) checked; extra_modules go in with --add-drivers).
 # Its /init is kdump-file-capture itself: it mounts /proc, /sys and /dev,
 # loads the drivers of this machine's devices (kernel-modules puts them in
 # the image: first the target's, then round by round those of devices
@@ -36,5 +38,11 @@ install() {
     # resolved which), without udev.
     if [ -n "${KDUMP_FILE_CHAIN:-}" ] && grep -q '^lvm ' "$KDUMP_FILE_CHAIN"; then
         inst_binary lvm
+    fi
+    # pre_hook, post_hook and extra_binaries, each at its own path, with
+    # its libraries and, for a script, its interpreter.
+    if [ -n "${KDUMP_FILE_INSTALL:-}" ]; then
+        # shellcheck disable=SC2086 # a list of paths without blanks, to split
+        inst_multiple $KDUMP_FILE_INSTALL
     fi
 }

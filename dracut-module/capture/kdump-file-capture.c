@@ -38,6 +38,7 @@
 
 #include "conf.h"
 #include "dump.h"
+#include "hook.h"
 #include "json.h"
 #include "modload.h"
 #include "rawdump.h"
@@ -994,6 +995,225 @@ out:
 	return r;
 }
 
+/*
+ * The user's hooks (pre_hook, post_hook): each run with the dump directory
+ * and "pre", "ok" or "failed", under hook_timeout and never past the
+ * capture's own deadline; its output goes to the console and to the dump's
+ * hooks.log; its result to metadata.json.
+ */
+#define HOOK_LOG_MAX (1 << 20)
+
+struct hook_record {
+	const char *phase;
+	char path[256];
+	struct hook_result res;
+};
+
+static struct hook_record hook_records[2 * CONF_LIST_MAX];
+static unsigned int n_hook_records;
+/* When the capture's deadline passes (ms, now_ms()); 0: none. */
+static unsigned long long deadline_end;
+/* A post hook failed and hook_failure = stop: failure_action, not final. */
+static bool post_hook_stop;
+/* The step a stopping pre hook ran in, for the failure record. */
+static char stop_step[128];
+
+struct hook_log {
+	int fd;
+	size_t written;
+};
+
+static void hook_output(const char *buf, size_t n, void *userdata)
+{
+	struct hook_log *lg = userdata;
+
+	fwrite(buf, 1, n, stdout);
+	fflush(stdout);
+	if (lg->fd < 0 || lg->written >= HOOK_LOG_MAX)
+		return;
+	if (n > HOOK_LOG_MAX - lg->written)
+		n = HOOK_LOG_MAX - lg->written;
+	if (write(lg->fd, buf, n) > 0)
+		lg->written += n;
+}
+
+/*
+ * Run the hooks of list in order.  Returns -ECANCELED when one failed and
+ * hook_failure = stop (the rest are not run), else 0.
+ */
+static int run_hooks(const struct kdump_conf *c, const char *phase,
+		     const char *list, const char *dir, const char *word)
+{
+	char path[CONF_VALUE_MAX], log_path[PATH_MAX + 16], what[300];
+	struct hook_log lg = { .fd = -1 };
+	size_t pos = 0;
+	int ret = 0;
+
+	if (!list[0])
+		return 0;
+	snprintf(log_path, sizeof(log_path), "%s/hooks.log", dir);
+	lg.fd = open(log_path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW |
+				       O_CLOEXEC, 0600);
+	while (conf_list_next(list, &pos, path, sizeof(path))) {
+		char *argv[] = { path, (char *)dir, (char *)word, NULL };
+		unsigned long long limit = c->hook_timeout * 1000ULL;
+		struct hook_result res;
+		char desc[128];
+		int r;
+
+		/* capture_timeout ends the capture whatever runs: so does it a hook. */
+		if (deadline_end) {
+			unsigned long long now = now_ms();
+			unsigned long long left = deadline_end > now ? deadline_end - now : 1;
+
+			if (left < limit)
+				limit = left;
+		}
+		snprintf(what, sizeof(what), "running %s hook %s", phase, path);
+		step(what);
+		say("running %s hook %s %s %s (up to %.0fs)", phase, path,
+		    dir + strlen(MNT), word, limit / 1000.0);
+		if (lg.fd >= 0 && lg.written < HOOK_LOG_MAX) {
+			int n = dprintf(lg.fd, "== %s hook %s %s\n", phase, path,
+					word);
+
+			if (n > 0)
+				lg.written += n;
+		}
+		r = hook_run(argv, limit, hook_output, &lg, &res);
+		if (r < 0) {
+			memset(&res, 0, sizeof(res));
+			res.status = -1;
+			res.error = -r;
+		}
+		if (n_hook_records < sizeof(hook_records) / sizeof(hook_records[0])) {
+			struct hook_record *h = &hook_records[n_hook_records++];
+
+			h->phase = phase;
+			snprintf(h->path, sizeof(h->path), "%s", path);
+			h->res = res;
+		}
+		(void)hook_describe(&res, desc, sizeof(desc));
+		if (!hook_failed(&res)) {
+			say("%s hook %s: %s in %.1fs", phase, path, desc,
+			    res.ms / 1000.0);
+			continue;
+		}
+		if (!c->hook_stop) {
+			say("warning: %s hook %s failed: %s (hook_failure = continue)",
+			    phase, path, desc);
+			continue;
+		}
+		say("error: %s hook %s failed: %s (hook_failure = stop)", phase,
+		    path, desc);
+		snprintf(stop_step, sizeof(stop_step), "%s", cur_step);
+		ret = -ECANCELED;
+		break;
+	}
+	if (lg.fd >= 0) {
+		(void)fsync(lg.fd);
+		close(lg.fd);
+	}
+	return ret;
+}
+
+static struct json_object *hooks_json(void)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (unsigned int i = 0; a && i < n_hook_records; i++) {
+		const struct hook_record *h = &hook_records[i];
+		struct json_object *o = json_object_new_object();
+		char desc[128];
+		int m = o ? 0 : -ENOMEM;
+
+		(void)hook_describe(&h->res, desc, sizeof(desc));
+		if (m == 0)
+			m = json_set_text(o, "phase", h->phase);
+		if (m == 0)
+			m = json_set_text(o, "path", h->path);
+		if (m == 0)
+			m = json_set_int(o, "exit", h->res.status);
+		if (m == 0)
+			m = json_set_bool(o, "timed_out", h->res.timed_out);
+		if (m == 0)
+			m = json_set_double(o, "seconds", h->res.ms / 1000.0);
+		if (m == 0)
+			m = json_set_bool(o, "failed", hook_failed(&h->res));
+		if (m == 0)
+			m = json_set_text(o, "result", desc);
+		if (m < 0 || json_object_array_add(a, o) < 0) {
+			json_object_put(o);
+			json_object_put(a);
+			return NULL;
+		}
+	}
+	return a;
+}
+
+/*
+ * extra_modules, loaded before the target's chain with the same loader; a
+ * module that does not load is said and recorded, and the capture goes on.
+ */
+static struct {
+	char name[64];
+	int error;	/* errno, 0 when loaded or already there */
+} extra_mods[CONF_LIST_MAX];
+static unsigned int n_extra_mods;
+
+static void extra_modules_load(const struct kdump_conf *c)
+{
+	char name[64];
+	size_t pos = 0;
+
+	if (!c->extra_modules[0] || !kmods_get())
+		return;
+	step("loading extra_modules");
+	while (n_extra_mods < CONF_LIST_MAX &&
+	       conf_list_next(c->extra_modules, &pos, name, sizeof(name))) {
+		unsigned int before = modload_failures(kmods, NULL, NULL);
+		int r = modload_insert(kmods, name), e = 0;
+
+		if (r < 0 && r != -EEXIST)
+			e = -r;
+		else if (modload_failures(kmods, NULL, NULL) > before)
+			(void)modload_failures(kmods, NULL, &e);
+		snprintf(extra_mods[n_extra_mods].name, sizeof(extra_mods[0].name),
+			 "%s", name);
+		extra_mods[n_extra_mods++].error = e;
+		if (e)
+			say("warning: cannot load extra module %s: %s", name,
+			    strerror(e));
+		else
+			say("extra module %s loaded", name);
+	}
+}
+
+static struct json_object *extra_modules_json(void)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (unsigned int i = 0; a && i < n_extra_mods; i++) {
+		struct json_object *o = json_object_new_object();
+		int e = extra_mods[i].error;
+		int m = o ? 0 : -ENOMEM;
+
+		if (m == 0)
+			m = json_set_text(o, "name", extra_mods[i].name);
+		if (m == 0)
+			m = json_set_bool(o, "loaded", e == 0);
+		if (m == 0)
+			m = json_set_text(o, "error",
+					  e ? (strerrorname_np(e) ? strerrorname_np(e) : "?") : "");
+		if (m < 0 || json_object_array_add(a, o) < 0) {
+			json_object_put(o);
+			json_object_put(a);
+			return NULL;
+		}
+	}
+	return a;
+}
+
 static int capture(const struct kdump_conf *c)
 {
 	char dev[PATH_MAX], fstype[32] = "", base[PATH_MAX], dir[PATH_MAX + 8];
@@ -1003,6 +1223,7 @@ static int capture(const struct kdump_conf *c)
 	long long t_written = 0;
 	unsigned long long t_dev, t_dmesg = 0, t_core = 0;
 	struct vmcoreinfo vi;
+	bool pre_stopped = false;
 	struct tm tm;
 	time_t now;
 	int r;
@@ -1078,6 +1299,15 @@ static int capture(const struct kdump_conf *c)
 
 		snprintf(m, sizeof(m), "@%s", meta);
 		step(m);
+	}
+
+	/* The user's pre hooks: the target is mounted, nothing saved yet. */
+	if (run_hooks(c, "pre", c->pre_hook, dir, "pre") < 0) {
+		snprintf(reason, sizeof(reason), "%s", last_error);
+		say("error: no dump saved: %s", reason);
+		pre_stopped = true;
+		r = -ECANCELED;
+		goto out_meta;
 	}
 	step("saving the dmesg");
 
@@ -1242,11 +1472,37 @@ out_meta:
 			if (m == 0)
 				secs = NULL;
 		}
+		if (m == 0 && n_extra_mods) {
+			struct json_object *a = extra_modules_json();
+
+			m = a && json_object_object_add(o, "extra_modules", a) == 0 ?
+				    0 : -ENOMEM;
+		}
+		if (m == 0 && n_hook_records)
+			m = json_object_object_add(o, "hooks", hooks_json()) < 0 ?
+				    -ENOMEM : 0;
 		if (m == 0)
 			m = json_write_atomic(meta, o, 0600);
 		if (m < 0)
 			say("warning: cannot write %s: %s", meta + strlen(MNT),
 			    strerror(-m));
+		/*
+		 * The user's post hooks: the dump is saved (or failed) and
+		 * described; what they did goes into the metadata too.
+		 */
+		if (!pre_stopped && c->post_hook[0]) {
+			if (run_hooks(c, "post", c->post_hook, dir,
+				      r == 0 ? "ok" : "failed") < 0)
+				post_hook_stop = true;
+			step("writing metadata.json");
+			m = !o || json_object_object_add(o, "hooks", hooks_json()) < 0 ?
+				    -ENOMEM : 0;
+			if (m == 0)
+				m = json_write_atomic(meta, o, 0600);
+			if (m < 0)
+				say("warning: cannot write %s: %s",
+				    meta + strlen(MNT), strerror(-m));
+		}
 		json_object_put(secs);
 		json_object_put(o);
 	}
@@ -1296,15 +1552,24 @@ int main(void)
 		say("capture kernel command line: %s", cmdline);
 	helpers_start(&c);
 	deadline_start(&c);
+	if (c.capture_timeout)
+		deadline_end = now_ms() + c.capture_timeout * 1000ULL;
 	say("capture deadline: %us (capture_timeout)", c.capture_timeout);
+	extra_modules_load(&c);
 	r = c.raw[0] ? capture_raw(&c) : capture(&c);
 	if (r < 0) {
 		say("capture failed after %.1fs: %s", (now_ms() - t_start) / 1000.0,
 		    strerror(-r));
-		record_failure(&c, -r, cur_step, last_error);
+		record_failure(&c, -r, stop_step[0] ? stop_step : cur_step,
+			       last_error);
 		take_action(c.failure_action);
 	}
 	say("capture complete in %.1fs", (now_ms() - t_start) / 1000.0);
+	if (post_hook_stop) {
+		say("a post hook failed and hook_failure = stop: the dump is saved, taking failure_action = %s",
+		    conf_action_to_string(c.failure_action));
+		take_action(c.failure_action);
+	}
 	take_action(c.final_action);
 	return 0;
 }

@@ -15,34 +15,31 @@
 #include "import.h"
 
 /*
- * pending: a key that kdump-file.conf gains in another change; until conf.c
- * knows it, the check of import's output lets conf_parse_buffer() call it
- * unknown (and import checks the value itself), and once conf.c knows it
- * the same check validates it in full.  list: values add up, blank
- * separated.  dedupe: a word already there is not added twice.
+ * list: values add up, blank separated.  dedupe: a word already there is
+ * not added twice.
  */
 static const struct {
 	const char *name;
-	bool pending, list, dedupe;
+	bool list, dedupe;
 } keys[IK_MAX] = {
 	[IK_PATH] = { "path" },
 	[IK_TARGET] = { "target" },
 	[IK_RAW] = { "raw" },
 	[IK_DUMP_LEVEL] = { "dump_level" },
 	[IK_COMPRESSION] = { "compression" },
-	[IK_MAKEDUMPFILE_ARGS] = { "makedumpfile_args", true, true, false },
-	[IK_CMDLINE_APPEND] = { "cmdline_append", false, true, true },
-	[IK_CMDLINE_REMOVE] = { "cmdline_remove", false, true, true },
+	[IK_MAKEDUMPFILE_ARGS] = { "makedumpfile_args", true, false },
+	[IK_CMDLINE_APPEND] = { "cmdline_append", true, true },
+	[IK_CMDLINE_REMOVE] = { "cmdline_remove", true, true },
 	[IK_KERNEL] = { "kernel" },
 	[IK_INITRAMFS] = { "initramfs" },
 	[IK_FAILURE_ACTION] = { "failure_action" },
 	[IK_FINAL_ACTION] = { "final_action" },
 	[IK_KEEP] = { "keep" },
-	[IK_PANIC_ON] = { "panic_on", true, true, true },
-	[IK_PRE_HOOK] = { "pre_hook", true },
-	[IK_POST_HOOK] = { "post_hook", true },
-	[IK_EXTRA_BINARIES] = { "extra_binaries", true, true, true },
-	[IK_EXTRA_MODULES] = { "extra_modules", true, true, true },
+	[IK_PANIC_ON] = { "panic_on", true, true },
+	[IK_PRE_HOOK] = { "pre_hook" },
+	[IK_POST_HOOK] = { "post_hook" },
+	[IK_EXTRA_BINARIES] = { "extra_binaries", true, true },
+	[IK_EXTRA_MODULES] = { "extra_modules", true, true },
 };
 
 #define REASON_NETWORK                                                        \
@@ -160,41 +157,6 @@ static bool has_word(const char *list, const char *word)
 	return false;
 }
 
-/* Checks for a pending key's value until conf.c validates it itself. */
-static int check_pending(enum import_key k, const char *v,
-			 struct conf_error *e)
-{
-	struct kdump_conf c;
-	char text[CONF_VALUE_MAX + 32];
-	const char *s;
-
-	switch (k) {
-	case IK_PRE_HOOK:
-	case IK_POST_HOOK:
-	case IK_EXTRA_BINARIES:
-		/* A clean absolute path, by the rule kernel = follows. */
-		snprintf(text, sizeof(text), "kernel = %s\n", v);
-		if (*v != '/') {
-			snprintf(e->msg, sizeof(e->msg),
-				 "'%s' is not an absolute path", v);
-			return -EINVAL;
-		}
-		return conf_parse_buffer(&c, text, strlen(text), e);
-	case IK_EXTRA_MODULES:
-		s = v + strspn(v, "abcdefghijklmnopqrstuvwxyz"
-				  "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-");
-		if (*s || !*v) {
-			snprintf(e->msg, sizeof(e->msg),
-				 "'%s' is not a module name", v);
-			return -EINVAL;
-		}
-		return 0;
-	default:
-		/* makedumpfile_args, panic_on: made of import's own words. */
-		return 0;
-	}
-}
-
 /* Would kdump-file.conf accept "key = v"?  why gets the parser's reason. */
 static int check_value(enum import_key k, const char *v, char *why,
 		       size_t size)
@@ -215,8 +177,6 @@ static int check_value(enum import_key k, const char *v, char *why,
 	}
 	snprintf(text, sizeof(text), "%s = %s\n", keys[k].name, v);
 	r = conf_parse_buffer(&c, text, strlen(text), &e);
-	if (r == -ENOKEY && keys[k].pending)
-		r = check_pending(k, v, &e);
 	if (r < 0)
 		snprintf(why, size, "%s", e.msg);
 	return r;
@@ -1234,44 +1194,12 @@ static void put(struct text *t, const char *fmt, ...)
 	}
 }
 
-static bool is_pending(const char *key)
-{
-	for (unsigned int k = 0; k < IK_MAX; k++)
-		if (keys[k].pending && strcmp(key, keys[k].name) == 0)
-			return true;
-	return false;
-}
-
-/*
- * The keys still pending (see keys[]) are taken out of a copy line by line
- * as the parser calls them unknown; any other fault fails.
- */
+/* The whole text as kdump-file.conf's parser takes it. */
 int import_validate(const char *text, size_t len, struct conf_error *err)
 {
 	struct kdump_conf c;
-	char *copy = malloc(len + 1);
-	int r;
 
-	if (!copy)
-		return -ENOMEM;
-	memcpy(copy, text, len + 1);
-	for (unsigned int tries = 0; tries <= IK_MAX; tries++) {
-		char *line = copy;
-
-		r = conf_parse_buffer(&c, copy, len, err);
-		if (r != -ENOKEY || !is_pending(err->key) || err->line == 0)
-			break;
-		for (unsigned int i = 1; i < err->line && line; i++) {
-			line = strchr(line, '\n');
-			if (line)
-				line++;
-		}
-		if (!line)
-			break;
-		line[0] = '#';
-	}
-	free(copy);
-	return r;
+	return conf_parse_buffer(&c, text, len, err);
 }
 
 int import_render(const struct import *im, char **ret, struct conf_error *err)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -45,13 +46,44 @@ static int add_file(char *buf, size_t size, size_t *pos, const char *path)
 		   st.st_mtim.tv_nsec);
 }
 
+int input_identity(const char *path, char *buf, size_t size)
+{
+	unsigned char data[65536];
+	uLong crc = crc32(0L, Z_NULL, 0);
+	struct stat st;
+	ssize_t n;
+	int fd, r = 0, len;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		if (fd >= 0)
+			close(fd);
+		len = snprintf(buf, size, "%s missing\n", path);
+		return len < 0 ? -EINVAL : (size_t)len >= size ? -ENOBUFS : 0;
+	}
+	while ((n = read(fd, data, sizeof(data))) > 0)
+		crc = crc32(crc, data, n);
+	if (n < 0)
+		r = -errno;
+	close(fd);
+	if (r < 0)
+		return r;
+	len = snprintf(buf, size, "%s %lld %lld.%09ld crc32 %08lx\n", path,
+		       (long long)st.st_size, (long long)st.st_mtim.tv_sec,
+		       st.st_mtim.tv_nsec, (unsigned long)crc);
+	if (len < 0)
+		return -EINVAL;
+	return (size_t)len >= size ? -ENOBUFS : 0;
+}
+
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 int initramfs_fingerprint(const char *kernel, const char *capture_conf,
-			  const char *chain, char *buf, size_t size)
+			  const char *chain, const char *files, char *buf,
+			  size_t size)
 {
 	char *names[64];
 	unsigned int n = 0;
@@ -97,6 +129,25 @@ int initramfs_fingerprint(const char *kernel, const char *capture_conf,
 	if (r == 0)
 		r = add(buf, size, &pos, "capture.conf:\n%schain:\n%s",
 			capture_conf, chain);
+	if (r == 0 && files && files[0])
+		r = add(buf, size, &pos, "files:\n");
+	for (const char *s = files; r == 0 && s && *s;) {
+		char p[PATH_MAX];
+		size_t len;
+
+		s += strspn(s, " ");
+		len = strcspn(s, " ");
+		if (len == 0)
+			break;
+		if (len >= sizeof(p))
+			return -ENAMETOOLONG;
+		memcpy(p, s, len);
+		p[len] = '\0';
+		s += len;
+		r = input_identity(p, buf + pos, size - pos);
+		if (r == 0)
+			pos += strlen(buf + pos);
+	}
 	return r;
 }
 
@@ -147,7 +198,8 @@ bool initramfs_is_current(const char *img, const char *fingerprint_in)
 
 int initramfs_build(const char *img, const char *kver,
 		    const char *capture_conf_file, const char *chain_file,
-		    const char *drivers, const char *fingerprint)
+		    const char *drivers, const char *files,
+		    const char *fingerprint)
 {
 	char tmp[PATH_MAX], stamp[PATH_MAX], *text;
 	struct stat st;
@@ -189,6 +241,11 @@ int initramfs_build(const char *img, const char *kver,
 		argv[n] = NULL;
 		/* The dracut module reads the chain: lvm goes in when needed. */
 		if (setenv("KDUMP_FILE_CHAIN", chain_file, 1) < 0)
+			return -errno;
+		/* And the user's hooks and extra binaries. */
+		if (files && files[0] ?
+			    setenv("KDUMP_FILE_INSTALL", files, 1) < 0 :
+			    unsetenv("KDUMP_FILE_INSTALL") < 0)
 			return -errno;
 		/* dracut's chatter goes to our stderr, not our stdout. */
 		r = run_program(argv, STDERR_FILENO);
@@ -722,4 +779,24 @@ int initramfs_check_inputs(const char *kernel, struct input_violation *ret)
 	}
 	closedir(d);
 	return r;
+}
+
+int input_check_program(const char *path, struct input_violation *ret)
+{
+	const char *one[] = { path };
+	struct stat st;
+
+	snprintf(ret->path, sizeof(ret->path), "%s", path);
+	if (stat(path, &st) < 0)
+		return -errno;
+	ret->uid = st.st_uid;
+	if (!S_ISREG(st.st_mode)) {
+		ret->fault = INPUT_NOT_REGULAR;
+		return -EPERM;
+	}
+	if (!(st.st_mode & S_IXUSR)) {
+		ret->fault = INPUT_NOT_EXECUTABLE;
+		return -EPERM;
+	}
+	return paths_check_root_only(one, 1, ret);
 }

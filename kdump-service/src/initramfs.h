@@ -16,22 +16,33 @@
 /*
  * A text that changes whenever the capture initramfs would: the capture
  * kernel's identity, the resolved capture configuration, the target's
- * chain (devchain_format()), the dracut module, and the programs the
- * capture runs.
+ * chain (devchain_format()), the dracut module, the programs the capture
+ * runs, and the identity and content of files (blank-separated absolute
+ * paths: the user's hooks and extra binaries; may be "").
  */
 int initramfs_fingerprint(const char *kernel, const char *capture_conf,
-			  const char *chain, char *buf, size_t size);
+			  const char *chain, const char *files, char *buf,
+			  size_t size);
+/*
+ * One line for a file: its path, size, modification time and a CRC-32 of
+ * its content, so that an edit that keeps size and time is seen too; or
+ * "<path> missing".
+ */
+int input_identity(const char *path, char *buf, size_t size);
 /* True when img exists and was built from the same fingerprint. */
 bool initramfs_is_current(const char *img, const char *fingerprint);
 /*
  * Build img with dracut for kernel release kver, with capture_conf_file as
- * the capture configuration, chain_file as the target's chain and drivers
- * (space-separated, may be empty) added, then record the fingerprint. Returns dracut's
- * non-zero exit status as -EIO; img is replaced only on success.
+ * the capture configuration, chain_file as the target's chain, drivers
+ * (space-separated, may be empty) added, and files (blank-separated
+ * absolute paths, may be empty) installed with their libraries, then
+ * record the fingerprint. Returns dracut's non-zero exit status as -EIO;
+ * img is replaced only on success.
  */
 int initramfs_build(const char *img, const char *kver,
 		    const char *capture_conf_file, const char *chain_file,
-		    const char *drivers, const char *fingerprint);
+		    const char *drivers, const char *files,
+		    const char *fingerprint);
 
 /* Where an initramfs image stops being one the kernel unpacks completely. */
 struct initramfs_problem {
@@ -59,6 +70,8 @@ enum input_fault {
 	INPUT_FOREIGN_OWNER = 1,	/* not owned by root */
 	INPUT_GROUP_WRITABLE,
 	INPUT_WORLD_WRITABLE,
+	INPUT_NOT_REGULAR,		/* a program that is not a regular file */
+	INPUT_NOT_EXECUTABLE,		/* ...or has no execute bit for root */
 };
 
 struct input_violation {
@@ -84,5 +97,12 @@ int paths_check_root_only(const char *const *paths, size_t n,
  * program, makedumpfile, the dracut module directory and its files.
  */
 int initramfs_check_inputs(const char *kernel, struct input_violation *ret);
+
+/*
+ * A program the user asks the capture to run or to carry (a hook, an extra
+ * binary): it must exist (-ENOENT), be a regular file, executable by its
+ * owner, and pass paths_check_root_only() (-EPERM with ret filled).
+ */
+int input_check_program(const char *path, struct input_violation *ret);
 
 #endif

@@ -13,6 +13,7 @@
 #include <limits.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -143,19 +144,21 @@ struct plan {
 	char kernel[PATH_MAX];
 	char initramfs[PATH_MAX];
 	bool initramfs_managed; /* ours to build (not a user override) */
-	char capture_conf_text[8192];
+	char capture_conf_text[16384];
 	char cmdline[CMDLINE_KERNEL_MAX * 2];
 	/* What the capture loads and activates to reach the target. */
 	struct devchain chain;
 	bool chain_known;
 	char chain_what[PATH_MAX];	/* the device it was resolved for */
 	char chain_text[4096];		/* as the capture reads it */
-	char chain_drivers[2048];	/* for dracut --add-drivers */
+	char chain_drivers[4096];	/* for dracut --add-drivers */
 	/* The helpers' modules, "" when none, " (built in)" appended if so. */
 	char pstore[96];		/* keeps a failed capture's record */
 	bool pstore_ram;		/* ...in RAM (ramoops), not EFI variables */
 	char cmdline_pstore[512];	/* ramoops' layout for the capture kernel */
 	char watchdog[96];		/* resets a capture that hangs */
+	/* The hooks and extra binaries, blank-separated, for dracut. */
+	char extra_files[3 * CONF_VALUE_MAX + 4];
 };
 
 static int load_config(struct kdump_conf *c)
@@ -244,15 +247,22 @@ static int plan_chain(struct plan *p, dev_t devno, const char *fstype,
  */
 static unsigned long long chain_modules_bytes(const struct plan *p)
 {
-	const char *names[DEVCHAIN_MAX];
+	const char *names[DEVCHAIN_MAX + CONF_LIST_MAX];
+	char extra[CONF_LIST_MAX][64];
 	unsigned long long bytes = 0;
 	char moddir[PATH_MAX];
 	struct modload *km;
 	unsigned int n = 0;
+	size_t pos = 0;
 
 	for (unsigned int i = 0; i < p->chain.n; i++)
 		if (p->chain.mods[i].state == MODLOAD_MODULE)
 			names[n++] = p->chain.mods[i].name;
+	/* And extra_modules, loaded too. */
+	for (unsigned int i = 0; i < CONF_LIST_MAX &&
+	     conf_list_next(p->conf.extra_modules, &pos, extra[i],
+			    sizeof(extra[i])); i++)
+		names[n++] = extra[i];
 	if (n == 0)
 		return 0;
 	snprintf(moddir, sizeof(moddir), "/lib/modules/%s", p->release);
@@ -411,6 +421,107 @@ static int plan_helpers(struct plan *p)
 	}
 	modload_free(km);
 	return r;
+}
+
+static const char *violation_text(const struct input_violation *bad);
+
+/*
+ * The user's hooks and extra binaries (each must be a root-only regular
+ * executable, as every other input of the capture initramfs) and extra
+ * modules (each must exist for the capture kernel's release; a module,
+ * not a built-in driver, goes to dracut with the target's).
+ */
+static int plan_extras(struct plan *p)
+{
+	static const struct {
+		const char *key;
+		size_t off;
+	} lists[] = {
+		{ "pre_hook", offsetof(struct kdump_conf, pre_hook) },
+		{ "post_hook", offsetof(struct kdump_conf, post_hook) },
+		{ "extra_binaries", offsetof(struct kdump_conf, extra_binaries) },
+	};
+	char word[CONF_VALUE_MAX], moddir[PATH_MAX];
+	size_t pos, fl = 0;
+	struct modload *km;
+	int r;
+
+	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
+		const char *list = (const char *)&p->conf + lists[i].off;
+
+		pos = 0;
+		while (conf_list_next(list, &pos, word, sizeof(word))) {
+			struct input_violation bad = { 0 };
+
+			r = input_check_program(word, &bad);
+			if (r == -ENOENT) {
+				log_error("cannot use %s '%s' from %s: it does not exist (install it, or remove it from %s)",
+					  lists[i].key, word, arg_config, arg_config);
+				return r;
+			}
+			if (r == -EPERM && bad.fault == INPUT_NOT_REGULAR) {
+				log_error("cannot use %s '%s' from %s: it is not a regular file (name the program itself)",
+					  lists[i].key, word, arg_config);
+				return r;
+			}
+			if (r == -EPERM && bad.fault == INPUT_NOT_EXECUTABLE) {
+				log_error("cannot use %s '%s' from %s: it is not executable (chmod 0755 '%s')",
+					  lists[i].key, word, arg_config, word);
+				return r;
+			}
+			if (r == -EPERM) {
+				log_error("cannot use %s '%s' from %s: '%s' is %s, and what the capture runs must be root's alone (chown root and chmod go-w '%s')",
+					  lists[i].key, word, arg_config, bad.path,
+					  violation_text(&bad), bad.path);
+				return r;
+			}
+			if (r < 0) {
+				log_error("cannot check %s '%s': '%s': %s",
+					  lists[i].key, word, bad.path,
+					  strerror(-r));
+				return r;
+			}
+			fl += snprintf(p->extra_files + fl,
+				       sizeof(p->extra_files) - fl, "%s%s",
+				       fl ? " " : "", word);
+		}
+	}
+	if (!p->conf.extra_modules[0])
+		return 0;
+	snprintf(moddir, sizeof(moddir), "/lib/modules/%s", p->release);
+	r = modload_new(moddir, &km);
+	if (r < 0) {
+		log_error("cannot check extra_modules: cannot read the kernel modules of %s: %s",
+			  moddir, strerror(-r));
+		return r;
+	}
+	pos = 0;
+	while (conf_list_next(p->conf.extra_modules, &pos, word, sizeof(word))) {
+		char name[64];
+		size_t dl = strlen(p->chain_drivers);
+		int n;
+
+		switch (modload_lookup(km, word, name, sizeof(name), NULL, 0)) {
+		case MODLOAD_MISSING:
+			log_error("cannot use extra_modules '%s' from %s: kernel %s has no module of that name (see 'modinfo -k %s %s'; remove it from %s)",
+				  word, arg_config, p->release, p->release,
+				  word, arg_config);
+			modload_free(km);
+			return -ENOENT;
+		case MODLOAD_BUILTIN:
+			continue;
+		case MODLOAD_MODULE:
+			break;
+		}
+		n = snprintf(p->chain_drivers + dl, sizeof(p->chain_drivers) - dl,
+			     "%s%s", dl ? " " : "", name);
+		if (n < 0 || (size_t)n >= sizeof(p->chain_drivers) - dl) {
+			modload_free(km);
+			return -ENOBUFS;
+		}
+	}
+	modload_free(km);
+	return 0;
 }
 
 /*
@@ -702,6 +813,9 @@ static int make_plan_ex(struct plan *p, bool create)
 	r = plan_helpers(p);
 	if (r < 0)
 		return r;
+	r = plan_extras(p);
+	if (r < 0)
+		return r;
 	r = conf_write(&p->capture, p->capture_conf_text,
 		       sizeof(p->capture_conf_text));
 	if (r < 0)
@@ -903,7 +1017,9 @@ static const char *violation_text(const struct input_violation *bad)
 	else
 		snprintf(what, sizeof(what), "%s",
 			 bad->fault == INPUT_WORLD_WRITABLE ? "world-writable" :
-							      "group-writable");
+			 bad->fault == INPUT_GROUP_WRITABLE ? "group-writable" :
+			 bad->fault == INPUT_NOT_REGULAR ? "not a regular file" :
+							   "not executable");
 	return what;
 }
 
@@ -929,7 +1045,7 @@ static int check_boot_files(const struct plan *p)
 
 static int ensure_initramfs(struct plan *p, bool force)
 {
-	char fingerprint[16384], conf_file[] = RUN_DIR "/capture.conf";
+	char fingerprint[32768], conf_file[] = RUN_DIR "/capture.conf";
 	char chain_file[] = RUN_DIR "/capture-chain";
 	struct input_violation bad;
 	unsigned long long t0;
@@ -938,7 +1054,8 @@ static int ensure_initramfs(struct plan *p, bool force)
 	if (!p->initramfs_managed)
 		return 0;
 	r = initramfs_fingerprint(p->kernel, p->capture_conf_text,
-				  p->chain_text, fingerprint, sizeof(fingerprint));
+				  p->chain_text, p->extra_files, fingerprint,
+				  sizeof(fingerprint));
 	if (r < 0) {
 		log_error("cannot inspect the capture inputs (is the dracut module installed in %s?): %s",
 			  KDUMP_FILE_DRACUT_MODULE, strerror(-r));
@@ -977,7 +1094,7 @@ static int ensure_initramfs(struct plan *p, bool force)
 	fflush(stdout);
 	t0 = now_ms();
 	r = initramfs_build(p->initramfs, p->release, conf_file, chain_file,
-			    p->chain_drivers, fingerprint);
+			    p->chain_drivers, p->extra_files, fingerprint);
 	if (r < 0) {
 		log_error("cannot build capture initramfs '%s' with dracut: %s",
 			  p->initramfs,
@@ -1579,14 +1696,14 @@ out:
 /* Whether the plan's initramfs would be rebuilt by the next load. */
 static const char *plan_initramfs_state(const struct plan *p)
 {
-	char fingerprint[16384];
+	char fingerprint[32768];
 
 	if (!p->initramfs_managed)
 		return "set in the configuration";
 	if (access(p->initramfs, F_OK) < 0)
 		return "not built: the next load builds it";
 	if (initramfs_fingerprint(p->kernel, p->capture_conf_text, p->chain_text,
-				  fingerprint,
+				  p->extra_files, fingerprint,
 				  sizeof(fingerprint)) < 0 ||
 	    !initramfs_is_current(p->initramfs, fingerprint))
 		return "out of date: the next load rebuilds it";
@@ -2213,6 +2330,12 @@ static int do_show(void)
 			       words);
 	}
 	show_helpers(&p);
+	if (p.conf.extra_modules[0])
+		printf("# the capture loads extra_modules first: %s\n",
+		       p.conf.extra_modules);
+	if (p.extra_files[0])
+		printf("# hooks and extra binaries packed into the capture initramfs: %s\n",
+		       p.extra_files);
 	if (!p.chain_known) {
 		printf("# the capture loads the drivers of the devices it finds\n");
 		return 0;
@@ -2669,11 +2792,66 @@ static void dmesg_modules(const char *dir, char *buf, size_t size)
 		fclose(f);
 }
 
+/* The hooks' results and extra modules the capture recorded in metadata.json. */
+static void capture_extras(const char *dir, struct json_object **ret_hooks,
+			   struct json_object **ret_mods)
+{
+	char p[PATH_MAX + 32], *text = NULL;
+	struct json_object *meta = NULL, *v;
+
+	*ret_hooks = *ret_mods = NULL;
+	snprintf(p, sizeof(p), "%s/metadata.json", dir);
+	if (read_file_max(p, &text, 1 << 20) >= 0)
+		meta = json_tokener_parse(text);
+	free(text);
+	if (!meta)
+		return;
+	if (json_object_object_get_ex(meta, "hooks", &v) &&
+	    json_object_is_type(v, json_type_array))
+		*ret_hooks = json_object_get(v);
+	if (json_object_object_get_ex(meta, "extra_modules", &v) &&
+	    json_object_is_type(v, json_type_array))
+		*ret_mods = json_object_get(v);
+	json_object_put(meta);
+}
+
+static const char *field_text(struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v) || !v)
+		return "";
+	return json_object_get_string(v);
+}
+
+static void print_capture_extras(struct json_object *hooks,
+				 struct json_object *mods)
+{
+	size_t len = hooks ? json_object_array_length(hooks) : 0;
+
+	for (size_t k = 0; k < len; k++) {
+		struct json_object *h = json_object_array_get_idx(hooks, k);
+
+		printf("%-12s %s %s: %s (%s s)\n", k ? "" : "hooks:",
+		       field_text(h, "phase"), field_text(h, "path"),
+		       field_text(h, "result"), field_text(h, "seconds"));
+	}
+	len = mods ? json_object_array_length(mods) : 0;
+	for (size_t k = 0; k < len; k++) {
+		struct json_object *m = json_object_array_get_idx(mods, k);
+		const char *e = field_text(m, "error");
+
+		printf("%-12s %s: %s%s\n", k ? "" : "extra mods:",
+		       field_text(m, "name"), e[0] ? "not loaded, " : "loaded",
+		       e);
+	}
+}
+
 static int do_info(void)
 {
 	char dir[PATH_MAX + 64], p[PATH_MAX + 96], id[DUMP_ID_LEN + 1];
 	char when[32], mods[2048], *text = NULL;
-	struct json_object *rep = NULL, *j = NULL, *v;
+	struct json_object *rep = NULL, *j = NULL, *v, *hooks, *extra;
 	struct dump_info d;
 	int r, m = 0;
 
@@ -2690,6 +2868,7 @@ static int do_info(void)
 		rep = json_tokener_parse(text);
 	free(text);
 	dmesg_modules(dir, mods, sizeof(mods));
+	capture_extras(dir, &hooks, &extra);
 	utc_time(dump_time(&d), when, sizeof(when));
 	if (arg_json) {
 		j = json_object_new_object();
@@ -2717,7 +2896,16 @@ static int do_info(void)
 		if (m == 0 && rep)
 			m = json_object_object_add(j, "report", json_object_get(rep)) ?
 				    -ENOMEM : 0;
+		if (m == 0 && hooks)
+			m = json_object_object_add(j, "hooks", json_object_get(hooks)) ?
+				    -ENOMEM : 0;
+		if (m == 0 && extra)
+			m = json_object_object_add(j, "extra_modules",
+						   json_object_get(extra)) ?
+				    -ENOMEM : 0;
 		json_object_put(rep);
+		json_object_put(hooks);
+		json_object_put(extra);
 		if (m < 0) {
 			json_object_put(j);
 			return m;
@@ -2763,11 +2951,15 @@ static int do_info(void)
 	}
 	if (mods[0])
 		printf("modules:     %s\n", mods);
+	print_capture_extras(hooks, extra);
+	json_object_put(hooks);
+	json_object_put(extra);
 	printf("files:      ");
 	{
 		static const char *const files[] = { "vmcore", "vmcore-incomplete",
 						     "dmesg.txt", "metadata.json",
-						     "report.txt", "report.json" };
+						     "hooks.log", "report.txt",
+						     "report.json" };
 
 		for (size_t k = 0; k < sizeof(files) / sizeof(files[0]); k++) {
 			snprintf(p, sizeof(p), "%s/%s", dir, files[k]);

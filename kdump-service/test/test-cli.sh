@@ -289,5 +289,66 @@ expect "list with a dmesg-only dump cut short" 0 -- "$kf" -c "$t/conf" --json li
 json "list --json: cut short is incomplete" '.[-1].state == "incomplete"'
 rm -r "$d"
 
+# Hooks and extra binaries: each must be a root-only regular executable;
+# extra modules must exist for the capture kernel.  Refused by show, as by
+# load, before anything is loaded.
+printf '#!/bin/sh\nexit 0\n' >"$t/hook"
+chmod 0755 "$t/hook"
+conf "path = $dumps" "pre_hook = $t/hook" "post_hook = $t/hook" "hook_timeout = 5" \
+	"hook_failure = stop" "extra_binaries = $t/hook"
+expect "show with a good hook" 0 -- "$kf" -c "$t/conf" show
+has "show: the hook goes to the capture" "$t/out" "pre_hook = $t/hook"
+has "show: hook_failure goes to the capture" "$t/out" "hook_failure = stop"
+has "show: the hook is packed" "$t/out" "packed into the capture initramfs: $t/hook $t/hook $t/hook"
+conf "path = $dumps" "pre_hook = $t/hook $t/no-such-hook"
+expect "a missing pre_hook" 1 -- "$kf" -c "$t/conf" show
+has "the missing hook is named" "$t/err" "cannot use pre_hook '$t/no-such-hook' from $t/conf: it does not exist"
+chmod 0644 "$t/hook"
+conf "path = $dumps" "post_hook = $t/hook"
+expect "a post_hook that is not executable" 1 -- "$kf" -c "$t/conf" show
+has "not executable: the fix" "$t/err" "it is not executable (chmod 0755 '$t/hook')"
+chmod 0775 "$t/hook"
+expect "a group-writable post_hook" 1 -- "$kf" -c "$t/conf" show
+has "group-writable: the file and the fix" "$t/err" "'$t/hook' is group-writable, and what the capture runs must be root's alone (chown root and chmod go-w '$t/hook')"
+chmod 0755 "$t/hook"
+mkdir -m 0775 "$t/gw"
+cp "$t/hook" "$t/gw/hook"
+conf "path = $dumps" "post_hook = $t/gw/hook"
+expect "a hook in a group-writable directory" 1 -- "$kf" -c "$t/conf" show
+has "the directory is named" "$t/err" "'$t/gw' is group-writable"
+conf "path = $dumps" "extra_binaries = $t"
+expect "a directory as an extra binary" 1 -- "$kf" -c "$t/conf" show
+has "not a regular file" "$t/err" "cannot use extra_binaries '$t' from $t/conf: it is not a regular file"
+conf "path = $dumps" "pre_hook = hooks/pre.sh"
+expect "a relative pre_hook" 1 -- "$kf" -c "$t/conf" show
+has "the relative path is named" "$t/err" "key 'pre_hook': 'hooks/pre.sh' is not an absolute path"
+conf "path = $dumps" "post_hook = /bin/true|reboot"
+expect "a shell metacharacter in post_hook" 1 -- "$kf" -c "$t/conf" show
+has "the character is named" "$t/err" "'/bin/true|reboot' contains '|'"
+conf "path = $dumps" "hook_timeout = 0"
+expect "hook_timeout 0" 1 -- "$kf" -c "$t/conf" show
+has "hook_timeout: the range" "$t/err" "is not a number of seconds from 1 to 600"
+conf "path = $dumps" "extra_modules = kdump_file_no_such_module"
+expect "an extra module the kernel has not" 1 -- "$kf" -c "$t/conf" show
+has "the module is named" "$t/err" "cannot use extra_modules 'kdump_file_no_such_module' from $t/conf: kernel "
+
+# What the capture recorded of the hooks and extra modules, shown by info.
+printf '%s\n' '{ "complete": true, "hooks": [' \
+	'  { "phase": "pre", "path": "/etc/kdump-file/pre", "exit": 0, "timed_out": false, "seconds": 0.1, "failed": false, "result": "exit 0" },' \
+	'  { "phase": "post", "path": "/etc/kdump-file/hang", "exit": -1, "timed_out": true, "seconds": 5.0, "failed": true, "result": "timed out after 5.0 s: killed" } ],' \
+	'  "extra_modules": [ { "name": "dummy", "loaded": true, "error": "" }, { "name": "nosuch", "loaded": false, "error": "ENOENT" } ] }' \
+	>"$dumps/2026-01-01-00:00:00/metadata.json"
+echo "== pre hook" >"$dumps/2026-01-01-00:00:00/hooks.log"
+conf "path = $dumps"
+expect "info with hooks" 0 -- "$kf" -c "$t/conf" info "$id"
+has "info: the pre hook" "$t/out" "hooks:       pre /etc/kdump-file/pre: exit 0 (0.1 s)"
+has "info: the hook that hung" "$t/out" "post /etc/kdump-file/hang: timed out after 5.0 s: killed (5.0 s)"
+has "info: an extra module" "$t/out" "extra mods:  dummy: loaded"
+has "info: an extra module that failed" "$t/out" "nosuch: not loaded, ENOENT"
+has "info: the hooks' log" "$t/out" "hooks.log"
+expect "info --json with hooks" 0 -- "$kf" -c "$t/conf" --json info "$id"
+json "info --json: the hooks" '.hooks[1].timed_out == true and .hooks[0].exit == 0'
+json "info --json: the extra modules" '.extra_modules[0].name == "dummy"'
+
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

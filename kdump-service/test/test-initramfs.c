@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -546,6 +547,69 @@ static void test_root_only(void)
 	CHECK(rmdir(base) == 0);
 }
 
+static void test_program_and_identity(void)
+{
+	char base[PATH_MAX], f[PATH_MAX + 8], d[PATH_MAX + 8], id1[PATH_MAX + 128];
+	char id2[PATH_MAX + 128];
+	struct input_violation v;
+	struct timespec ts[2];
+	struct stat st;
+	FILE *fp;
+
+	CHECK(input_check_program("/nonexistent/kdump-file-hook", &v) == -ENOENT);
+	CHECK(strcmp(v.path, "/nonexistent/kdump-file-hook") == 0);
+	CHECK(input_identity("/nonexistent/kdump-file-hook", id1, sizeof(id1)) == 0);
+	CHECK(strcmp(id1, "/nonexistent/kdump-file-hook missing\n") == 0);
+
+	if (geteuid() != 0 || !clean_base(base, sizeof(base))) {
+		printf("programs: skipped (not root, or build/ is not root's alone)\n");
+		return;
+	}
+	snprintf(f, sizeof(f), "%s/hook", base);
+	snprintf(d, sizeof(d), "%s/dir", base);
+	fp = fopen(f, "w");
+	if (fp) {
+		fputs("#!/bin/sh\nexit 0\n", fp);
+		fclose(fp);
+	}
+	CHECK(chmod(f, 0755) == 0);
+	CHECK(input_check_program(f, &v) == 0);
+	CHECK(chmod(f, 0644) == 0);
+	CHECK(input_check_program(f, &v) == -EPERM && v.fault == INPUT_NOT_EXECUTABLE);
+	CHECK(chmod(f, 0775) == 0);
+	CHECK(input_check_program(f, &v) == -EPERM && v.fault == INPUT_GROUP_WRITABLE);
+	CHECK(chmod(f, 0755) == 0);
+	CHECK(chown(f, 1, 0) == 0);
+	CHECK(input_check_program(f, &v) == -EPERM && v.fault == INPUT_FOREIGN_OWNER);
+	CHECK(chown(f, 0, 0) == 0);
+	CHECK(chmod(base, 0777) == 0);
+	CHECK(input_check_program(f, &v) == -EPERM && v.fault == INPUT_WORLD_WRITABLE &&
+	      strcmp(v.path, base) == 0);
+	CHECK(chmod(base, 0700) == 0);
+	CHECK(mkdir(d, 0755) == 0);
+	CHECK(input_check_program(d, &v) == -EPERM && v.fault == INPUT_NOT_REGULAR);
+
+	/* The same size and time, another content: another identity. */
+	CHECK(input_identity(f, id1, sizeof(id1)) == 0);
+	CHECK(strstr(id1, " 17 ") != NULL && strstr(id1, " crc32 ") != NULL);
+	CHECK(stat(f, &st) == 0);
+	fp = fopen(f, "w");
+	if (fp) {
+		fputs("#!/bin/sh\nexit 1\n", fp);
+		fclose(fp);
+	}
+	ts[0] = st.st_atim;
+	ts[1] = st.st_mtim;
+	CHECK(utimensat(AT_FDCWD, f, ts, 0) == 0);
+	CHECK(input_identity(f, id2, sizeof(id2)) == 0);
+	CHECK(strcmp(id1, id2) != 0);
+	CHECK(input_identity(f, id2, 8) == -ENOBUFS);
+
+	rmdir(d);
+	unlink(f);
+	CHECK(rmdir(base) == 0);
+}
+
 int main(void)
 {
 	test_good();
@@ -556,5 +620,6 @@ int main(void)
 	test_mutations();
 	test_gzip_garbage();
 	test_root_only();
+	test_program_and_identity();
 	return tests_done();
 }

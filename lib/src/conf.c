@@ -62,6 +62,7 @@ void conf_init(struct kdump_conf *c)
 	c->failure_action = ACTION_REBOOT;
 	c->final_action = ACTION_REBOOT;
 	c->target_timeout = 60;
+	c->hook_timeout = CONF_HOOK_TIMEOUT_DEFAULT;
 }
 
 static int fail(struct conf_error *err, unsigned int line, const char *key,
@@ -355,6 +356,12 @@ enum key_id {
 	KEY_RAW_FORCE,
 	KEY_PANIC_ON,
 	KEY_MAKEDUMPFILE_ARGS,
+	KEY_PRE_HOOK,
+	KEY_POST_HOOK,
+	KEY_HOOK_TIMEOUT,
+	KEY_HOOK_FAILURE,
+	KEY_EXTRA_MODULES,
+	KEY_EXTRA_BINARIES,
 	KEY_MAX,
 };
 
@@ -378,6 +385,12 @@ static const char *const key_names[KEY_MAX] = {
 	[KEY_RAW_FORCE] = "raw_force",
 	[KEY_PANIC_ON] = "panic_on",
 	[KEY_MAKEDUMPFILE_ARGS] = "makedumpfile_args",
+	[KEY_PRE_HOOK] = "pre_hook",
+	[KEY_POST_HOOK] = "post_hook",
+	[KEY_HOOK_TIMEOUT] = "hook_timeout",
+	[KEY_HOOK_FAILURE] = "hook_failure",
+	[KEY_EXTRA_MODULES] = "extra_modules",
+	[KEY_EXTRA_BINARIES] = "extra_binaries",
 };
 
 /*
@@ -498,6 +511,61 @@ static int parse_makedumpfile_args(struct kdump_conf *c, const char *v,
 	}
 	/* Never longer than v: blanks collapse, numbers lose leading zeros. */
 	strcpy(c->makedumpfile_args, out);
+	return 0;
+}
+
+bool conf_list_next(const char *list, size_t *pos, char *buf, size_t size)
+{
+	size_t i = *pos, n;
+
+	while (list[i] == ' ')
+		i++;
+	n = strcspn(list + i, " ");
+	if (n == 0 || n >= size)
+		return false;
+	memcpy(buf, list + i, n);
+	buf[n] = '\0';
+	*pos = i + n;
+	return true;
+}
+
+/*
+ * A list key: each blank-separated word checked, the list stored with
+ * single spaces.  paths: absolute clean paths (hooks, binaries), else
+ * kernel module names.
+ */
+static int set_list(char *dst, const char *v, bool paths, unsigned int line,
+		    const char *key, struct conf_error *err)
+{
+	char word[CONF_VALUE_MAX], out[CONF_VALUE_MAX] = "", cb[16];
+	size_t pos = 0, len = 0;
+	unsigned int count = 0;
+
+	while (conf_list_next(v, &pos, word, sizeof(word))) {
+		if (++count > CONF_LIST_MAX)
+			return fail(err, line, key, -E2BIG,
+				    "more than %d entries", CONF_LIST_MAX);
+		if (paths && first_bad_char(word, PATH_CHARS))
+			return fail(err, line, key, -EINVAL,
+				    "'%s' contains %s: paths may use letters, digits and / . _ - + , @ : only (no quoting, no shell)",
+				    word, char_name(first_bad_char(word, PATH_CHARS), cb, sizeof(cb)));
+		if (paths && word[0] != '/')
+			return fail(err, line, key, -EINVAL,
+				    "'%s' is not an absolute path", word);
+		if (paths && !path_is_clean(word))
+			return fail(err, line, key, -EINVAL,
+				    "'%s' is not a clean absolute path", word);
+		if (!paths && first_bad_char(word, "_-"))
+			return fail(err, line, key, -EINVAL,
+				    "'%s' contains %s: module names use letters, digits, _ and - only",
+				    word, char_name(first_bad_char(word, "_-"), cb, sizeof(cb)));
+		if (!paths && strlen(word) >= 56)
+			return fail(err, line, key, -EINVAL,
+				    "'%s' is longer than a module name can be", word);
+		len += snprintf(out + len, sizeof(out) - len, "%s%s",
+				len ? " " : "", word);
+	}
+	strcpy(dst, out);
 	return 0;
 }
 
@@ -635,6 +703,31 @@ static int set_key(struct kdump_conf *c, enum key_id k, const char *v,
 	}
 	case KEY_MAKEDUMPFILE_ARGS:
 		return parse_makedumpfile_args(c, v, line, err);
+	case KEY_PRE_HOOK:
+	case KEY_POST_HOOK:
+		return set_list(k == KEY_PRE_HOOK ? c->pre_hook : c->post_hook,
+				v, true, line, key, err);
+	case KEY_EXTRA_BINARIES:
+		return set_list(c->extra_binaries, v, true, line, key, err);
+	case KEY_EXTRA_MODULES:
+		return set_list(c->extra_modules, v, false, line, key, err);
+	case KEY_HOOK_TIMEOUT:
+		r = parse_uint(v, CONF_HOOK_TIMEOUT_MAX, &x);
+		if (r < 0 || x == 0)
+			return fail(err, line, key, r < 0 ? r : -ERANGE,
+				    "'%s' is not a number of seconds from 1 to %d",
+				    v, CONF_HOOK_TIMEOUT_MAX);
+		c->hook_timeout = x;
+		return 0;
+	case KEY_HOOK_FAILURE:
+		if (strcmp(v, "continue") == 0)
+			c->hook_stop = false;
+		else if (strcmp(v, "stop") == 0)
+			c->hook_stop = true;
+		else
+			return fail(err, line, key, -EINVAL,
+				    "'%s' is not continue or stop", v);
+		return 0;
 	case KEY_MAX:
 		break;
 	}
@@ -818,6 +911,29 @@ int conf_parse_buffer(struct kdump_conf *c, const char *buf, size_t len,
 	r = check_makedumpfile(&tmp, seen_line, err);
 	if (r < 0)
 		return r;
+	/* Hooks get the dump directory, which a raw device has not. */
+	if (tmp.raw[0] && (tmp.pre_hook[0] || tmp.post_hook[0])) {
+		enum key_id h = tmp.pre_hook[0] ? KEY_PRE_HOOK : KEY_POST_HOOK;
+
+		return fail(err, seen_line[h], key_names[h], -EINVAL,
+			    "hooks need a dump directory and 'raw' (line %u) has none: remove one of them",
+			    seen_line[KEY_RAW]);
+	}
+	/* What goes into the initramfs kdump-file builds, not a user's own. */
+	if (tmp.initramfs[0]) {
+		static const enum key_id packed[] = { KEY_PRE_HOOK, KEY_POST_HOOK,
+						      KEY_EXTRA_MODULES,
+						      KEY_EXTRA_BINARIES };
+		const char *vals[] = { tmp.pre_hook, tmp.post_hook,
+				       tmp.extra_modules, tmp.extra_binaries };
+
+		for (size_t i = 0; i < 4; i++)
+			if (vals[i][0])
+				return fail(err, seen_line[packed[i]],
+					    key_names[packed[i]], -EINVAL,
+					    "goes into the capture initramfs kdump-file builds, and 'initramfs' (line %u) names one of your own: remove one of them",
+					    seen_line[KEY_INITRAMFS]);
+	}
 	*c = tmp;
 	return 0;
 }
@@ -910,14 +1026,23 @@ int conf_write(const struct kdump_conf *c, char *buf, size_t size)
 		     "target_timeout = %u\n"
 		     "capture_timeout = %u\n"
 		     "raw_overwrite = %s\n"
-		     "raw_force = %s\n",
+		     "raw_force = %s\n"
+		     "pre_hook = %s\n"
+		     "post_hook = %s\n"
+		     "hook_timeout = %u\n"
+		     "hook_failure = %s\n"
+		     "extra_modules = %s\n"
+		     "extra_binaries = %s\n",
 		     c->path, c->target, c->raw, level,
 		     conf_compression_to_string(c->compression),
 		     c->cmdline_append, c->cmdline_remove, c->kernel,
 		     c->initramfs, conf_action_to_string(c->failure_action),
 		     conf_action_to_string(c->final_action), c->keep,
 		     c->min_free_mb, c->target_timeout, c->capture_timeout,
-		     c->raw_overwrite ? "yes" : "no", c->raw_force ? "yes" : "no");
+		     c->raw_overwrite ? "yes" : "no", c->raw_force ? "yes" : "no",
+		     c->pre_hook, c->post_hook, c->hook_timeout,
+		     c->hook_stop ? "stop" : "continue", c->extra_modules,
+		     c->extra_binaries);
 	if (n < 0)
 		return -EINVAL;
 	if ((size_t)n >= size)

@@ -69,7 +69,34 @@ struct kdump_conf {
 	char makedumpfile_args[CONF_VALUE_MAX];
 	/* dump_level = dmesg: only the kernel log is saved, no vmcore. */
 	bool dmesg_only;
+
+	/*
+	 * User hooks and additions to the capture initramfs.  Each list is
+	 * blank-separated, normalised to single spaces, "" when empty: the
+	 * hooks and binaries are clean absolute paths, the modules kernel
+	 * module names; at most CONF_LIST_MAX entries each.
+	 */
+	char pre_hook[CONF_VALUE_MAX];
+	char post_hook[CONF_VALUE_MAX];
+	/* Seconds each hook may run before it is killed. */
+	unsigned int hook_timeout;
+	/* A failing hook stops the capture (failure_action) instead of being recorded only. */
+	bool hook_stop;
+	char extra_modules[CONF_VALUE_MAX];
+	char extra_binaries[CONF_VALUE_MAX];
 };
+
+#define CONF_LIST_MAX 16
+#define CONF_HOOK_TIMEOUT_DEFAULT 30
+#define CONF_HOOK_TIMEOUT_MAX 600
+
+/*
+ * The next word of a blank-separated list (conf's pre_hook, extra_modules,
+ * ...) at *pos into buf; false at the end of the list or when a word does
+ * not fit in size bytes (never for a list conf_parse_*() accepted with a
+ * buffer of CONF_VALUE_MAX).
+ */
+bool conf_list_next(const char *list, size_t *pos, char *buf, size_t size);
 
 struct conf_error {
 	unsigned int line;	/* 0 when not tied to a line */

@@ -520,6 +520,101 @@ static void test_dump_level_dmesg(void)
 	CHECK(memcmp(&a, &b, sizeof(a)) == 0);
 }
 
+static void test_hook_keys(void)
+{
+	struct kdump_conf c, b;
+	struct conf_error e;
+	char buf[16384], w[64];
+	size_t pos = 0;
+
+	/* Defaults: no hooks, 30 s, continue, nothing extra. */
+	CHECK(parse("", &c, &e) == 0);
+	CHECK(c.pre_hook[0] == '\0' && c.post_hook[0] == '\0');
+	CHECK(c.hook_timeout == 30 && !c.hook_stop);
+	CHECK(c.extra_modules[0] == '\0' && c.extra_binaries[0] == '\0');
+
+	/* Lists: blanks and tabs between words, normalised to one space. */
+	CHECK(parse("pre_hook =  /usr/local/sbin/a \t /etc/kdump-file/b.sh\n"
+		    "post_hook = /x\nhook_timeout = 600\nhook_failure = stop\n"
+		    "extra_modules = dummy  loop\nextra_binaries = /usr/bin/ls /usr/sbin/ip\n",
+		    &c, &e) == 0);
+	CHECK(strcmp(c.pre_hook, "/usr/local/sbin/a /etc/kdump-file/b.sh") == 0);
+	CHECK(strcmp(c.post_hook, "/x") == 0);
+	CHECK(c.hook_timeout == 600 && c.hook_stop);
+	CHECK(strcmp(c.extra_modules, "dummy loop") == 0);
+	CHECK(strcmp(c.extra_binaries, "/usr/bin/ls /usr/sbin/ip") == 0);
+	CHECK(conf_list_next(c.pre_hook, &pos, w, sizeof(w)) &&
+	      strcmp(w, "/usr/local/sbin/a") == 0);
+	CHECK(conf_list_next(c.pre_hook, &pos, w, sizeof(w)) &&
+	      strcmp(w, "/etc/kdump-file/b.sh") == 0);
+	CHECK(!conf_list_next(c.pre_hook, &pos, w, sizeof(w)));
+	pos = 0;
+	CHECK(!conf_list_next("", &pos, w, sizeof(w)));
+	pos = 0;
+	CHECK(!conf_list_next("/a/long/word", &pos, w, 4));
+	CHECK(parse("hook_timeout = 1\nhook_failure = continue\npre_hook =\n",
+		    &c, &e) == 0);
+	CHECK(c.hook_timeout == 1 && !c.hook_stop && c.pre_hook[0] == '\0');
+
+	/* Round trip through what the capture reads. */
+	CHECK(parse("pre_hook = /a /b\npost_hook = /c\nhook_timeout = 7\n"
+		    "hook_failure = stop\nextra_modules = dummy\n"
+		    "extra_binaries = /usr/bin/ls\n", &c, &e) == 0);
+	CHECK(conf_write(&c, buf, sizeof(buf)) > 0);
+	CHECK(strstr(buf, "pre_hook = /a /b\n") != NULL);
+	CHECK(strstr(buf, "hook_failure = stop\n") != NULL);
+	CHECK(parse(buf, &b, &e) == 0);
+	CHECK(memcmp(&c, &b, sizeof(c)) == 0);
+
+	/* Relative paths, shell, quoting: the bad word named. */
+	reject("pre_hook = /ok bin/hook\n", -EINVAL, 1, "pre_hook");
+	CHECK(strcmp(e_last.msg, "'bin/hook' is not an absolute path") == 0);
+	reject("post_hook = /ok;reboot\n", -EINVAL, 1, "post_hook");
+	CHECK(strcmp(e_last.msg, "'/ok;reboot' contains ';': paths may use letters, digits and / . _ - + , @ : only (no quoting, no shell)") == 0);
+	reject("post_hook = \"/a b\"\n", -EINVAL, 1, "post_hook");
+	CHECK(strstr(e_last.msg, "'\"/a' contains '\"'") != NULL);
+	reject("pre_hook = $(reboot)\n", -EINVAL, 1, "pre_hook");
+	reject("pre_hook = /a/../b\n", -EINVAL, 1, "pre_hook");
+	CHECK(strcmp(e_last.msg, "'/a/../b' is not a clean absolute path") == 0);
+	reject("extra_binaries = ls\n", -EINVAL, 1, "extra_binaries");
+	reject("extra_binaries = /usr/bin/ls /usr/bin/*\n", -EINVAL, 1,
+	       "extra_binaries");
+	CHECK(strstr(e_last.msg, "'/usr/bin/*' contains '*'") != NULL);
+	reject("pre_hook = /a /b /c /d /e /f /g /h /i /j /k /l /m /n /o /p /q\n",
+	       -E2BIG, 1, "pre_hook");
+	CHECK(strcmp(e_last.msg, "more than 16 entries") == 0);
+
+	/* Module names: no paths, no options. */
+	reject("extra_modules = dummy /lib/x.ko\n", -EINVAL, 1, "extra_modules");
+	CHECK(strcmp(e_last.msg, "'/lib/x.ko' contains '/': module names use letters, digits, _ and - only") == 0);
+	reject("extra_modules = loop max_loop=8\n", -EINVAL, 1, "extra_modules");
+	reject("extra_modules = aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n",
+	       -EINVAL, 1, "extra_modules");
+
+	/* hook_timeout: 1 to 600 seconds. */
+	reject("hook_timeout = 0\n", -ERANGE, 1, "hook_timeout");
+	CHECK(strcmp(e_last.msg, "'0' is not a number of seconds from 1 to 600") == 0);
+	reject("hook_timeout = 601\n", -ERANGE, 1, "hook_timeout");
+	reject("hook_timeout = -1\n", -EINVAL, 1, "hook_timeout");
+	reject("hook_timeout = 5s\n", -EINVAL, 1, "hook_timeout");
+	reject("hook_timeout = 99999999999999999999999\n", -ERANGE, 1,
+	       "hook_timeout");
+
+	/* hook_failure: continue or stop. */
+	reject("hook_failure = abort\n", -EINVAL, 1, "hook_failure");
+	CHECK(strcmp(e_last.msg, "'abort' is not continue or stop") == 0);
+	reject("hook_failure = Stop\n", -EINVAL, 1, "hook_failure");
+
+	/* Hooks need a dump directory; a user's initramfs gets nothing. */
+	reject("raw = /dev/vdb\npost_hook = /a\n", -EINVAL, 2, "post_hook");
+	CHECK(strcmp(e_last.msg, "hooks need a dump directory and 'raw' (line 1) has none: remove one of them") == 0);
+	CHECK(parse("raw = /dev/vdb\nextra_modules = dummy\n", &c, &e) == 0);
+	reject("extra_binaries = /usr/bin/ls\ninitramfs = /boot/mine.img\n",
+	       -EINVAL, 1, "extra_binaries");
+	CHECK(strstr(e_last.msg, "'initramfs' (line 2)") != NULL);
+	reject("pre_hook = /a\npre_hook = /b\n", -EEXIST, 2, "pre_hook");
+}
+
 int main(void)
 {
 	test_defaults();
@@ -537,5 +632,6 @@ int main(void)
 	test_makedumpfile_args_refused();
 	test_makedumpfile_args_values();
 	test_dump_level_dmesg();
+	test_hook_keys();
 	return tests_done();
 }

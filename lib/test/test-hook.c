@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "hook.h"
+#include "tests.h"
+#include "util.h"
+
+static char dir[] = "/tmp/test-hook.XXXXXX";
+
+struct output {
+	char text[8192];
+	size_t len;
+};
+
+static void collect(const char *buf, size_t n, void *userdata)
+{
+	struct output *o = userdata;
+
+	if (n > sizeof(o->text) - 1 - o->len)
+		n = sizeof(o->text) - 1 - o->len;
+	memcpy(o->text + o->len, buf, n);
+	o->len += n;
+	o->text[o->len] = '\0';
+}
+
+/* A script in the test directory, executable. */
+static const char *script(const char *name, const char *body)
+{
+	static char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	if (!f)
+		return path;
+	fprintf(f, "#!/bin/sh\n%s\n", body);
+	fclose(f);
+	(void)chmod(path, 0755);
+	return path;
+}
+
+static int run(const char *path, unsigned long long timeout_ms,
+	       struct output *o, struct hook_result *r)
+{
+	char *argv[] = { (char *)path, "/var/crash/2026-01-01-00:00:00", "pre",
+			 NULL };
+
+	memset(o, 0, sizeof(*o));
+	return hook_run(argv, timeout_ms, collect, o, r);
+}
+
+static void test_exit_codes(void)
+{
+	struct hook_result r;
+	struct output o;
+	char d[64];
+
+	CHECK(run(script("ok", "echo \"out $1 $2\"; echo err >&2; exit 0"),
+		  5000, &o, &r) == 0);
+	CHECK(r.status == 0 && !r.timed_out && !r.signal && !r.error);
+	CHECK(!hook_failed(&r));
+	CHECK(strcmp(o.text, "out /var/crash/2026-01-01-00:00:00 pre\nerr\n") == 0);
+	CHECK(hook_describe(&r, d, sizeof(d)) == 0 && strcmp(d, "exit 0") == 0);
+
+	CHECK(run(script("three", "exit 3"), 5000, &o, &r) == 0);
+	CHECK(r.status == 3 && hook_failed(&r));
+	CHECK(hook_describe(&r, d, sizeof(d)) == 0 && strcmp(d, "exit 3") == 0);
+
+	CHECK(run(script("segv", "kill -SEGV $$"), 5000, &o, &r) == 0);
+	CHECK(r.signal == SIGSEGV && r.status == -1 && hook_failed(&r));
+	CHECK(hook_describe(&r, d, sizeof(d)) == 0 &&
+	      strcmp(d, "killed by SIGSEGV") == 0);
+	CHECK(hook_describe(&r, d, 4) == -ENOBUFS);
+}
+
+static void test_stdin_is_null(void)
+{
+	struct hook_result r;
+	struct output o;
+
+	CHECK(run(script("stdin", "if read -r x; then echo \"read $x\"; else echo eof; fi"),
+		  5000, &o, &r) == 0);
+	CHECK(r.status == 0 && strcmp(o.text, "eof\n") == 0);
+}
+
+static void test_cannot_run(void)
+{
+	char missing[300], d[128];
+	struct hook_result r;
+	struct output o;
+	const char *p;
+
+	snprintf(missing, sizeof(missing), "%s/missing", dir);
+	CHECK(run(missing, 5000, &o, &r) == 0);
+	CHECK(r.error == ENOENT && hook_failed(&r) && r.status == -1);
+	CHECK(hook_describe(&r, d, sizeof(d)) == 0 &&
+	      strcmp(d, "cannot run: No such file or directory") == 0);
+	p = script("noexec", "exit 0");
+	CHECK(chmod(p, 0644) == 0);
+	CHECK(run(p, 5000, &o, &r) == 0);
+	CHECK(r.error == EACCES);
+}
+
+static void test_timeout(void)
+{
+	unsigned long long t = now_ms();
+	struct hook_result r;
+	struct output o;
+	char d[64];
+
+	CHECK(run(script("sleeper", "echo before; exec sleep 100"), 1000, &o,
+		  &r) == 0);
+	t = now_ms() - t;
+	CHECK(r.timed_out && hook_failed(&r));
+	CHECK(r.ms >= 1000 && r.ms < 2000);
+	CHECK(t < 3500);
+	CHECK(strcmp(o.text, "before\n") == 0);
+	CHECK(hook_describe(&r, d, sizeof(d)) == 0 &&
+	      strncmp(d, "timed out after 1.", 18) == 0);
+}
+
+/* Whether pid has gone (or is a zombie nobody reaped yet), within 2 s. */
+static bool gone(pid_t pid)
+{
+	for (int i = 0; i < 200; i++) {
+		char p[64], st[256] = "";
+		FILE *f;
+
+		snprintf(p, sizeof(p), "/proc/%d/stat", (int)pid);
+		f = fopen(p, "r");
+		if (!f)
+			return true;
+		if (!fgets(st, sizeof(st), f))
+			st[0] = '\0';
+		fclose(f);
+		if (strstr(st, ") Z "))
+			return true;
+		usleep(10 * 1000);
+	}
+	return false;
+}
+
+static pid_t read_pid(const char *name)
+{
+	char p[300], line[32];
+
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	if (read_line_file(p, line, sizeof(line)) < 0)
+		return -1;
+	return atoi(line);
+}
+
+static void test_children(void)
+{
+	char body[512];
+	unsigned long long t;
+	struct hook_result r;
+	struct output o;
+	pid_t child;
+
+	/* Exits at once, its child holding the pipe: it returns at once. */
+	snprintf(body, sizeof(body),
+		 "sleep 100 & echo $! >%s/child1; echo done", dir);
+	t = now_ms();
+	CHECK(run(script("forker", body), 5000, &o, &r) == 0);
+	t = now_ms() - t;
+	CHECK(r.status == 0 && !r.timed_out);
+	CHECK(t < 2500);
+	CHECK(strcmp(o.text, "done\n") == 0);
+	child = read_pid("child1");
+	CHECK(child > 0 && gone(child));
+
+	/* Waits for a child that sleeps: both killed at the timeout. */
+	snprintf(body, sizeof(body),
+		 "sleep 100 & echo $! >%s/child2; wait", dir);
+	t = now_ms();
+	CHECK(run(script("waiter", body), 1000, &o, &r) == 0);
+	t = now_ms() - t;
+	CHECK(r.timed_out);
+	CHECK(t < 3500);
+	child = read_pid("child2");
+	CHECK(child > 0 && gone(child));
+
+	/* A child that leaves the group keeps the pipe: still bounded. */
+	snprintf(body, sizeof(body),
+		 "setsid sleep 3 & echo $! >%s/child3; exit 4", dir);
+	t = now_ms();
+	CHECK(run(script("escaper", body), 5000, &o, &r) == 0);
+	t = now_ms() - t;
+	CHECK(r.status == 4 && !r.timed_out);
+	CHECK(t < 2500);
+	child = read_pid("child3");
+	if (child > 0)
+		(void)kill(child, SIGKILL);
+}
+
+int main(void)
+{
+	char cmd[128];
+
+	if (!mkdtemp(dir)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	test_exit_codes();
+	test_stdin_is_null();
+	test_cannot_run();
+	test_timeout();
+	test_children();
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "cannot remove %s\n", dir);
+	return tests_done();
+}
