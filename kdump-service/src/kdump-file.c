@@ -2262,17 +2262,6 @@ static const char *dump_state(const struct dump_info *d)
 	return d->has_vmcore ? "complete" : d->has_dmesg ? "incomplete" : "failed";
 }
 
-static void utc_time(long long t, char *buf, size_t size)
-{
-	time_t tt = t;
-	struct tm tm;
-
-	if (t < 0 || !gmtime_r(&tt, &tm))
-		snprintf(buf, size, "-");
-	else
-		strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
 static int do_list(void)
 {
 	char base[PATH_MAX], **names = NULL;
