@@ -2664,7 +2664,9 @@ static void report_to_journal(const char *path)
 	size_t len;
 	int r;
 
-	snprintf(dir, sizeof(dir), "%s", path);
+	/* As list names it: absolute, without a trailing slash. */
+	if (!realpath(path, dir))
+		snprintf(dir, sizeof(dir), "%s", path);
 	len = strlen(dir);
 	while (len > 1 && dir[len - 1] == '/')
 		dir[--len] = '\0';

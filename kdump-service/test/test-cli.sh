@@ -207,7 +207,24 @@ if grep -q journal "$t/err"; then
 else
 	pass "report of a reported dump: no second entry"
 fi
-rm -r "$dumps/2026-03-01-00:00:00" "$dumps/2026-04-01-00:00:00"
+# A dump named by a relative path: the entry names it as list does.
+mkdir -m 0700 "$dumps/2026-05-01-00:00:00"
+echo log >"$dumps/2026-05-01-00:00:00/dmesg.txt"
+echo core >"$dumps/2026-05-01-00:00:00/vmcore"
+id5=$("$kf" -c "$t/conf" --json list | jq -r '.[] | select(.dir | endswith("05-01-00:00:00")) | .id')
+rm -f "$t/entry"
+cd "$dumps" || exit 1
+report "report of a new dump by a relative path" "$t/entry" report ./2026-05-01-00:00:00/
+cd - >/dev/null || exit 1
+for f in "KDUMP_FILE_CRASH_ID=$id5" "KDUMP_FILE_DUMP_DIR=$dumps/2026-05-01-00:00:00" \
+	KDUMP_FILE_CRASH_TIME=2026-05-01T00:00:00Z; do
+	if grep -qxF -- "$f" "$t/entry" 2>/dev/null; then
+		pass "entry by a relative path: $f"
+	else
+		fail "entry by a relative path: no line '$f' in: $(cat "$t/entry" 2>/dev/null)"
+	fi
+done
+rm -r "$dumps/2026-03-01-00:00:00" "$dumps/2026-04-01-00:00:00" "$dumps/2026-05-01-00:00:00"
 
 # A dump directory others may write.
 chmod 1777 "$dumps"
