@@ -24,11 +24,13 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <sys/uio.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <json-c/json.h>
+#include <systemd/sd-journal.h>
 
 #include "cmdline.h"
 #include "conf.h"
@@ -39,6 +41,7 @@
 #include "estimate.h"
 #include "import.h"
 #include "initramfs.h"
+#include "journal.h"
 #include "json.h"
 #include "kexec.h"
 #include "panicon.h"
@@ -2680,17 +2683,6 @@ static const char *dump_state(const struct dump_info *d)
 	return dump_complete(d) ? "complete" : d->has_dmesg ? "incomplete" : "failed";
 }
 
-static void utc_time(long long t, char *buf, size_t size)
-{
-	time_t tt = t;
-	struct tm tm;
-
-	if (t < 0 || !gmtime_r(&tt, &tm))
-		snprintf(buf, size, "-");
-	else
-		strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
 static int do_list(void)
 {
 	char base[PATH_MAX], **names = NULL;
@@ -3172,10 +3164,54 @@ static int do_setup(void)
 	return 0;
 }
 
+/*
+ * The journal entry of a crash (journal.h), sent when its dump's first
+ * report is written: the report is the mark that the dump was reported
+ * (report --new skips a dump that has one), so the entry goes out once per
+ * crash.  A failure to send it is said then, once, and the report stands.
+ */
+static void report_to_journal(const char *path)
+{
+	char dir[PATH_MAX], id[DUMP_ID_LEN + 1];
+	struct iovec iov[JOURNAL_CRASH_FIELDS];
+	struct journal_fields f;
+	struct dump_info d;
+	const char *name;
+	size_t len;
+	int r;
+
+	/* As list names it: absolute, without a trailing slash. */
+	if (!realpath(path, dir))
+		snprintf(dir, sizeof(dir), "%s", path);
+	len = strlen(dir);
+	while (len > 1 && dir[len - 1] == '/')
+		dir[--len] = '\0';
+	name = strrchr(dir, '/');
+	name = name ? name + 1 : dir;
+	/* The ID that list shows: a hash of the directory's name. */
+	dump_id(name, id);
+	r = dump_inspect(dir, &d);
+	if (r < 0) {
+		fprintf(stderr, "kdump-file: warning: wrote the report of %s, but cannot read the dump again for its journal entry: %s; 'kdump-file info %s' shows the crash\n",
+			dir, strerror(-r), id);
+		return;
+	}
+	journal_crash_fields(&d, id, &f);
+	for (size_t i = 0; i < f.n; i++) {
+		iov[i].iov_base = f.field[i];
+		iov[i].iov_len = strlen(f.field[i]);
+	}
+	r = sd_journal_sendv(iov, (int)f.n);
+	if (r < 0)
+		fprintf(stderr, "kdump-file: warning: wrote the report of %s, but cannot send its crash entry to the journal: %s (is systemd-journald running?); 'kdump-file info %s' shows the crash\n",
+			dir, strerror(-r), id);
+}
+
 static int do_report(void)
 {
 	char dir[PATH_MAX], rep[PATH_MAX + 16];
 	struct kdump_conf c;
+	bool reported;
 	int r;
 
 	r = load_config(&c);
@@ -3211,7 +3247,8 @@ static int do_report(void)
 		}
 	}
 	snprintf(rep, sizeof(rep), "%s/report.json", dir);
-	if (arg_new && access(rep, F_OK) == 0)
+	reported = access(rep, F_OK) == 0;
+	if (arg_new && reported)
 		return 0;
 	{
 		char *const argv[] = { "kdump-file-analyze", "report", dir, NULL };
@@ -3224,7 +3261,11 @@ static int do_report(void)
 			  r == -ENOENT ? "it is not installed" : strerror(-r));
 		return r;
 	}
-	return r == 0 ? 0 : -EIO;
+	if (r != 0)
+		return -EIO;
+	if (!reported && access(rep, F_OK) == 0)
+		report_to_journal(dir);
+	return 0;
 }
 
 static const char *arg_output;

@@ -9,34 +9,6 @@
 #include "json.h"
 #include "util.h"
 
-/* Length of the valid UTF-8 sequence at s, 0 when there is none. */
-static size_t utf8_len(const unsigned char *s)
-{
-	size_t n;
-	unsigned int cp;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		n = 2, cp = s[0] & 0x1f;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		n = 3, cp = s[0] & 0x0f;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		n = 4, cp = s[0] & 0x07;
-	else
-		return 0;
-	for (size_t i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	/* Overlong forms, surrogates and beyond U+10FFFF are not UTF-8. */
-	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
-	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
-		return 0;
-	return n;
-}
-
 struct json_object *json_text(const char *s)
 {
 	const unsigned char *p = (const unsigned char *)(s ? s : "");
@@ -49,7 +21,7 @@ struct json_object *json_text(const char *s)
 	if (!buf)
 		return NULL;
 	while (*p) {
-		size_t n = utf8_len(p);
+		size_t n = utf8_seq_len(p);
 
 		if (n == 0) {
 			memcpy(buf + o, "\xef\xbf\xbd", 3);

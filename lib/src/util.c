@@ -216,3 +216,41 @@ unsigned long long now_ms(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (unsigned long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
+
+size_t utf8_seq_len(const unsigned char *s)
+{
+	size_t n;
+	unsigned int cp;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2, cp = s[0] & 0x1f;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3, cp = s[0] & 0x0f;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4, cp = s[0] & 0x07;
+	else
+		return 0;
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	/* Overlong forms, surrogates and beyond U+10FFFF are not UTF-8. */
+	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
+	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+		return 0;
+	return n;
+}
+
+void utc_time(long long t, char *buf, size_t size)
+{
+	time_t tt = t;
+	struct tm tm;
+
+	if (t < 0 || !gmtime_r(&tt, &tm))
+		snprintf(buf, size, "-");
+	else
+		strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}

@@ -30,5 +30,12 @@ int mkdir_p(const char *path, mode_t mode);
 int run_program(char *const argv[], int stdout_fd);
 /* Monotonic time in milliseconds. */
 unsigned long long now_ms(void);
+/*
+ * Length of the valid UTF-8 sequence at s, 0 when there is none (overlong
+ * forms, surrogates and code points beyond U+10FFFF are not UTF-8).
+ */
+size_t utf8_seq_len(const unsigned char *s);
+/* t (seconds since the epoch, UTC) as 2026-01-01T00:00:00Z; "-" when t < 0. */
+void utc_time(long long t, char *buf, size_t size);
 
 #endif

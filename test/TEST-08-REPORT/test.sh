@@ -3,7 +3,8 @@
 #
 # Crash reports: two sysrq crashes and an oops (panic_on_oops, from the test
 # module).  In the guest, kdump-file-report.service reports each dump at the
-# next boot and status shows it.  On the host, kdump-file-analyze checks the
+# next boot and status shows it; the report logs one journal entry per crash
+# with the ID kdump-file list shows.  On the host, kdump-file-analyze checks the
 # dump against its vmlinux, its physical reads agree with crash's rd -p, and
 # its report names the cause; the signature is the same for the two sysrq
 # crashes and different for the oops.
@@ -24,11 +25,40 @@ check "the oops came from the test module" \
 	grep -q "kdump_file_oops: reading through a NULL pointer" "$out/console-2.log"
 rc=0
 qemu_boot "$out/console-3.log" 600 bios 1024 "$kdir/bzImage" \
-	"root=/dev/vda rw console=ttyS0 panic=-1 kdump_file_test=status" "$disk" || rc=$?
+	"root=/dev/vda rw console=ttyS0 panic=-1 kdump_file_test=report-journal" "$disk" || rc=$?
 check "the report unit reported the previous crash at boot" \
 	grep -q "KDUMP-FILE-TEST: report unit: kdump-file: crash [0-9a-f]*: Kernel panic - not syncing: sysrq triggered crash" "$out/console-1.log"
 check "status shows the report of the last dump" \
 	grep -qE "KDUMP-FILE-TEST:   report: +crash [0-9a-f]+: (BUG|Oops).* in insmod" "$out/console-3.log"
+
+# The report's journal entry (guest step report-journal): one this boot,
+# for the oops' dump, with the ID kdump-file list shows for it (the newest,
+# listed last), crit, and no crash logged twice in all the boots the
+# journal kept.
+c3=$out/console-3.clean
+tr -d '\r' <"$out/console-3.log" >"$c3"
+mapfile -t list_ids < <(sed -n 's/.*KDUMP-FILE-TEST: list id: \([0-9a-f]\{8\}\)$/\1/p' "$c3")
+mapfile -t entry_ids < <(sed -n 's/.*KDUMP-FILE-TEST: journal crash entry this boot: \([0-9a-f]*\)$/\1/p' "$c3")
+mapfile -t all_ids < <(sed -n 's/.*KDUMP-FILE-TEST: journal crash entry, all boots: \([0-9a-f]*\)$/\1/p' "$c3")
+newest=
+[ "${#list_ids[@]}" -eq 0 ] || newest=${list_ids[-1]}
+log "list: ${list_ids[*]}; journal, this boot: ${entry_ids[*]}; all boots: ${all_ids[*]}"
+check "list shows three dumps in the guest" test "${#list_ids[@]}" -eq 3
+check "one crash entry in the journal this boot" \
+	grep -q "KDUMP-FILE-TEST: journal crash entries this boot: 1$" "$c3"
+check "its KDUMP_FILE_CRASH_ID is the newest dump's ID in list ($newest)" \
+	test -n "$newest" -a "${entry_ids[*]}" = "$newest"
+check "the entry is crit (PRIORITY=2)" \
+	grep -qE "KDUMP-FILE-TEST: entry: +PRIORITY=2$" "$c3"
+check "its message names the crash and the dump" \
+	grep -qE "KDUMP-FILE-TEST: entry: +MESSAGE=Kernel crash $newest: [0-9a-f]+ \(kernel [^)]+\), dump in /var/crash/" "$c3"
+check "no crash logged twice (${#all_ids[@]} entries kept)" \
+	test "$(printf '%s\n' "${all_ids[@]}" | sort | uniq -d | wc -l)" -eq 0
+unknown=0
+for id in "${all_ids[@]}"; do
+	[[ " ${list_ids[*]} " == *" $id "* ]] || unknown=1
+done
+check "every crash entry kept names a dump list shows" test "$unknown" -eq 0
 
 mapfile -t dirs < <(dump_dirs "$disk" /var/crash)
 check "three dumps (${dirs[*]})" test "${#dirs[@]}" -eq 3
