@@ -4,7 +4,9 @@
 # Guest steps of the hooks scenario: pre and post hooks, a hook that fails,
 # one that hangs, an extra module and extra binaries in the capture.
 # hooks-load configures, checks a refusal and a rebuild, and crashes;
-# hooks-after, the boot after the capture, prints what was recorded.
+# hooks-oops does the same with panic_on = oops and crashes with an oops
+# (the test module kdump_file_oops); hooks-after, the boot after the
+# capture, prints what was recorded and the crash's journal entry.
 
 HOOKS_DIR=/etc/kdump-file/hooks
 
@@ -14,7 +16,9 @@ hook() {
     chmod 0755 "$HOOKS_DIR/$1"
 }
 
-step_hooks_load() {
+# hooks_setup [EXTRA CONFIGURATION LINE]: the hooks configured, a refusal,
+# the service enabled and loaded, a rebuild after a hook's edit.
+hooks_setup() {
     mkdir -p "$HOOKS_DIR"
     chmod 0755 /etc/kdump-file "$HOOKS_DIR"
     hook marker << 'EOF'
@@ -55,6 +59,7 @@ hook_failure = continue
 extra_modules = dummy
 extra_binaries = /usr/bin/ls /usr/bin/sleep
 EOF
+    [ -z "${1:-}" ] || echo "$1" >> /etc/kdump-file.conf
     run cat /etc/kdump-file.conf
 
     # Refused while a hook is group-writable, the file and fix named.
@@ -73,7 +78,31 @@ EOF
         say "rebuilt after a hook changed"
     fi
     say "loaded: $(cat /sys/kernel/kexec_crash_loaded)"
+}
+
+step_hooks_load() {
+    hooks_setup
     crash_now
+}
+
+# An oops, which only panic_on = oops makes a panic: the guest never writes
+# the sysctl itself.
+step_hooks_oops() {
+    oops=/usr/local/lib/kdump-file-test/kdump_file_oops.ko
+    say "panic_on_oops before load: $(cat /proc/sys/kernel/panic_on_oops)"
+    hooks_setup "panic_on = oops"
+    journalctl -b -u kdump-file --no-pager -o cat 2> /dev/null |
+        grep '^kdump-file: panic on' | while IFS= read -r line; do say "service: $line"; done
+    say "panic_on_oops after load: $(cat /proc/sys/kernel/panic_on_oops)"
+    run kdump-file status
+    if [ ! -e "$oops" ]; then
+        say "FAIL: no $oops"
+        return 1
+    fi
+    say "oopsing"
+    sync
+    insmod "$oops"
+    say "FAIL: still running after the oops"
 }
 
 step_hooks_after() {
@@ -99,4 +128,6 @@ step_hooks_after() {
     fi
     run cat "$dir/metadata.json"
     run kdump-file info
+    say "panic_on_oops at boot: $(cat /proc/sys/kernel/panic_on_oops)"
+    step_report_journal
 }
