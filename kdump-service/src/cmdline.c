@@ -44,7 +44,11 @@ static size_t name_len(const char *tok, size_t len)
 	return eq ? (size_t)(eq - tok) : len;
 }
 
-static bool name_in_list(const char *name, size_t len, const char *list)
+/*
+ * Is s (len bytes) a token of the blank-separated list, or with names the
+ * name of one (what comes before its '=')?
+ */
+static bool in_list(const char *s, size_t len, const char *list, bool names)
 {
 	const char *p = list;
 
@@ -56,7 +60,7 @@ static bool name_in_list(const char *name, size_t len, const char *list)
 		n = token_len(p);
 		if (n == 0)
 			break;
-		if (name_len(p, n) == len && strncmp(p, name, len) == 0)
+		if ((names ? name_len(p, n) : n) == len && strncmp(p, s, len) == 0)
 			return true;
 		p += n;
 	}
@@ -74,22 +78,7 @@ bool cmdline_always_dropped(const char *name, size_t len)
 
 bool cmdline_capture_adds(const char *tok)
 {
-	const char *p = CMDLINE_CAPTURE_ADD;
-	size_t len = strlen(tok);
-
-	while (*p) {
-		size_t n;
-
-		while (*p == ' ')
-			p++;
-		n = token_len(p);
-		if (n == 0)
-			break;
-		if (n == len && strncmp(p, tok, n) == 0)
-			return true;
-		p += n;
-	}
-	return false;
+	return in_list(tok, strlen(tok), CMDLINE_CAPTURE_ADD, false);
 }
 
 static bool drop(const char *tok, size_t len, const struct kdump_conf *c)
@@ -97,7 +86,7 @@ static bool drop(const char *tok, size_t len, const struct kdump_conf *c)
 	size_t n = name_len(tok, len);
 
 	return cmdline_always_dropped(tok, n) ||
-	       name_in_list(tok, n, c->cmdline_remove);
+	       in_list(tok, n, c->cmdline_remove, true);
 }
 
 static int append(char *buf, size_t size, size_t *pos, const char *s,

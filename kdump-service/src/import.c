@@ -13,6 +13,7 @@
 
 #include "cmdline.h"
 #include "import.h"
+#include "util.h"
 
 /*
  * list: values add up, blank separated.  dedupe: a word already there is
@@ -146,17 +147,6 @@ static void note(struct import *im, enum import_kind kind,
 	sanitize(n->reason);
 }
 
-/* Is word a blank-separated word of list? */
-static bool has_word(const char *list, const char *word)
-{
-	size_t n = strlen(word);
-
-	for (const char *p = list; (p = strstr(p, word)); p++)
-		if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
-			return true;
-	return false;
-}
-
 /* Would kdump-file.conf accept "key = v"?  why gets the parser's reason. */
 static int check_value(enum import_key k, const char *v, char *why,
 		       size_t size)
@@ -187,7 +177,7 @@ static void add_from(struct import *im, enum import_key k, const char *setting)
 	char *f = im->from[k];
 	size_t n = strlen(f);
 
-	if (has_word(f, setting))
+	if (word_in_list(setting, f))
 		return;
 	snprintf(f + n, sizeof(im->from[k]) - n, "%s%s", n ? " " : "",
 		 setting);
@@ -210,7 +200,7 @@ static bool carry(struct import *im, enum import_key k, const char *v,
 		return false;
 	}
 	if (keys[k].list && im->set[k] && im->value[k][0]) {
-		if (keys[k].dedupe && has_word(im->value[k], v)) {
+		if (keys[k].dedupe && word_in_list(v, im->value[k])) {
 			note(im, IMPORT_CARRIED, setting, detail, "%s = %s",
 			     keys[k].name, v);
 			add_from(im, k, setting);

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "conf.h"
+#include "util.h"
 
 #define CONF_FILE_MAX (64 * 1024)
 
@@ -434,19 +435,9 @@ static const struct {
 	{ "--work-dir", "kdump-file gives it itself, the dump directory, when -e needs it (remove it)" },
 };
 
-static bool word_in(const char *word, const char *list)
-{
-	size_t n = strlen(word);
-
-	for (const char *s = list; *s; s += strcspn(s, " "), s += *s == ' ')
-		if (strncmp(s, word, n) == 0 && (s[n] == ' ' || s[n] == '\0'))
-			return true;
-	return false;
-}
-
 bool conf_makedumpfile_has(const struct kdump_conf *c, const char *opt)
 {
-	return word_in(opt, c->makedumpfile_args);
+	return word_in_list(opt, c->makedumpfile_args);
 }
 
 static int parse_makedumpfile_args(struct kdump_conf *c, const char *v,
@@ -474,7 +465,7 @@ static int parse_makedumpfile_args(struct kdump_conf *c, const char *v,
 			*eq = '\0';
 		snprintf(name, sizeof(name), "%s", w);
 		for (i = 0; i < sizeof(mdf_refused) / sizeof(mdf_refused[0]); i++)
-			if (word_in(name, mdf_refused[i].names))
+			if (word_in_list(name, mdf_refused[i].names))
 				return fail(err, line, key, -EINVAL,
 					    "'%s' is refused: %s", name,
 					    mdf_refused[i].why);

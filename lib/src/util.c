@@ -254,3 +254,15 @@ void utc_time(long long t, char *buf, size_t size)
 	else
 		strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
+
+bool word_in_list(const char *word, const char *list)
+{
+	size_t n = strlen(word);
+
+	if (n == 0)
+		return false;
+	for (const char *s = list; *s; s += strcspn(s, " "), s += *s == ' ')
+		if (strncmp(s, word, n) == 0 && (s[n] == ' ' || s[n] == '\0'))
+			return true;
+	return false;
+}

@@ -38,4 +38,7 @@ size_t utf8_seq_len(const unsigned char *s);
 /* t (seconds since the epoch, UTC) as 2026-01-01T00:00:00Z; "-" when t < 0. */
 void utc_time(long long t, char *buf, size_t size);
 
+/* Is word (not empty) one of the blank-separated words of list? */
+bool word_in_list(const char *word, const char *list);
+
 #endif

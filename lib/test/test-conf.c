@@ -7,6 +7,7 @@
 
 #include "conf.h"
 #include "tests.h"
+#include "util.h"
 
 static int parse(const char *text, struct kdump_conf *c, struct conf_error *e)
 {
@@ -346,6 +347,18 @@ static void test_panic_on(void)
 	CHECK(conf_panic_on_name(PANIC_ON_COUNT) == NULL);
 }
 
+/* The blank-separated word lists the keys and makedumpfile_args use. */
+static void test_word_in_list(void)
+{
+	CHECK(word_in_list("-e", "-D -e --num-threads 2"));
+	CHECK(word_in_list("-D", "-D"));
+	CHECK(word_in_list("--non-mmap", "  --non-mmap  "));
+	CHECK(!word_in_list("-e", "-ee --e"));
+	CHECK(!word_in_list("--num", "--num-threads 2"));
+	CHECK(!word_in_list("", "a b"));
+	CHECK(!word_in_list("a", ""));
+}
+
 /* makedumpfile_args: what is let through, normalised, and the command line. */
 static void test_makedumpfile_args_accepted(void)
 {
@@ -628,6 +641,7 @@ int main(void)
 	test_file();
 	test_roundtrip();
 	test_panic_on();
+	test_word_in_list();
 	test_makedumpfile_args_accepted();
 	test_makedumpfile_args_refused();
 	test_makedumpfile_args_values();
