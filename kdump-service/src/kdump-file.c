@@ -2822,11 +2822,13 @@ static void print_capture_extras(struct json_object *hooks,
 	size_t len = hooks ? json_object_array_length(hooks) : 0;
 
 	for (size_t k = 0; k < len; k++) {
-		struct json_object *h = json_object_array_get_idx(hooks, k);
+		struct json_object *h = json_object_array_get_idx(hooks, k), *s;
+		double secs = json_object_object_get_ex(h, "seconds", &s) ?
+				      json_object_get_double(s) : 0;
 
-		printf("%-12s %s %s: %s (%s s)\n", k ? "" : "hooks:",
+		printf("%-12s %s %s: %s (%.1f s)\n", k ? "" : "hooks:",
 		       field_text(h, "phase"), field_text(h, "path"),
-		       field_text(h, "result"), field_text(h, "seconds"));
+		       field_text(h, "result"), secs);
 	}
 	len = mods ? json_object_array_length(mods) : 0;
 	for (size_t k = 0; k < len; k++) {

@@ -441,7 +441,7 @@ has "the module is named" "$t/err" "cannot use extra_modules 'kdump_file_no_such
 
 # What the capture recorded of the hooks and extra modules, shown by info.
 printf '%s\n' '{ "complete": true, "hooks": [' \
-	'  { "phase": "pre", "path": "/etc/kdump-file/pre", "exit": 0, "timed_out": false, "seconds": 0.1, "failed": false, "result": "exit 0" },' \
+	'  { "phase": "pre", "path": "/etc/kdump-file/pre", "exit": 0, "timed_out": false, "seconds": 0.092999999999999999, "failed": false, "result": "exit 0" },' \
 	'  { "phase": "post", "path": "/etc/kdump-file/hang", "exit": -1, "timed_out": true, "seconds": 5.0, "failed": true, "result": "timed out after 5.0 s: killed" } ],' \
 	'  "extra_modules": [ { "name": "dummy", "loaded": true, "error": "" }, { "name": "nosuch", "loaded": false, "error": "ENOENT" } ] }' \
 	>"$dumps/2026-01-01-00:00:00/metadata.json"

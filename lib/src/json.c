@@ -62,7 +62,14 @@ int json_set_int(struct json_object *obj, const char *key, long long v)
 
 int json_set_double(struct json_object *obj, const char *key, double v)
 {
-	return set(obj, key, json_object_new_double(v));
+	char text[48];
+
+	/*
+	 * Written to the millisecond, as measured: "0.092", not the 17
+	 * digits json-c gives 0.092 by default.
+	 */
+	snprintf(text, sizeof(text), "%.3f", v);
+	return set(obj, key, json_object_new_double_s(v, text));
 }
 
 int json_set_bool(struct json_object *obj, const char *key, int v)

@@ -54,6 +54,7 @@ static void test_write_read(void)
 	CHECK(json_set_int(o, "crash_time", 1764859000) == 0);
 	CHECK(json_set_bool(o, "complete", 0) == 0);
 	CHECK(json_set_double(o, "seconds", 1.5) == 0);
+	CHECK(json_set_double(o, "hook", 0.092) == 0);
 	CHECK(json_write_atomic(path, o, 0600) == 0);
 	json_object_put(o);
 	f = fopen(path, "r");
@@ -70,7 +71,10 @@ static void test_write_read(void)
 	CHECK(json_get_field(text, "complete", buf, sizeof(buf)) == 0);
 	CHECK(strcmp(buf, "false") == 0);
 	CHECK(json_get_field(text, "seconds", buf, sizeof(buf)) == 0);
-	CHECK(strcmp(buf, "1.5") == 0);
+	CHECK(strcmp(buf, "1.500") == 0);
+	/* To the millisecond, not json-c's 17 digits. */
+	CHECK(json_get_field(text, "hook", buf, sizeof(buf)) == 0);
+	CHECK(strcmp(buf, "0.092") == 0);
 	unlink(path);
 	/* Nested keys. */
 	CHECK(json_get_field("{\"task\": {\"command\": \"bash\", \"pid\": 7}}",
