@@ -1037,7 +1037,8 @@ static const char *tail(const char *text, size_t n)
 
 struct report_ctx {
 	const char *dir;
-	const char *vmcore;		/* NULL: a dmesg-only dump */
+	const char *vmcore;		/* NULL: a report from dmesg.txt alone */
+	bool incomplete;		/* no vmcore: the capture did not save it */
 	const char *vmlinux;		/* NULL: none */
 	const char *vmlinux_note;	/* why there is none */
 	struct vmcore_info info;
@@ -1052,7 +1053,11 @@ static void write_report_text(FILE *f, const struct report_ctx *c)
 
 	format_time(c->info.crashtime, when, sizeof(when));
 	fprintf(f, "kdump-file crash report\n\n");
-	if (!c->vmcore)
+	if (!c->vmcore && c->incomplete)
+		fprintf(f, "vmcore:    none: the capture did not save it (its "
+			"reason is in %s/metadata.json and 'kdump-file status'); "
+			"report from %s/dmesg.txt\n", c->dir, c->dir);
+	else if (!c->vmcore)
 		fprintf(f, "vmcore:    none, by configuration: a dmesg-only dump "
 			"(dump_level = dmesg) saves the kernel log alone; "
 			"report from %s/dmesg.txt\n", c->dir);
@@ -1119,7 +1124,9 @@ static void write_report_json(FILE *f, const struct report_ctx *c)
 	put_text(o, "vmcore", c->vmcore);
 	put_text(o, "vmcore_format", c->vmcore ? c->info.format : NULL);
 	json_object_object_add(o, "dmesg_only",
-			       json_object_new_boolean(!c->vmcore));
+			       json_object_new_boolean(!c->vmcore && !c->incomplete));
+	json_object_object_add(o, "vmcore_missing",
+			       json_object_new_boolean(c->incomplete));
 	put_text(o, "vmlinux", c->vmlinux);
 	put_text(o, "signature_text", r->normalized);
 	json_object_object_add(o, "signature_frames",
@@ -1246,34 +1253,34 @@ static char *kernel_log(struct report_ctx *c)
 }
 
 /*
- * A dmesg-only dump (kdump-file.conf's dump_level = dmesg): the capture
- * saved DIR/dmesg.txt and no vmcore, and its metadata.json says so.  The
- * kernel release and crash time come from that metadata.
+ * A dump without a vmcore whose kernel log the capture saved: a dmesg-only
+ * dump (kdump-file.conf's dump_level = dmesg, its metadata.json says so),
+ * or one whose vmcore the capture did not finish (incomplete).  The kernel
+ * release and crash time come from metadata.json when there is one.
  */
-static bool dmesg_only_dump(struct report_ctx *c)
+static bool log_only_dump(struct report_ctx *c)
 {
 	char path[PATH_MAX], v[80];
 	char *text;
-	bool yes;
 
-	if ((size_t)snprintf(path, sizeof(path), "%s/metadata.json", c->dir) >=
-	    sizeof(path))
+	if ((size_t)snprintf(path, sizeof(path), "%s/dmesg.txt", c->dir) >=
+	    sizeof(path) || access(path, R_OK) < 0)
 		return false;
+	c->incomplete = true;
+	c->info.crashtime = -1;
+	snprintf(path, sizeof(path), "%s/metadata.json", c->dir);
 	text = read_file(path, 1 << 20);
 	if (!text)
-		return false;
-	yes = json_get_field(text, "dmesg_only", v, sizeof(v)) == 0 &&
-	      strcmp(v, "true") == 0;
-	if (yes) {
-		c->info.crashtime = -1;
-		if (json_get_field(text, "crash_time", v, sizeof(v)) == 0)
-			c->info.crashtime = strtoll(v, NULL, 10);
-		if (json_get_field(text, "kernel_release", v, sizeof(v)) == 0)
-			snprintf(c->info.osrelease, sizeof(c->info.osrelease),
-				 "%s", v);
-	}
+		return true;
+	if (json_get_field(text, "dmesg_only", v, sizeof(v)) == 0 &&
+	    strcmp(v, "true") == 0)
+		c->incomplete = false;
+	if (json_get_field(text, "crash_time", v, sizeof(v)) == 0)
+		c->info.crashtime = strtoll(v, NULL, 10);
+	if (json_get_field(text, "kernel_release", v, sizeof(v)) == 0)
+		snprintf(c->info.osrelease, sizeof(c->info.osrelease), "%s", v);
 	free(text);
-	return yes;
+	return true;
 }
 
 static int verb_report(int argc, char *argv[])
@@ -1297,8 +1304,7 @@ static int verb_report(int argc, char *argv[])
 		return EXIT_FAIL;
 	}
 	c.vmcore = vmcore;
-	if (access(vmcore, F_OK) < 0 && errno == ENOENT &&
-	    dmesg_only_dump(&c)) {
+	if (access(vmcore, F_OK) < 0 && errno == ENOENT && log_only_dump(&c)) {
 		char path[PATH_MAX + 16];
 
 		/* Nothing to give crash: the saved log is all there is. */
@@ -1307,9 +1313,9 @@ static int verb_report(int argc, char *argv[])
 		snprintf(path, sizeof(path), "%s/dmesg.txt", c.dir);
 		log = read_file(path, 16 << 20);
 		if (!log) {
-			log_error("dump '%s' is dmesg-only (dump_level = dmesg) "
-				  "but its kernel log '%s' cannot be read: %s",
-				  c.dir, path, strerror(errno));
+			log_error("dump '%s' has no vmcore and its kernel log "
+				  "'%s' cannot be read: %s", c.dir, path,
+				  strerror(errno));
 			goto out;
 		}
 		if (report_parse_log(&c.rep, log) < 0)

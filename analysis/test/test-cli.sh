@@ -259,8 +259,26 @@ if [ "$sig3" = "$sig1" ]; then
 else
 	fail "report: signatures differ: '$sig1', dmesg-only '$sig3'"
 fi
+# A capture that saved the log but not the vmcore: reported from the log,
+# said to be incomplete; with no log either there is nothing to report.
+printf '%s\n' '{ "kernel_release": "6.1.0-gen", "crash_time": 1767225600,' \
+	'  "complete": false, "error": "makedumpfile failed" }' >"$t/dmesg-only/metadata.json"
+FAKE_MDF_FAIL=1 expect "report on a dump whose vmcore was not saved" 0 "$analyze" report \
+	"$t/dmesg-only"
+has "report.txt: the vmcore was not saved" "$t/dmesg-only/report.txt" \
+	"vmcore:    none: the capture did not save it"
+if jq -e '.dmesg_only == false and .vmcore_missing == true and .vmcore == null and
+	.signature == "'"$sig1"'"' "$t/dmesg-only/report.json" >/dev/null 2>&1; then
+	pass "report.json: an incomplete dump, the same signature"
+else
+	fail "report.json: not an incomplete dump's report"
+	sed 's/^/     /' "$t/dmesg-only/report.json" | head -n 30
+fi
 rm "$t/dmesg-only/metadata.json"
-expect "report: no vmcore and no dmesg-only metadata" 1 "$analyze" report \
+FAKE_MDF_FAIL=1 expect "report: no vmcore, no metadata, the log" 0 "$analyze" report \
+	"$t/dmesg-only"
+rm "$t/dmesg-only/dmesg.txt"
+expect "report: neither a vmcore nor a kernel log" 1 "$analyze" report \
 	"$t/dmesg-only"
 
 # vmlinux: the kernel that crashed, by the build ID in VMCOREINFO.

@@ -70,18 +70,20 @@ void journal_crash_fields(const struct dump_info *d, const char *id,
 	char msg[sizeof(d->dir) + sizeof(d->error) + 512];
 	char complete[sizeof(d->error) + 8], when[32];
 
+	const bool ok = dump_complete(d);
+	const char *state = d->has_vmcore ? "" : ok ? ", dmesg only" : ", incomplete";
+
 	ret->n = 0;
-	if (d->has_vmcore)
-		snprintf(complete, sizeof(complete), "yes");
+	if (ok)
+		snprintf(complete, sizeof(complete), "yes%s",
+			 d->has_vmcore ? "" : ": dmesg only");
 	else
 		snprintf(complete, sizeof(complete), "no%s%s",
 			 d->error[0] ? ": " : "", d->error);
 	snprintf(msg, sizeof(msg), "Kernel crash %s: %s (kernel %s), dump in %s%s%s%s",
 		 id, d->signature[0] ? d->signature : "no signature",
-		 d->release[0] ? d->release : "unknown", d->dir,
-		 d->has_vmcore ? "" : ", incomplete",
-		 !d->has_vmcore && d->error[0] ? ": " : "",
-		 d->has_vmcore ? "" : d->error);
+		 d->release[0] ? d->release : "unknown", d->dir, state,
+		 !ok && d->error[0] ? ": " : "", ok ? "" : d->error);
 	add(ret, "MESSAGE_ID", JOURNAL_CRASH_MESSAGE_ID);
 	/* LOG_CRIT: the machine crashed. */
 	add(ret, "PRIORITY", "2");

@@ -147,6 +147,15 @@ static void test_unknown(void)
 	journal_crash_fields(&d, "0badc0de", &f);
 	CHECK(value(&f, "KDUMP_FILE_CRASH_TIME") &&
 	      strcmp(value(&f, "KDUMP_FILE_CRASH_TIME"), "2026-01-02T03:04:05Z") == 0);
+	/* dump_level = dmesg: complete without a vmcore. */
+	d.dmesg_only = true;
+	d.has_dmesg = true;
+	journal_crash_fields(&d, "0badc0de", &f);
+	CHECK(value(&f, "KDUMP_FILE_COMPLETE") &&
+	      strcmp(value(&f, "KDUMP_FILE_COMPLETE"), "yes: dmesg only") == 0);
+	CHECK(value(&f, "MESSAGE") &&
+	      strcmp(value(&f, "MESSAGE"),
+		     "Kernel crash 0badc0de: no signature (kernel unknown), dump in /var/crash/" NAME ", dmesg only") == 0);
 }
 
 /* Values a crashed kernel or a disk may hold: one line each, bounded. */
