@@ -12,20 +12,6 @@
 
 #define NAME "2026-01-02-03:04:05"
 
-static void put(const char *dir, const char *name, const char *text)
-{
-	char p[4200];
-	FILE *f;
-
-	snprintf(p, sizeof(p), "%s/%s", dir, name);
-	f = fopen(p, "we");
-	CHECK(f != NULL);
-	if (f) {
-		fputs(text, f);
-		fclose(f);
-	}
-}
-
 /* One line of valid UTF-8, "NAME=" and at most JOURNAL_VALUE_MAX bytes. */
 static int field_ok(const char *f)
 {
@@ -65,12 +51,12 @@ static void test_sample(void)
 	CHECK(mkdtemp(tmp) != NULL);
 	snprintf(dir, sizeof(dir), "%s/" NAME, tmp);
 	CHECK(mkdir(dir, 0700) == 0);
-	put(dir, "vmcore", "core");
-	put(dir, "dmesg.txt", "log\n");
-	put(dir, "metadata.json",
+	test_put(dir, "vmcore", "core");
+	test_put(dir, "dmesg.txt", "log\n");
+	test_put(dir, "metadata.json",
 	    "{ \"crash_time\": 1767323045, \"kernel_release\": \"6.1.0-kf\",\n"
 	    "  \"panic\": \"Kernel panic - not syncing: sysrq triggered crash\" }\n");
-	put(dir, "report.json",
+	test_put(dir, "report.json",
 	    "{ \"signature\": \"0123456789abcdef\", \"panic\": \"Kernel panic - not syncing: sysrq triggered crash\",\n"
 	    "  \"task\": { \"command\": \"bash\", \"pid\": 42 } }\n");
 	CHECK(dump_inspect(dir, &d) == 0);
@@ -105,7 +91,7 @@ static void test_sample(void)
 	/* Without its vmcore: why, in the message and the field. */
 	snprintf(want[0], sizeof(want[0]), "%s/vmcore", dir);
 	CHECK(unlink(want[0]) == 0);
-	put(dir, "metadata.json",
+	test_put(dir, "metadata.json",
 	    "{ \"crash_time\": 1767323045, \"kernel_release\": \"6.1.0-kf\",\n"
 	    "  \"error\": \"the dump target is full\" }\n");
 	CHECK(dump_inspect(dir, &d) == 0);
@@ -118,8 +104,7 @@ static void test_sample(void)
 	CHECK(value(&f, "MESSAGE") && strcmp(value(&f, "MESSAGE"), want[0]) == 0);
 	CHECK(value(&f, "KDUMP_FILE_PANIC") == NULL);
 
-	snprintf(want[0], sizeof(want[0]), "rm -rf '%s'", tmp);
-	CHECK(system(want[0]) == 0);
+	CHECK(test_rm_rf(tmp) == 0);
 }
 
 /* What nothing says is left out, and the message says so. */

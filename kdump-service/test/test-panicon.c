@@ -270,8 +270,7 @@ int main(void)
 	test_failure_undoes();
 	test_corrupt_state();
 
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	if (system(cmd) != 0)
+	if (test_rm_rf(dir) < 0)
 		fprintf(stderr, "cannot remove %s\n", dir);
 	return tests_done();
 }

@@ -200,8 +200,6 @@ static void test_children(void)
 
 int main(void)
 {
-	char cmd[128];
-
 	if (!mkdtemp(dir)) {
 		perror("mkdtemp");
 		return 1;
@@ -211,8 +209,7 @@ int main(void)
 	test_cannot_run();
 	test_timeout();
 	test_children();
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	if (system(cmd) != 0)
+	if (test_rm_rf(dir) < 0)
 		fprintf(stderr, "cannot remove %s\n", dir);
 	return tests_done();
 }

@@ -14,20 +14,6 @@
 
 static char root[] = "/tmp/test-target.XXXXXX";
 
-static void put(const char *rel, const char *text)
-{
-	char path[512];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	f = fopen(path, "we");
-	CHECK(f != NULL);
-	if (f) {
-		fputs(text, f);
-		fclose(f);
-	}
-}
-
 static void dir(const char *rel)
 {
 	char path[512];
@@ -51,16 +37,16 @@ int main(void)
 	CHECK(mkdtemp(root) != NULL);
 	/* virtio-blk: the serial on the disk, blank padded. */
 	dir("vdb");
-	put("vdb/serial", "kdump-raw  \n");
+	test_put(root, "vdb/serial", "kdump-raw  \n");
 	/* SCSI: wwid and serial on the device. */
 	dir("sdc");
 	dir("sdc/device");
-	put("sdc/device/wwid", "naa.600140512345678\n");
-	put("sdc/device/serial", "   \n");
+	test_put(root, "sdc/device/wwid", "naa.600140512345678\n");
+	test_put(root, "sdc/device/serial", "   \n");
 	/* A partition: neither, whatever its disk has. */
 	dir("vdb1");
-	put("vdb1/partition", "1\n");
-	put("vdb1/serial", "kdump-raw\n");
+	test_put(root, "vdb1/partition", "1\n");
+	test_put(root, "vdb1/serial", "kdump-raw\n");
 
 	CHECK(target_device_id(sub("vdb"), "/nonexistent", "SERIAL", buf, sizeof(buf)) == 0);
 	CHECK(strcmp(buf, "kdump-raw") == 0);

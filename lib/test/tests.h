@@ -4,6 +4,7 @@
 #define KDUMP_FILE_TESTS_H
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static unsigned int tests_passed, tests_failed;
@@ -18,6 +19,30 @@ static unsigned int tests_passed, tests_failed;
 				__LINE__, #cond);                             \
 		}                                                             \
 	} while (0)
+
+/* A fixture: text written to dir/name; a file it cannot open fails a check. */
+static inline void test_put(const char *dir, const char *name, const char *text)
+{
+	char p[4200];
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	f = fopen(p, "we");
+	CHECK(f != NULL);
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+/* Remove a test's temporary tree (a path without quotes): 0 or -1. */
+static inline int test_rm_rf(const char *dir)
+{
+	char cmd[4200];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	return system(cmd) == 0 ? 0 : -1;
+}
 
 static inline int tests_done(void)
 {
