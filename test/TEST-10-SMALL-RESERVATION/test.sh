@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # A crashkernel= reservation too small for the capture (48M: the capture
-# kernel loads but runs out of memory): the machine must not hang, it
-# reboots by itself, and on the next boot status says the capture was lost.
+# kernel loads but runs out of memory, or resets before it prints): the
+# machine must not hang, it reboots by itself, and on the next boot status
+# says the capture was lost.
 # shellcheck source=test/lib/common.sh
 . "$(dirname "$0")/../lib/common.sh"
 
@@ -18,10 +19,17 @@ check "guest ended by itself (no hang; status $rc)" test "$rc" -ne 124
 check "the capture kernel was loaded into 48M" grep -q "KDUMP-FILE-TEST: loaded ok" "$con"
 check "the load warned that 48M is below the estimate" \
 	grep -q "warning: the crashkernel= reservation (48 MiB) is smaller than the .* MiB the capture needs" "$con"
-check "the capture kernel booted" test "$(grep -c 'Linux version' "$con")" -ge 2
 check "the capture did not complete" bash -c "! grep -q 'kdump-file: .* capture complete' '$con'"
-check "the capture kernel panicked, then rebooted by itself" \
-	grep -q "Rebooting in 10 seconds" "$con"
+# Most often the capture kernel boots and panics for want of memory; where
+# it lands in the 48M may also leave it too little to print anything before
+# the machine resets.  Either way the guest must end by itself.
+if [ "$(grep -c 'Linux version' "$con")" -ge 2 ]; then
+	check "the capture kernel booted, panicked, then rebooted by itself" \
+		grep -q "Rebooting in 10 seconds" "$con"
+else
+	log "the capture kernel printed nothing: the machine was reset as it started"
+	check "the machine was reset, not left hanging (status $rc)" test "$rc" -eq 0
+fi
 
 con=$out/console-after.log
 rc=0
