@@ -6,6 +6,8 @@
 #   make check    unit tests, shell checks, KUnit and the QEMU scenarios
 #   make check-full  the same with the slow scenarios of test/check-full-only
 #   make bench    kdump-file against Debian's kdump-tools: figures, no verdict
+#   make series-check  each kernel patch applies, passes checkpatch and
+#                 builds on its own (slow: a kernel build per patch)
 #   make deb      the Debian package, in build/deb/, and lintian's verdict
 #
 # Kernel builds and guest images are cached under $(KDUMP_FILE_CACHE);
@@ -29,6 +31,11 @@ deps:
 
 kernel: deps
 	@test/lib/kernel-build.sh
+
+# Each patch of kernel-patches/ in order: applies, checkpatch --strict,
+# builds alone.
+series-check: deps
+	@test/lib/series-check.sh
 
 image: kernel
 	@test/lib/guest-image.sh "$$(test/lib/kernel-build.sh)"
@@ -90,4 +97,4 @@ lintian:
 clean:
 	@for d in $(SUBDIRS); do $(MAKE) -C $$d clean || exit 1; done
 
-.PHONY: all install deps kernel image check-unit check-scenarios check check-full demo bench deb lintian fuzz fuzz-merge clean
+.PHONY: all install deps kernel series-check image check-unit check-scenarios check check-full demo bench deb lintian fuzz fuzz-merge clean

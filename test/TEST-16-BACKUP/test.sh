@@ -8,7 +8,10 @@
 # memory, and the ELF headers show the copy at its own address, so crash(8)
 # and kdump-file-analyze read the marker at the page's physical address.
 # Without the backup (kernel-patches: "x86/crash: save the low 640K ...")
-# the vmcore has no low memory at all and the reads fail.
+# the vmcore has no low memory at all and the reads fail; with the backup
+# kept but its copy switched off (crash_backup_copy=off, a boot option of
+# the test kernel) the page reads as zeros and the marker is not found,
+# which the last pass checks.
 # shellcheck source=test/lib/common.sh
 . "$(dirname "$0")/../lib/common.sh"
 
@@ -26,7 +29,10 @@ check "config written into the guest" disk_put_file "$disk" "$out/kdump-file.con
 one_firmware() {
 	local rc d line marker phys theirs ours ck ck_range
 	rc=0
-	CRASH_STEP=backup-mark crash_boot "$out/console.log" "$disk" || rc=$?
+	# KDUMP_FILE_BACKUP_APPEND=crash_backup_copy=off shows that these
+	# checks fail without the copy.
+	CRASH_STEP=backup-mark CRASH_APPEND=${KDUMP_FILE_BACKUP_APPEND:-} \
+		crash_boot "$out/console.log" "$disk" || rc=$?
 	check "guest ended by itself (no timeout)" test "$rc" -ne 124
 	check "the kernel did not skip the backup" \
 		bash -c "! grep -q 'Not saving the low 640K' '$out/console.log'"
@@ -66,5 +72,49 @@ one_firmware() {
 }
 
 firmware_passes one_firmware "$disk"
+
+# no_copy: the same crash under SeaBIOS with crash_backup_copy=off, a boot
+# option of the test kernel only (kernel-patches 0012): the backup segment
+# and the PT_LOAD for [0, 640K) stay, but purgatory copies nothing into
+# the segment. The marker must then NOT be in the dump, and the page reads
+# as zeros: what the passes above found there came from the copy.
+no_copy() {
+	local top=$out out disk rc line marker phys d theirs ours zeros
+	out=$top/no-copy
+	disk=$out/disk.img
+	SCENARIO=TEST-16-BACKUP/no-copy
+	mkdir -p "$out"
+	scenario_disk "$top/disk.img" "$disk"
+	rc=0
+	CRASH_STEP=backup-mark CRASH_APPEND=crash_backup_copy=off \
+		crash_boot "$out/console.log" "$disk" || rc=$?
+	check "no copy: guest ended by itself (no timeout)" test "$rc" -ne 124
+	check "no copy: the kernel said it will not copy" \
+		grep -q "Not copying the low 640K at crash time: crash_backup_copy=off" "$out/console.log"
+	line=$(grep -m1 -o "kdump_file_lowmark: marker [0-9a-f]\{32\} at 0x[0-9a-f]*" "$out/console.log" || true)
+	marker=$(echo "$line" | awk '{ print $3 }')
+	phys=$(echo "$line" | awk '{ print $5 }')
+	phys=${phys#0x}
+	check "no copy: the test module wrote a marker" test -n "$marker" -a -n "$phys"
+	check "no copy: the capture kernel saved the dump" grep -q "kdump-file: .* capture complete" "$out/console.log"
+	d=$out/dump
+	if fetch_one_dump "$d" && [ -n "$marker" ]; then
+		crash_run "$kdir/vmlinux" "$d/vmcore" "$out/rd.out" "rd -p -8 $phys 16" || true
+		theirs=$(awk -v a="$phys" 'tolower($1) ~ "^0*" a ":$" {
+			for (i = 2; i <= 17; i++) printf "%s", $i; exit }' "$out/rd.out")
+		ours=$("$ANALYZE" read "$d/vmcore" "$phys" 16 2>"$out/read.err" |
+			cut -d: -f2 | cut -c1-50 | tr -d ' \n') || true
+		zeros=00000000000000000000000000000000
+		log "no copy: crash rd -p at 0x$phys: [${theirs:-?}], kdump-file-analyze: [${ours:-?}]"
+		check "no copy: crash does not find the marker at 0x$phys" test "$theirs" != "$marker"
+		check "no copy: crash reads zeros there (the PT_LOAD is kept, the copy is not made)" \
+			test "$theirs" = "$zeros"
+		check "no copy: kdump-file-analyze does not find the marker either" test "$ours" != "$marker"
+	fi
+	rm -f "$disk"
+	SCENARIO=TEST-16-BACKUP
+}
+no_copy
+
 rm -f "$disk"
 finish

@@ -4,7 +4,8 @@
 # Run the KUnit suites that kernel-patches/ adds, on linux-source-6.1 with
 # the series applied, in QEMU (TCG) through the kernel's kunit.py.
 #
-#   kunit-run.sh [FILTER]   FILTER is a kunit.py suite glob (default crash_mem)
+#   kunit-run.sh [FILTER]   FILTER is a kunit.py suite glob (default crash*:
+#                           crash_mem and crash_x86_elf)
 #
 # Layout under $KDUMP_FILE_CACHE/kunit (default /var/cache/kdump-file/kunit):
 #   linux-<ver>/   pristine unpacked source (per package version)
@@ -24,7 +25,7 @@ top=$(cd "$here/../.." && pwd)
 cache=${KDUMP_FILE_CACHE:-/var/cache/kdump-file}/kunit
 patches=$top/kernel-patches
 tarball=/usr/src/linux-source-6.1.tar.xz
-filter=${1:-crash_mem}
+filter=${1:-crash*}
 jobs=$(nproc)
 
 die() {

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=sh
 #
-# Guest steps of the kernel patch scenarios (TEST-12-GART, TEST-13-PURGATORY),
+# Guest steps of the kernel patch scenarios (TEST-13-PURGATORY),
 # sourced by the guest driver (which provides say, run and crash_now).
 
 # The debugfs file of KEXEC_CRASH_CORRUPT_TEST (kernel-patches/0008).
@@ -44,23 +44,5 @@ step_purgatory_corrupt() {
         return
     fi
     say "corrupted segment $seg"
-    crash_now
-}
-
-# Register a GART-described range (test module kdump_file_gart), rebuild the
-# ELF core headers with kdump-file reload, then crash.
-step_gart() {
-    say "is-active: $(systemctl is-active kdump-file)"
-    if ! run insmod /usr/local/lib/kdump-file-test/kdump_file_gart.ko; then
-        say "FAIL: insmod kdump_file_gart"
-        return
-    fi
-    grep -i gart /proc/iomem | while IFS= read -r line; do say "iomem: $line"; done
-    run kdump-file reload || say "FAIL: reload"
-    if [ "$(cat /sys/kernel/kexec_crash_loaded)" != 1 ]; then
-        say "FAIL: no capture kernel loaded after reload"
-        return
-    fi
-    say "loaded ok"
     crash_now
 }
