@@ -16,6 +16,29 @@
 #define KEXEC_FILE_NO_INITRAMFS 0x00000004
 #endif
 
+/*
+ * The kernel refuses a load with EBUSY while another holds its kexec lock:
+ * a second loader, or, on a kernel that keeps the capture kernel's ELF
+ * headers current on CPU and memory hotplug, the short rewrite after each
+ * hotplug event (and a read of its crash_hotplug files). Nothing has been
+ * changed then, so try again, for at most KEXEC_BUSY_TRIES * 100 ms.
+ */
+#define KEXEC_BUSY_TRIES 50
+
+static int kexec_file_load_retry(int kernel_fd, int initrd_fd,
+				 unsigned long cmdline_len, const char *cmdline,
+				 unsigned long flags)
+{
+	for (int i = 0;; i++) {
+		if (syscall(SYS_kexec_file_load, kernel_fd, initrd_fd,
+			    cmdline_len, cmdline, flags) == 0)
+			return 0;
+		if (errno != EBUSY || i + 1 >= KEXEC_BUSY_TRIES)
+			return -errno;
+		usleep(100 * 1000);
+	}
+}
+
 int kexec_crash_load(int kernel_fd, int initrd_fd, const char *cmdline)
 {
 	unsigned long flags = KEXEC_FILE_ON_CRASH;
@@ -23,18 +46,14 @@ int kexec_crash_load(int kernel_fd, int initrd_fd, const char *cmdline)
 	if (initrd_fd < 0)
 		flags |= KEXEC_FILE_NO_INITRAMFS;
 	/* The length includes the terminating NUL (kernel/kexec_file.c). */
-	if (syscall(SYS_kexec_file_load, kernel_fd, initrd_fd,
-		    strlen(cmdline) + 1, cmdline, flags) < 0)
-		return -errno;
-	return 0;
+	return kexec_file_load_retry(kernel_fd, initrd_fd, strlen(cmdline) + 1,
+				     cmdline, flags);
 }
 
 int kexec_crash_unload(void)
 {
-	if (syscall(SYS_kexec_file_load, -1, -1, 0UL, NULL,
-		    (unsigned long)(KEXEC_FILE_UNLOAD | KEXEC_FILE_ON_CRASH)) < 0)
-		return -errno;
-	return 0;
+	return kexec_file_load_retry(-1, -1, 0UL, NULL,
+				     KEXEC_FILE_UNLOAD | KEXEC_FILE_ON_CRASH);
 }
 
 static unsigned long long mib(unsigned long long b)
@@ -131,7 +150,7 @@ void kexec_explain(int err, const struct kexec_context *ctx, char *buf,
 		break;
 	case EBUSY:
 		snprintf(buf, size,
-			 "a kexec load is already in progress: try again");
+			 "another kexec load or a hotplug update of the loaded capture kernel kept the kernel busy for 5 s: try again");
 		break;
 	case EINVAL:
 		snprintf(buf, size,
