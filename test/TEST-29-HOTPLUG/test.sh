@@ -28,14 +28,14 @@ top=$out
 # What kdump-file logs when it reloads after a hotplug, and when a kernel
 # keeps the headers up to date itself (kdump-service/src/kdump-file.c).
 RELOADED='^  journal: kdump-file: reloaded .*after CPU or memory hotplug'
-PENDING='^  journal udev: .*kdump-file\[[0-9]+\]: .*reload pending'
-IN_PLACE='^  journal udev: .*kdump-file\[[0-9]+\]: .*the kernel updates .*ELF headers itself'
+PENDING='^  journal hotplug: .*(cpu|memory) add .*reload pending'
+IN_PLACE='^  journal hotplug: .*(cpu|memory) add .*the kernel updates .*ELF headers itself'
 # What a load says (do_load()), and the reload service starting.
 LOADED='kdump-file: capture kernel .* loaded \(|Start.*kdump-file-hotplug'
-# A window without a capture kernel longer than this is not the kernel's
-# own (kexec_file_load(2) frees the old image before it loads the new one)
-# but an unload before the reload.
-WINDOW_MS=3000
+# kexec_file_load(2) frees the old image before it loads the new one: that
+# window without a capture kernel took up to 2.7 s with the stock kernel
+# under TCG.  One longer than this is an unload before the reload.
+WINDOW_MS=10000
 
 # qmp_hotplug SOCKET: a 1 GiB DIMM and a CPU into the running guest.
 qmp_hotplug() {
@@ -172,6 +172,8 @@ one_kernel() {
 	grep "KDUMP-FILE-TEST: journal" "$con" | sed 's/^.*KDUMP-FILE-TEST: /  /' >"$out/journal.txt" || true
 	log "kdump-file's journal since the hotplug: $out/journal.txt"
 	reloads=$(grep -cE "$RELOADED" "$out/journal.txt" || true)
+	# Not a check: a reload that rebuilds the capture initramfs is slow.
+	log "$reloads reloads, $(grep -c "journal: kdump-file: built " "$out/journal.txt" || true) of them with a rebuilt initramfs"
 	line=$(grep -m1 "KDUMP-FILE-TEST: capture kernel watch:" "$con" || true)
 	log "${line#*KDUMP-FILE-TEST: }"
 	zeros=$(sed -n 's/.* not-loaded=\([0-9]*\).*/\1/p' <<<"$line")
@@ -182,10 +184,10 @@ one_kernel() {
 	if [ "$fl" = stock ]; then
 		check "kdump-file reloaded after the hotplug, once or twice for the burst ($reloads)" \
 			test "$reloads" -ge 1 -a "$reloads" -le 2
-		check "udev ran kdump-file hotplug, which marked a reload pending" \
+		check "udev ran kdump-file hotplug, which marked a reload pending ($(grep -cE "$PENDING" "$out/journal.txt") events)" \
 			grep -qE "$PENDING" "$out/journal.txt"
-		check "kdump-file-hotplug.service reloaded" \
-			grep -qE "^  journal: (Started|Finished) .*capture kernel after CPU or memory hotplug|kdump-file-hotplug" "$out/journal.txt"
+		check "kdump-file-hotplug.service ran the reload" \
+			grep -q "^  journal: Finished kdump-file-hotplug.service" "$out/journal.txt"
 		check "the old capture kernel stayed loaded until each reload (${windows:-?} windows without one for $reloads reloads, longest ${longest:-?} ms < $WINDOW_MS)" \
 			test -n "$windows" -a "${windows:-9}" -le "$reloads" -a "${longest:-99999}" -lt "$WINDOW_MS"
 	else

@@ -174,10 +174,12 @@ step_hotplug() {
         -u kdump-file-hotplug.path | while IFS= read -r line; do
         say "journal: $line"
     done
-    # kdump-file run by udev logs to the journal, under udev's unit.
-    journalctl --since "@$since" --no-pager -o short _SYSTEMD_UNIT=systemd-udevd.service |
-        grep -i kdump-file | while IFS= read -r line; do
-        say "journal udev: $line"
+    # kdump-file run by udev logs to the journal: its lines are found by
+    # what they say, as a process that has exited may have no unit or
+    # command name attached.
+    journalctl --since "@$since" --no-pager -o short |
+        grep -E "ELF headers|crash_hotplug" | while IFS= read -r line; do
+        say "journal hotplug: $line"
     done
 
     # Hot-added memory starts at 4 GiB or above, boot RAM below.
