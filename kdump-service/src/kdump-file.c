@@ -170,6 +170,7 @@ struct plan {
 	char pstore[96];		/* keeps a failed capture's record */
 	bool pstore_ram;		/* ...in RAM (ramoops), not EFI variables */
 	char cmdline_pstore[512];	/* ramoops' layout for the capture kernel */
+	unsigned int auto_timeout;	/* capture_timeout chosen here, or 0 */
 	char watchdog[96];		/* resets a capture that hangs */
 	/* The hooks and extra binaries, blank-separated, for dracut. */
 	char extra_files[3 * CONF_VALUE_MAX + 4];
@@ -765,8 +766,14 @@ static int make_plan_ex(struct plan *p, bool create)
 	 * get it, and a change to it does not rebuild the initramfs.
 	 */
 	p->capture.panic_on = 0;
+	/*
+	 * An automatic capture_timeout follows the RAM, which memory hotplug
+	 * changes: it goes on the capture kernel's command line, which each
+	 * load writes anew, and not into the capture initramfs, which would
+	 * then be rebuilt after every memory hotplug.
+	 */
 	if (!p->capture.capture_timeout)
-		p->capture.capture_timeout = estimate_capture_timeout(
+		p->auto_timeout = estimate_capture_timeout(
 			p->conf.target_timeout, system_ram(),
 			p->conf.compression == COMPRESS_ZLIB);
 	if (!p->conf.target[0] && !p->conf.raw[0]) {
@@ -859,15 +866,14 @@ static int make_plan_ex(struct plan *p, bool create)
 		return r;
 	}
 	r = cmdline_build(running, &p->conf, p->cmdline, sizeof(p->cmdline));
-	if (r >= 0 && p->cmdline_pstore[0]) {
-		size_t len = strlen(p->cmdline);
+	if (r >= 0 && p->cmdline_pstore[0])
+		r = cmdline_add(p->cmdline, sizeof(p->cmdline), p->cmdline_pstore);
+	if (r >= 0 && p->auto_timeout) {
+		char t[64];
 
-		if (len + 1 + strlen(p->cmdline_pstore) + 1 +
-			    CMDLINE_ELFCOREHDR_RESERVE > CMDLINE_KERNEL_MAX)
-			r = -E2BIG;
-		else
-			snprintf(p->cmdline + len, sizeof(p->cmdline) - len,
-				 " %s", p->cmdline_pstore);
+		snprintf(t, sizeof(t), CONF_CMDLINE_CAPTURE_TIMEOUT "=%u",
+			 p->auto_timeout);
+		r = cmdline_add(p->cmdline, sizeof(p->cmdline), t);
 	}
 	if (r < 0) {
 		log_error("the capture command line is too long (the kernel takes %d bytes including elfcorehdr=): shorten cmdline_append or remove parameters with cmdline_remove in %s",
