@@ -39,6 +39,15 @@ stock=0
 for s in "${scenarios[@]}"; do
 	case "$s" in
 	*-STOCK-*) stock=1 ;;
+	TEST-29-HOTPLUG)
+		# Both kernels, or those KDUMP_FILE_HOTPLUG_KERNELS names.
+		case " ${KDUMP_FILE_HOTPLUG_KERNELS:-stock ours} " in
+		*" stock "*) stock=1 ;;
+		esac
+		case " ${KDUMP_FILE_HOTPLUG_KERNELS:-stock ours} " in
+		*" ours "*) ours=1 ;;
+		esac
+		;;
 	*) ours=1 ;;
 	esac
 done

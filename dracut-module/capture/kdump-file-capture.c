@@ -460,6 +460,34 @@ static int wait_for_device(const struct kdump_conf *c, const char *spec,
  */
 static int wd_fd = -1;
 
+/*
+ * An automatic capture_timeout (0 in capture.conf): the value the loader
+ * chose from the RAM at load time, from the command line, or the fallback
+ * when it is missing or not a number of seconds from 1 to 86400.
+ */
+static unsigned int cmdline_capture_timeout(const char *cmdline)
+{
+	static const char key[] = CONF_CMDLINE_CAPTURE_TIMEOUT "=";
+	const char *p = cmdline;
+
+	while ((p = strstr(p, key))) {
+		char *end;
+		unsigned long v;
+
+		if (p != cmdline && p[-1] != ' ') {
+			p++;
+			continue;
+		}
+		errno = 0;
+		v = strtoul(p + sizeof(key) - 1, &end, 10);
+		if (errno || end == p + sizeof(key) - 1 ||
+		    (*end && *end != ' ') || v < 1 || v > 86400)
+			break;
+		return (unsigned int)v;
+	}
+	return CONF_CAPTURE_TIMEOUT_FALLBACK;
+}
+
 /* Before an orderly reboot: stop the watchdog so the next boot is not reset. */
 static void watchdog_disarm(void)
 {
@@ -1550,6 +1578,10 @@ int main(void)
 		    conf_compression_to_string(c.compression));
 	if (read_line_file("/proc/cmdline", cmdline, sizeof(cmdline)) == 0)
 		say("capture kernel command line: %s", cmdline);
+	else
+		cmdline[0] = '\0';
+	if (!c.capture_timeout)
+		c.capture_timeout = cmdline_capture_timeout(cmdline);
 	helpers_start(&c);
 	deadline_start(&c);
 	if (c.capture_timeout)

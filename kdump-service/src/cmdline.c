@@ -145,3 +145,15 @@ int cmdline_build(const char *running, const struct kdump_conf *c, char *buf,
 		return -E2BIG;
 	return (int)pos;
 }
+
+int cmdline_add(char *buf, size_t size, const char *tok)
+{
+	size_t len = strlen(buf);
+
+	if (len + 1 + strlen(tok) + 1 + CMDLINE_ELFCOREHDR_RESERVE >
+		    CMDLINE_KERNEL_MAX ||
+	    len + 1 + strlen(tok) + 1 > size)
+		return -E2BIG;
+	snprintf(buf + len, size - len, "%s%s", len ? " " : "", tok);
+	return 0;
+}

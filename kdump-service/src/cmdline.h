@@ -36,6 +36,12 @@ int cmdline_build(const char *running, const struct kdump_conf *c, char *buf,
 		  size_t size);
 
 /*
+ * Append " tok" to the command line in buf. Returns 0, or -E2BIG when the
+ * result leaves no room for the elfcorehdr= the kernel adds.
+ */
+int cmdline_add(char *buf, size_t size, const char *tok);
+
+/*
  * Whether the parameter named name (len bytes) of the running command line
  * never reaches the capture kernel, whatever cmdline_remove says.
  */

@@ -39,6 +39,7 @@
 #include "rawdump.h"
 #include "record.h"
 #include "estimate.h"
+#include "hotplug.h"
 #include "import.h"
 #include "initramfs.h"
 #include "journal.h"
@@ -72,6 +73,10 @@ static const char *arg_vmlinux;
 static const char *arg_kver;
 static bool arg_dry_run;
 static bool arg_undo;
+/* reload: only over kdump-file's own capture kernel, after a hotplug. */
+static bool arg_after_hotplug;
+
+static int hotplug_report(struct json_object *j, int width);
 
 static void log_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
@@ -96,6 +101,8 @@ static void help(void)
 	       "  load       build the capture initramfs if needed and load the capture kernel\n"
 	       "  unload     unload the capture kernel\n"
 	       "  reload     unload, then load\n"
+	       "             (--after-hotplug: once CPU or memory hotplug events\n"
+	       "             have settled, and only over kdump-file's capture kernel)\n"
 	       "  status     show the reservation, what is loaded and the last dump\n"
 	       "             (exit 3 when no capture kernel is loaded)\n"
 	       "  show       show the effective configuration and capture command line\n"
@@ -115,6 +122,9 @@ static void help(void)
 	       "             modules, files\n"
 	       "  debug [ID] crash(8) on a dump with the vmlinux its build ID names\n"
 	       "             (--vmlinux FILE to give it)\n"
+	       "  hotplug [cpu|memory]  for the udev rule: after a CPU or memory\n"
+	       "             add or remove, mark the capture kernel's reload as pending\n"
+	       "             unless the kernel updates its ELF headers itself\n"
 	       "  import [FILE [SYSCONFIG]]  write the kdump-file.conf equivalent to\n"
 	       "             kdump-tools' /etc/default/kdump-tools or kdump-utils'\n"
 	       "             /etc/kdump.conf (and /etc/sysconfig/kdump), naming every\n"
@@ -128,6 +138,7 @@ static void help(void)
 	       "      --vmlinux FILE  debug: the crashed kernel's vmlinux\n"
 	       "      --kver VERSION  rebuild, show: for that installed kernel\n"
 	       "      --undo          setup: take the reservation back\n"
+	       "      --after-hotplug reload: for kdump-file-hotplug.service\n"
 	       "      --dry-run       setup: say what it would write, change nothing\n"
 	       "                      (the capture initramfs is still built if missing)\n"
 	       "  -o, --output FILE   import: write FILE (atomically) instead of stdout\n"
@@ -159,6 +170,7 @@ struct plan {
 	char pstore[96];		/* keeps a failed capture's record */
 	bool pstore_ram;		/* ...in RAM (ramoops), not EFI variables */
 	char cmdline_pstore[512];	/* ramoops' layout for the capture kernel */
+	unsigned int auto_timeout;	/* capture_timeout chosen here, or 0 */
 	char watchdog[96];		/* resets a capture that hangs */
 	/* The hooks and extra binaries, blank-separated, for dracut. */
 	char extra_files[3 * CONF_VALUE_MAX + 4];
@@ -754,8 +766,14 @@ static int make_plan_ex(struct plan *p, bool create)
 	 * get it, and a change to it does not rebuild the initramfs.
 	 */
 	p->capture.panic_on = 0;
+	/*
+	 * An automatic capture_timeout follows the RAM, which memory hotplug
+	 * changes: it goes on the capture kernel's command line, which each
+	 * load writes anew, and not into the capture initramfs, which would
+	 * then be rebuilt after every memory hotplug.
+	 */
 	if (!p->capture.capture_timeout)
-		p->capture.capture_timeout = estimate_capture_timeout(
+		p->auto_timeout = estimate_capture_timeout(
 			p->conf.target_timeout, system_ram(),
 			p->conf.compression == COMPRESS_ZLIB);
 	if (!p->conf.target[0] && !p->conf.raw[0]) {
@@ -848,15 +866,14 @@ static int make_plan_ex(struct plan *p, bool create)
 		return r;
 	}
 	r = cmdline_build(running, &p->conf, p->cmdline, sizeof(p->cmdline));
-	if (r >= 0 && p->cmdline_pstore[0]) {
-		size_t len = strlen(p->cmdline);
+	if (r >= 0 && p->cmdline_pstore[0])
+		r = cmdline_add(p->cmdline, sizeof(p->cmdline), p->cmdline_pstore);
+	if (r >= 0 && p->auto_timeout) {
+		char t[64];
 
-		if (len + 1 + strlen(p->cmdline_pstore) + 1 +
-			    CMDLINE_ELFCOREHDR_RESERVE > CMDLINE_KERNEL_MAX)
-			r = -E2BIG;
-		else
-			snprintf(p->cmdline + len, sizeof(p->cmdline) - len,
-				 " %s", p->cmdline_pstore);
+		snprintf(t, sizeof(t), CONF_CMDLINE_CAPTURE_TIMEOUT "=%u",
+			 p->auto_timeout);
+		r = cmdline_add(p->cmdline, sizeof(p->cmdline), t);
 	}
 	if (r < 0) {
 		log_error("the capture command line is too long (the kernel takes %d bytes including elfcorehdr=): shorten cmdline_append or remove parameters with cmdline_remove in %s",
@@ -997,7 +1014,11 @@ static int take_lock(int *ret_fd)
 		log_error("cannot open %s/lock: %s", RUN_DIR, strerror(-r));
 		return r;
 	}
-	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+	/*
+	 * A reload after hotplug waits for a load under way: that load may
+	 * have read the CPUs and memory before the hotplug.
+	 */
+	if (flock(fd, LOCK_EX | (arg_after_hotplug ? 0 : LOCK_NB)) < 0) {
 		r = -errno;
 		close(fd);
 		if (r == -EWOULDBLOCK) {
@@ -1504,6 +1525,8 @@ static double mib_f(unsigned long long b)
 }
 
 static int do_recover(void);
+/* reload --after-hotplug found no capture kernel of kdump-file's loaded. */
+static bool hotplug_nothing_loaded;
 
 static int do_load(void)
 {
@@ -1550,6 +1573,16 @@ static int do_load(void)
 	record_lost_crash(&p.conf);
 	/* Before a rebuild can replace the initramfs it was loaded with. */
 	previous_open(&prev);
+	/*
+	 * After a hotplug, only kdump-file's own capture kernel is loaded
+	 * again: never one that an unload, while this waited for the lock,
+	 * took away, nor another tool's.
+	 */
+	if (arg_after_hotplug && !prev.known) {
+		hotplug_nothing_loaded = true;
+		r = 0;
+		goto out;
+	}
 
 	/* Every check before the syscall: a refused input leaves the kernel alone. */
 	r = open_regular("capture kernel", p.kernel, &kfd);
@@ -2032,6 +2065,8 @@ static int do_status(void)
 	}
 	if (m == 0)
 		m = status_panic_on(&c, loaded != 0, j);
+	if (m == 0)
+		m = hotplug_report(j, 13);
 	if (read_line_file("/sys/kernel/security/lockdown", lockdown,
 			   sizeof(lockdown)) == 0) {
 		if (!j)
@@ -2264,6 +2299,8 @@ static int show_json(const struct plan *p)
 	if (r == 0)
 		r = json_set_text(j, "watchdog", p->watchdog);
 	if (r == 0)
+		r = hotplug_report(j, 12);
+	if (r == 0)
 		r = json_set_bool(j, "chain_known", p->chain_known);
 	for (unsigned int i = 0; p->chain_known && i < p->chain.n && r == 0; i++) {
 		const struct devchain_module *m = &p->chain.mods[i];
@@ -2333,6 +2370,7 @@ static int do_show(void)
 			       words);
 	}
 	show_helpers(&p);
+	(void)hotplug_report(NULL, 12);
 	if (p.conf.extra_modules[0])
 		printf("# the capture loads extra_modules first: %s\n",
 		       p.conf.extra_modules);
@@ -3418,6 +3456,256 @@ out:
 	return r;
 }
 
+/*
+ * CPU and memory hotplug (see hotplug.h).  KDUMP_FILE_HOTPLUG_ROOT, for
+ * the command-line tests only, is a directory standing for / in what
+ * hotplug, reload --after-hotplug, status and show read and write for
+ * hotplug: sysfs, the pending file and the udev rule.
+ */
+static const char *arg_subsystem;
+
+struct hotplug_paths {
+	char sysfs[PATH_MAX];
+	char pending[PATH_MAX];
+	char root[PATH_MAX];	/* "" for / */
+};
+
+static void hotplug_paths(struct hotplug_paths *hp)
+{
+	const char *root = getenv("KDUMP_FILE_HOTPLUG_ROOT");
+
+	if (!root || !root[0] || strcmp(root, "/") == 0)
+		root = "";
+	snprintf(hp->root, sizeof(hp->root), "%s", root);
+	snprintf(hp->sysfs, sizeof(hp->sysfs), "%s%s", root, HOTPLUG_SYSFS_ROOT);
+	snprintf(hp->pending, sizeof(hp->pending), "%s%s", root,
+		 HOTPLUG_PENDING);
+}
+
+/*
+ * Whether udev runs "kdump-file hotplug": the rule is installed and not
+ * masked by an empty file or a link to /dev/null in /etc/udev/rules.d.
+ */
+static bool hotplug_rule_active(const struct hotplug_paths *hp)
+{
+	static const char *const dirs[] = {
+		"/etc/udev/rules.d", "/run/udev/rules.d",
+		"/usr/lib/udev/rules.d", "/lib/udev/rules.d",
+	};
+	char path[PATH_MAX + 128];
+	struct stat st;
+
+	/* udev reads the first file of that name along these directories. */
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		snprintf(path, sizeof(path), "%s%s/%s", hp->root, dirs[i],
+			 HOTPLUG_RULE_NAME);
+		if (lstat(path, &st) < 0)
+			continue;
+		if (S_ISLNK(st.st_mode) && stat(path, &st) == 0 &&
+		    S_ISCHR(st.st_mode))
+			return false;
+		return S_ISREG(st.st_mode) && st.st_size > 0;
+	}
+	return false;
+}
+
+/* How hotplug of s is handled here: "kernel", "udev" or "none". */
+static const char *hotplug_how(const struct hotplug_paths *hp,
+			       enum hotplug_subsystem s, bool rule, int *ret_r)
+{
+	enum hotplug_handler h;
+
+	*ret_r = hotplug_handler(hp->sysfs, s, &h);
+	if (*ret_r < 0)
+		return "unknown";
+	if (h == HOTPLUG_BY_KERNEL)
+		return "kernel";
+	return rule ? "udev" : "none";
+}
+
+static const char *hotplug_how_text(const char *how)
+{
+	if (strcmp(how, "kernel") == 0)
+		return "updated in place by the kernel";
+	if (strcmp(how, "udev") == 0)
+		return "reloaded by udev (kdump-file-hotplug.service)";
+	if (strcmp(how, "none") == 0)
+		return "not handled: this kernel does not update the capture kernel's ELF headers and the udev rule " HOTPLUG_RULE_NAME " is not installed (run 'kdump-file reload' after adding or removing CPUs or memory)";
+	return "unknown: crash_hotplug in sysfs cannot be read";
+}
+
+/*
+ * The hotplug line of status and show (its label width wide), or with j
+ * its fields: how CPU and memory hotplug are handled on this kernel, and
+ * whether a reload waits.
+ */
+static int hotplug_report(struct json_object *j, int width)
+{
+	struct hotplug_paths hp;
+	const char *cpu, *mem;
+	char line[1024];
+	bool rule, pending;
+	int rc, rm, m = 0;
+
+	hotplug_paths(&hp);
+	rule = hotplug_rule_active(&hp);
+	pending = hotplug_pending(hp.pending);
+	cpu = hotplug_how(&hp, HOTPLUG_CPU, rule, &rc);
+	mem = hotplug_how(&hp, HOTPLUG_MEMORY, rule, &rm);
+	if (strcmp(cpu, mem) == 0)
+		snprintf(line, sizeof(line), "%s", hotplug_how_text(cpu));
+	else
+		snprintf(line, sizeof(line), "CPUs %s; memory %s",
+			 hotplug_how_text(cpu), hotplug_how_text(mem));
+	if (pending)
+		snprintf(line + strlen(line), sizeof(line) - strlen(line),
+			 "; a reload is pending (%s)", hp.pending);
+	if (!j) {
+		printf("%-*s %s\n", width, "hotplug:", line);
+		return 0;
+	}
+	m = json_set_text(j, "hotplug", line);
+	if (m == 0)
+		m = json_set_text(j, "hotplug_cpu", cpu);
+	if (m == 0)
+		m = json_set_text(j, "hotplug_memory", mem);
+	if (m == 0)
+		m = json_set_bool(j, "hotplug_reload_pending", pending);
+	return m;
+}
+
+/* The hotplug verb's journal line; errors also on stderr. */
+static void hotplug_log(int prio, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void hotplug_log(int prio, const char *fmt, ...)
+{
+	char msg[2048];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	/* udev keeps a RUN program's output to itself: the journal is read. */
+	(void)sd_journal_send("MESSAGE=%s", msg, "PRIORITY=%d", prio,
+			      "SYSLOG_IDENTIFIER=kdump-file", NULL);
+	if (prio <= LOG_WARNING)
+		fprintf(stderr, "kdump-file: %s: %s\n",
+			prio <= LOG_ERR ? "error" : "warning", msg);
+}
+
+/*
+ * Run by udev for every CPU and memory block added or removed: fast, never
+ * waits, nothing on stdout.  Marks the reload as pending where the kernel
+ * leaves the capture kernel's ELF headers as they were built.
+ */
+static int do_hotplug(void)
+{
+	const char *name = arg_subsystem ? arg_subsystem : getenv("SUBSYSTEM");
+	const char *action = getenv("ACTION"), *dev = getenv("DEVPATH");
+	enum hotplug_decision d = HOTPLUG_MARK_PENDING;
+	enum hotplug_subsystem s;
+	struct hotplug_paths hp;
+	char what[320];
+	int r;
+
+	if (!name || !name[0]) {
+		log_error("hotplug: no subsystem: name cpu or memory ('kdump-file hotplug memory'), or let the udev rule run it (it sets SUBSYSTEM)");
+		return EXIT_USAGE;
+	}
+	if (hotplug_subsystem_parse(name, &s) < 0) {
+		log_error("hotplug: unknown subsystem '%.64s'%s: only cpu and memory hotplug change the capture kernel's ELF headers",
+			  name, arg_subsystem ? "" : " (in SUBSYSTEM)");
+		return EXIT_USAGE;
+	}
+	snprintf(what, sizeof(what), "%s %s%s%.256s", hotplug_subsystem_name(s),
+		 action ? action : "change", dev ? " of " : "", dev ? dev : "");
+	hotplug_paths(&hp);
+	r = hotplug_decide(hp.sysfs, s, action, &d);
+	if (r < 0)
+		/* A reload is never wrong: one too many beats a stale dump. */
+		hotplug_log(LOG_WARNING, "%s: cannot read %s/devices/system/%s/crash_hotplug: %s: reloading the capture kernel to be safe",
+			    what, hp.sysfs, hotplug_subsystem_name(s), strerror(-r));
+	switch (d) {
+	case HOTPLUG_IGNORE_ACTION:
+	case HOTPLUG_NOT_LOADED:
+		return 0;
+	case HOTPLUG_IN_PLACE:
+		hotplug_log(LOG_INFO, "%s: the kernel updates the capture kernel's ELF headers itself: nothing to reload",
+			    what);
+		return 0;
+	case HOTPLUG_MARK_PENDING:
+		break;
+	}
+	r = hotplug_mark_pending(hp.pending);
+	if (r < 0) {
+		hotplug_log(LOG_ERR, "%s: cannot mark the capture kernel's reload as pending in %s: %s: the capture kernel misses this change until 'systemctl reload kdump-file' is run",
+			    what, hp.pending, strerror(-r));
+		return r;
+	}
+	hotplug_log(LOG_NOTICE, "%s: the capture kernel's ELF headers no longer match this system: reload pending (%s, kdump-file-hotplug.service)",
+		    what, hp.pending);
+	return 0;
+}
+
+/* Waits this long without an event before it reloads, polling every... */
+#define HOTPLUG_QUIET_MS 1000
+#define HOTPLUG_POLL_MS 200
+/* ...but reloads after this long in any case, events or not. */
+#define HOTPLUG_MAX_WAIT_MS 10000
+
+/*
+ * reload --after-hotplug, kdump-file-hotplug.service's: once the events
+ * have settled, the pending mark is removed first and the reload follows,
+ * so that an event after the removal marks again and is reloaded for
+ * (the path unit starts the service once more), and one before it is in
+ * what this reload reads.
+ */
+static int do_reload_after_hotplug(void)
+{
+	struct hotplug_paths hp;
+	int r;
+
+	hotplug_paths(&hp);
+	if (!hotplug_pending(hp.pending)) {
+		printf("kdump-file: no reload after CPU or memory hotplug is pending (%s)\n",
+		       hp.pending);
+		return 0;
+	}
+	if (!hotplug_crash_loaded(hp.sysfs)) {
+		if (unlink(hp.pending) < 0 && errno != ENOENT) {
+			r = -errno;
+			log_error("cannot remove %s: %s", hp.pending, strerror(-r));
+			return r;
+		}
+		printf("kdump-file: no capture kernel is loaded: nothing to reload after CPU or memory hotplug\n");
+		return 0;
+	}
+	r = hotplug_settle(hp.pending, HOTPLUG_QUIET_MS, HOTPLUG_POLL_MS,
+			   HOTPLUG_MAX_WAIT_MS);
+	if (r == -ENOENT) {
+		printf("kdump-file: the pending reload after CPU or memory hotplug was taken back (%s is gone)\n",
+		       hp.pending);
+		return 0;
+	}
+	if (r == 0)
+		printf("kdump-file: CPU or memory hotplug events still coming after %d s: reloading now, and again after them\n",
+		       HOTPLUG_MAX_WAIT_MS / 1000);
+	if (unlink(hp.pending) < 0 && errno != ENOENT) {
+		r = -errno;
+		log_error("cannot remove %s: %s (the reload after CPU or memory hotplug would repeat: remove it by hand)",
+			  hp.pending, strerror(-r));
+		return r;
+	}
+	r = do_load();
+	if (r < 0)
+		return r;
+	if (hotplug_nothing_loaded)
+		printf("kdump-file: no capture kernel of kdump-file's is loaded any more: nothing to reload after CPU or memory hotplug\n");
+	else
+		printf("kdump-file: reloaded the capture kernel after CPU or memory hotplug\n");
+	return 0;
+}
+
 int main(int argc, char *argv[])
 {
 	static const struct option options[] = {
@@ -3433,6 +3721,7 @@ int main(int argc, char *argv[])
 		{ "dry-run", no_argument, NULL, 'D' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "force", no_argument, NULL, 'F' },
+		{ "after-hotplug", no_argument, NULL, 'H' },
 		{}
 	};
 	static const struct {
@@ -3446,7 +3735,7 @@ int main(int argc, char *argv[])
 		{ "recover", do_recover },
 		{ "list", do_list },	   { "info", do_info },
 		{ "debug", do_debug },	   { "setup", do_setup },
-		{ "import", do_import },
+		{ "import", do_import },	   { "hotplug", do_hotplug },
 	};
 	const char *verb;
 	int c, r;
@@ -3488,6 +3777,9 @@ int main(int argc, char *argv[])
 		case 'F':
 			arg_force = true;
 			break;
+		case 'H':
+			arg_after_hotplug = true;
+			break;
 		case 'V':
 			printf("kdump-file %s\n", KDUMP_FILE_VERSION);
 			return 0;
@@ -3503,6 +3795,8 @@ int main(int argc, char *argv[])
 	if ((strcmp(verb, "report") == 0 || strcmp(verb, "info") == 0 ||
 	     strcmp(verb, "debug") == 0) && optind + 2 == argc)
 		arg_dump = argv[optind + 1];
+	else if (strcmp(verb, "hotplug") == 0 && optind + 2 == argc)
+		arg_subsystem = argv[optind + 1];
 	else if (strcmp(verb, "import") == 0 && argc - optind <= 3) {
 		for (int i = optind + 1; i < argc; i++)
 			arg_import[arg_n_import++] = argv[i];
@@ -3516,6 +3810,11 @@ int main(int argc, char *argv[])
 		fprintf(stderr, "kdump-file: %s is for %s, not '%s'\n",
 			arg_kver ? "--kver" : arg_undo ? "--undo" : "--dry-run",
 			arg_kver ? "rebuild and show" : "setup", verb);
+		return EXIT_USAGE;
+	}
+	if (arg_after_hotplug && strcmp(verb, "reload") != 0) {
+		fprintf(stderr, "kdump-file: --after-hotplug is for reload, not '%s'\n",
+			verb);
 		return EXIT_USAGE;
 	}
 	if ((arg_output || arg_force) && strcmp(verb, "import") != 0) {
@@ -3538,7 +3837,7 @@ int main(int argc, char *argv[])
 	 * protected.
 	 */
 	if (strcmp(verb, "reload") == 0) {
-		r = do_load();
+		r = arg_after_hotplug ? do_reload_after_hotplug() : do_load();
 		return r < 0 ? EXIT_FAILURE : 0;
 	}
 	for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++) {

@@ -457,5 +457,128 @@ expect "info --json with hooks" 0 -- "$kf" -c "$t/conf" --json info "$id"
 json "info --json: the hooks" '.hooks[1].timed_out == true and .hooks[0].exit == 0'
 json "info --json: the extra modules" '.extra_modules[0].name == "dummy"'
 
+# CPU and memory hotplug, in a directory standing for / (sysfs, /run and
+# the udev rule: KDUMP_FILE_HOTPLUG_ROOT): what "kdump-file hotplug" does
+# for each kernel and event, what status and show say, and reload
+# --after-hotplug with no capture kernel loaded.
+hp=$t/hp
+pend=$hp/run/kdump-file/hotplug-pending
+mkdir -p "$hp/sys/kernel" "$hp/sys/devices/system/cpu" "$hp/sys/devices/system/memory"
+# hotplug NAME STATUS... -- CMD...: expect, with that root.
+hotplug() {
+	local name=$1 st=()
+	shift
+	while [ "$1" != -- ]; do
+		st+=("$1")
+		shift
+	done
+	shift
+	expect "$name" "${st[@]}" -- env KDUMP_FILE_HOTPLUG_ROOT="$hp" "$@"
+}
+no_pending() {
+	if [ -e "$pend" ] || [ -L "$pend" ]; then fail "$1: $pend was made"; else pass "$1"; fi
+}
+hotplug "hotplug of an unknown subsystem" 2 -- "$kf" hotplug disk
+has "hotplug: the subsystem named" "$t/err" "unknown subsystem 'disk': only cpu and memory hotplug"
+hotplug "hotplug with an unknown SUBSYSTEM" 2 -- env SUBSYSTEM=block ACTION=add "$kf" hotplug
+has "hotplug: SUBSYSTEM named" "$t/err" "unknown subsystem 'block' (in SUBSYSTEM)"
+hotplug "hotplug without a subsystem" 2 -- env -u SUBSYSTEM "$kf" hotplug
+has "hotplug: how to name one" "$t/err" "no subsystem: name cpu or memory"
+hotplug "hotplug with two subsystems" 2 -- "$kf" hotplug cpu memory
+no_pending "hotplug: bad input marks nothing"
+echo 0 >"$hp/sys/kernel/kexec_crash_loaded"
+hotplug "hotplug, no capture kernel loaded" 0 -- env SUBSYSTEM=memory ACTION=add "$kf" hotplug
+no_pending "hotplug, not loaded: nothing pending"
+echo 1 >"$hp/sys/kernel/kexec_crash_loaded"
+echo 1 >"$hp/sys/devices/system/cpu/crash_hotplug"
+hotplug "hotplug of a CPU, the kernel updating in place" 0 -- env SUBSYSTEM=cpu ACTION=add "$kf" hotplug
+no_pending "hotplug, updated in place: nothing pending"
+hotplug "hotplug: memory online" 0 -- env SUBSYSTEM=memory ACTION=online "$kf" hotplug
+no_pending "hotplug, memory online: nothing pending"
+hotplug "status without the udev rule" 0 3 -- "$kf" -c "$t/conf" status
+has "status: hotplug not handled" "$t/out" "hotplug:      CPUs updated in place by the kernel; memory not handled: this kernel does not update"
+hotplug "hotplug of memory, a kernel without crash_hotplug" 0 -- env SUBSYSTEM=memory ACTION=add \
+	DEVPATH=/devices/system/memory/memory40 "$kf" hotplug memory
+if [ -f "$pend" ] && [ "$(stat -c %a "$pend")" = 600 ] && [ ! -s "$t/out" ]; then
+	pass "hotplug: reload pending, the file 0600, nothing on stdout"
+else
+	fail "hotplug: $(ls -l "$pend" 2>&1), stdout: $(cat "$t/out")"
+fi
+mkdir -p "$hp/usr/lib/udev/rules.d"
+cp "$(dirname "$(realpath "$0")")/../udev/60-kdump-file-hotplug.rules" "$hp/usr/lib/udev/rules.d/"
+hotplug "status with a reload pending" 0 3 -- "$kf" -c "$t/conf" status
+has "status: memory reloaded by udev, pending" "$t/out" \
+	"memory reloaded by udev (kdump-file-hotplug.service); a reload is pending ($pend)"
+hotplug "status --json with a reload pending" 0 3 -- "$kf" -c "$t/conf" --json status
+json "status --json: the hotplug fields" \
+	'.hotplug_cpu == "kernel" and .hotplug_memory == "udev" and .hotplug_reload_pending == true'
+hotplug "show --json with a reload pending" 0 -- "$kf" -c "$t/conf" --json show
+json "show --json: the hotplug fields" '.hotplug_memory == "udev" and (.hotplug | type == "string")'
+hotplug "show" 0 -- "$kf" -c "$t/conf" show
+has "show: the hotplug line" "$t/out" "hotplug:     CPUs updated in place by the kernel; memory reloaded by udev"
+# A rule masked in /etc is no rule.
+mkdir -p "$hp/etc/udev/rules.d"
+ln -s /dev/null "$hp/etc/udev/rules.d/60-kdump-file-hotplug.rules"
+hotplug "status with the rule masked" 0 3 -- "$kf" -c "$t/conf" --json status
+json "status --json: a masked rule handles nothing" '.hotplug_memory == "none"'
+rm "$hp/etc/udev/rules.d/60-kdump-file-hotplug.rules"
+echo 1 >"$hp/sys/devices/system/memory/crash_hotplug"
+hotplug "status, both updated in place" 0 3 -- "$kf" -c "$t/conf" status
+has "status: one phrase for both" "$t/out" "hotplug:      updated in place by the kernel; a reload is pending"
+# crash_hotplug that is neither 0 nor 1: said, and reloaded to be safe.
+echo 7 >"$hp/sys/devices/system/cpu/crash_hotplug"
+rm "$pend"
+hotplug "hotplug with crash_hotplug unreadable" 0 -- env SUBSYSTEM=cpu ACTION=remove "$kf" hotplug
+has "hotplug: the file and what it does" "$t/err" "crash_hotplug: Bad message: reloading the capture kernel to be safe"
+if [ -f "$pend" ]; then pass "hotplug: unreadable crash_hotplug marks a reload"; else fail "hotplug: no $pend"; fi
+rm "$hp/sys/devices/system/cpu/crash_hotplug"
+# reload --after-hotplug with no capture kernel loaded: the mark goes.
+echo 0 >"$hp/sys/kernel/kexec_crash_loaded"
+hotplug "reload --after-hotplug, not loaded" 0 -- "$kf" reload --after-hotplug
+has "reload --after-hotplug: nothing to reload" "$t/out" "no capture kernel is loaded: nothing to reload"
+no_pending "reload --after-hotplug: the mark removed"
+hotplug "reload --after-hotplug, nothing pending" 0 -- "$kf" reload --after-hotplug
+has "reload --after-hotplug: nothing pending" "$t/out" "no reload after CPU or memory hotplug is pending"
+expect "--after-hotplug with another command" 2 -- "$kf" -c "$t/conf" status --after-hotplug
+has "--after-hotplug: which command takes it" "$t/err" "--after-hotplug is for reload"
+# The mark cannot be made: a file where its directory goes, a link in its
+# place.  Said, and exit 1.
+echo 1 >"$hp/sys/kernel/kexec_crash_loaded"
+rm -r "$hp/run/kdump-file"
+echo x >"$hp/run/kdump-file"
+hotplug "hotplug, the run directory a file" 1 -- env SUBSYSTEM=cpu ACTION=add "$kf" hotplug
+has "hotplug: why no mark, and what to do" "$t/err" "cannot mark the capture kernel's reload as pending in $pend: Not a directory"
+rm "$hp/run/kdump-file"
+mkdir -m 0700 "$hp/run/kdump-file"
+ln -s "$t/elsewhere" "$pend"
+hotplug "hotplug, a link as the mark" 1 -- env SUBSYSTEM=cpu ACTION=add "$kf" hotplug
+if [ ! -e "$t/elsewhere" ]; then pass "hotplug: the link not followed"; else fail "hotplug: $t/elsewhere made"; fi
+rm "$pend"
+# The journal lines, as udev runs it: informational where the kernel
+# updates the headers, a notice where a reload is pending.
+report_hp() { expect "$1" 0 -- with_journal "$2" env KDUMP_FILE_HOTPLUG_ROOT="$hp" "${@:3}"; }
+# entry_has FILE LINE...: each LINE is a line of the entry in FILE
+entry_has() {
+	local file=$1 f
+	shift
+	for f in "$@"; do
+		if grep -qxF -- "$f" "$file" 2>/dev/null; then
+			pass "hotplug entry: $f"
+		else
+			fail "hotplug entry: no line '$f' in: $(cat "$file" 2>/dev/null)"
+		fi
+	done
+}
+report_hp "hotplug's journal line, updated in place" "$t/hpentry1" env SUBSYSTEM=memory \
+	ACTION=add DEVPATH=/devices/system/memory/memory41 "$kf" hotplug
+entry_has "$t/hpentry1" PRIORITY=6 SYSLOG_IDENTIFIER=kdump-file \
+	"MESSAGE=memory add of /devices/system/memory/memory41: the kernel updates the capture kernel's ELF headers itself: nothing to reload"
+no_pending "hotplug, memory updated in place: nothing pending"
+echo 0 >"$hp/sys/devices/system/memory/crash_hotplug"
+report_hp "hotplug's journal line, reload pending" "$t/hpentry2" env SUBSYSTEM=memory \
+	ACTION=remove DEVPATH=/devices/system/memory/memory41 "$kf" hotplug
+entry_has "$t/hpentry2" PRIORITY=5 SYSLOG_IDENTIFIER=kdump-file \
+	"MESSAGE=memory remove of /devices/system/memory/memory41: the capture kernel's ELF headers no longer match this system: reload pending ($pend, kdump-file-hotplug.service)"
+
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

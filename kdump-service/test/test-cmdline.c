@@ -92,10 +92,34 @@ static void test_too_long(void)
 	}
 }
 
+static void test_add(void)
+{
+	char buf[CMDLINE_KERNEL_MAX * 2] = "";
+	char tok[CMDLINE_KERNEL_MAX];
+
+	CHECK(cmdline_add(buf, sizeof(buf), "a=1") == 0);
+	CHECK(strcmp(buf, "a=1") == 0);
+	CHECK(cmdline_add(buf, sizeof(buf), CONF_CMDLINE_CAPTURE_TIMEOUT "=300") == 0);
+	CHECK(strcmp(buf, "a=1 kdump_file.capture_timeout=300") == 0);
+	/* No room for elfcorehdr= after it: refused, buf unchanged. */
+	memset(tok, 'z', sizeof(tok) - 1);
+	tok[CMDLINE_KERNEL_MAX - CMDLINE_ELFCOREHDR_RESERVE - (int)strlen(buf) - 1] = '\0';
+	CHECK(cmdline_add(buf, sizeof(buf), tok) == -E2BIG);
+	CHECK(strcmp(buf, "a=1 kdump_file.capture_timeout=300") == 0);
+	/* A buffer too small for the result: refused too. */
+	{
+		char small[8] = "abc";
+
+		CHECK(cmdline_add(small, sizeof(small), "defg") == -E2BIG);
+		CHECK(strcmp(small, "abc") == 0);
+	}
+}
+
 int main(void)
 {
 	test_basic();
 	test_remove_append_and_quotes();
 	test_too_long();
+	test_add();
 	return tests_done();
 }

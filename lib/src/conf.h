@@ -88,6 +88,14 @@ struct kdump_conf {
 
 #define CONF_LIST_MAX 16
 #define CONF_HOOK_TIMEOUT_DEFAULT 30
+/*
+ * capture_timeout = 0 (automatic): the loader chooses the value from the
+ * RAM at each load and passes it on the capture kernel's command line as
+ * CONF_CMDLINE_CAPTURE_TIMEOUT=N; without it the capture uses
+ * CONF_CAPTURE_TIMEOUT_FALLBACK.
+ */
+#define CONF_CMDLINE_CAPTURE_TIMEOUT "kdump_file.capture_timeout"
+#define CONF_CAPTURE_TIMEOUT_FALLBACK 600
 #define CONF_HOOK_TIMEOUT_MAX 600
 
 /*

@@ -137,6 +137,9 @@ scenario_disk() {
 
 # qemu_boot LOG TIMEOUT FIRMWARE MEM_MB KERNEL APPEND DISK [QEMU ARGS...]
 # FIRMWARE: bios or uefi.  Returns QEMU's status, 124 on timeout.
+# KDUMP_FILE_QEMU_SMP replaces "2" in -smp 2 (e.g. "1,maxcpus=4" for CPU
+# hotplug) and KDUMP_FILE_QEMU_MEM_OPTS is added to -m MEM_MB (e.g.
+# "slots=4,maxmem=4G" for memory hotplug); set them for one call only.
 qemu_boot() {
 	local log=$1 timeout=$2 fw=$3 mem=$4 kernel=$5 append=$6 disk=$7
 	shift 7
@@ -153,8 +156,10 @@ qemu_boot() {
 	# same QEMU, its RAM kept (for ramoops), until it powers off.
 	local -a noreboot=(-no-reboot)
 	[ "${KDUMP_FILE_REBOOT_IN_PLACE:-0}" != 1 ] || noreboot=()
-	echo "=== boot $(date -u +%T) fw=$fw mem=${mem}M append: $append" >>"$log"
-	timeout -k 10 "$timeout" qemu-system-x86_64 -accel tcg -smp 2 -m "$mem" \
+	local smp=${KDUMP_FILE_QEMU_SMP:-2}
+	local memopts=${KDUMP_FILE_QEMU_MEM_OPTS:+,$KDUMP_FILE_QEMU_MEM_OPTS}
+	echo "=== boot $(date -u +%T) fw=$fw mem=${mem}M$memopts smp=$smp append: $append" >>"$log"
+	timeout -k 10 "$timeout" qemu-system-x86_64 -accel tcg -smp "$smp" -m "$mem$memopts" \
 		"${fwargs[@]}" -display none -monitor none -serial "file:$log.serial" \
 		"${noreboot[@]}" -nic none -kernel "$kernel" -append "$append" \
 		-drive "file=$disk,format=raw,if=virtio" "$@" >>"$log" 2>&1 || rc=$?
@@ -410,6 +415,54 @@ for cmd in ("qmp_capabilities", sys.argv[2]):
             break
     if "error" in r:
         sys.exit("qmp: %s: %s" % (cmd, r["error"].get("desc")))
+PY
+}
+
+# qmp_exec SOCKET SECONDS COMMAND...: run QMP commands, each a JSON object
+# ({"execute": ..., "arguments": ...}), on a running guest's QMP socket, in
+# one session; print the "return" of each on a line of its own, as JSON.
+# Every exchange (the connection and the greeting included) has SECONDS to
+# finish.  On an error reply, a timeout or a closed socket: a message on
+# stderr naming the command and the cause, and status 1.
+qmp_exec() {
+	python3 - "$@" <<'PY'
+import json, socket, sys
+
+path, secs, cmds = sys.argv[1], float(sys.argv[2]), sys.argv[3:]
+what = "connecting to " + path
+try:
+    s = socket.socket(socket.AF_UNIX)
+    s.settimeout(secs)
+    s.connect(path)
+    f = s.makefile("rw")
+
+    def reply():
+        # Events (hotplug, ACPI) may come before the answer: skip them.
+        while True:
+            line = f.readline()
+            if not line:
+                raise EOFError("QEMU closed the socket")
+            r = json.loads(line)
+            if "return" in r or "error" in r or "QMP" in r:
+                return r
+
+    what = "the QMP greeting"
+    reply()
+    for cmd in ['{"execute": "qmp_capabilities"}'] + cmds:
+        req = json.loads(cmd)
+        what = req.get("execute", cmd)
+        f.write(json.dumps(req) + "\n")
+        f.flush()
+        r = reply()
+        if "error" in r:
+            sys.exit("qmp: %s: %s: %s" % (what, r["error"].get("class"),
+                                          r["error"].get("desc")))
+        if what != "qmp_capabilities":
+            print(json.dumps(r["return"]))
+except socket.timeout:
+    sys.exit("qmp: %s: no answer within %g s" % (what, secs))
+except (OSError, EOFError, ValueError) as e:
+    sys.exit("qmp: %s: %s" % (what, e))
 PY
 }
 

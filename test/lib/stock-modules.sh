@@ -1,18 +1,19 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The test modules that work on Debian's stock kernel (kdump_file_oops),
-# built against that kernel's headers package, which is installed with
-# apt-get on this machine when missing (headers only: nothing is loaded
-# here).  Cached by the kernel's release and the modules' sources.
+# The test modules that work on Debian's stock kernel (kdump_file_oops,
+# kdump_file_himark), built against that kernel's headers package, which is
+# installed with apt-get on this machine when missing (headers only: nothing
+# is loaded here).  Cached by the kernel's release and the modules' sources.
 #
 #   stock-modules.sh   print the directory holding the .ko files
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
-# The others need our kernel (kernel-patches/).
-modules=(kdump_file_oops)
+# The others need our kernel (kernel-patches/); kdump_file_himark needs
+# memory hotplug only, which Debian builds in.
+modules=(kdump_file_oops kdump_file_himark)
 
 die() {
 	echo "stock-modules: error: $*" >&2

@@ -1,0 +1,250 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# CPU and memory hot-added after the capture kernel was loaded are in the
+# dump.  The guest boots with one CPU of four (-smp 1,maxcpus=4) and 1 GiB
+# of 4 (-m 1G,slots=4,maxmem=4G); once kdump-file has loaded, the host adds
+# a 1 GiB DIMM and a CPU through QMP, the guest onlines them, the test
+# module kdump_file_himark writes a random marker into a page of the new
+# memory, and the guest crashes with both CPUs online.  crash(8) must read
+# the marker at its physical address in the vmcore and find saved registers
+# (NT_PRSTATUS) for both CPUs.
+#
+# Two kernels (KDUMP_FILE_HOTPLUG_KERNELS, default "stock ours"):
+#   stock  Debian's kernel builds the ELF core headers at load time only:
+#          the udev rule must have kdump-file reload the capture kernel, once
+#          or twice for the whole burst of events, the old one staying
+#          loaded until the new one is in.
+#   ours   our patched kernel updates the loaded headers itself and says so
+#          in crash_hotplug: kdump-file must not reload.
+# shellcheck source=test/lib/common.sh
+. "$(dirname "$0")/../lib/common.sh"
+
+scenario_out TEST-29-HOTPLUG
+kernels=${KDUMP_FILE_HOTPLUG_KERNELS:-stock ours}
+t=${KDUMP_FILE_BOOT_TIMEOUT:-1500}
+name=$SCENARIO
+top=$out
+# What kdump-file logs when it reloads after a hotplug, and when a kernel
+# keeps the headers up to date itself (kdump-service/src/kdump-file.c).
+RELOADED='^  journal: kdump-file: reloaded .*after CPU or memory hotplug'
+PENDING='^  journal hotplug: .*(cpu|memory) add .*reload pending'
+IN_PLACE='^  journal hotplug: .*(cpu|memory) add .*the kernel updates .*ELF headers itself'
+# What a load says (do_load()), and the reload service starting.
+LOADED='kdump-file: capture kernel .* loaded \(|Start.*kdump-file-hotplug'
+# kexec_file_load(2) frees the old image before it loads the new one: that
+# window without a capture kernel took up to 2.7 s with the stock kernel
+# under TCG.  One longer than this is an unload before the reload.
+WINDOW_MS=10000
+
+# qmp_hotplug SOCKET: a 1 GiB DIMM and a CPU into the running guest.
+qmp_hotplug() {
+	local sock=$1 r cpus add
+	if r=$(qmp_exec "$sock" 30 \
+		'{"execute": "object-add", "arguments": {"qom-type": "memory-backend-ram", "id": "mem1", "size": 1073741824}}' \
+		'{"execute": "device_add", "arguments": {"driver": "pc-dimm", "id": "dimm1", "memdev": "mem1"}}' \
+		2>"$out/qmp.err"); then
+		pass "QMP: a 1 GiB DIMM hot-added"
+	else
+		fail "QMP: hot-adding a 1 GiB DIMM: $(cat "$out/qmp.err")"
+	fi
+	if r=$(qmp_exec "$sock" 30 '{"execute": "query-memory-devices"}' 2>"$out/qmp.err"); then
+		dimm=$(jq -r '.[] | select(.data.id == "dimm1") | "\(.data.addr) \(.data.size)"' <<<"$r")
+		log "DIMM at ${dimm:-?} (address, size)"
+	else
+		fail "QMP: query-memory-devices: $(cat "$out/qmp.err")"
+	fi
+	# The free slot with the lowest IDs: the guest calls it cpu1.
+	if ! cpus=$(qmp_exec "$sock" 30 '{"execute": "query-hotpluggable-cpus"}' 2>"$out/qmp.err"); then
+		fail "QMP: query-hotpluggable-cpus: $(cat "$out/qmp.err")"
+		return
+	fi
+	add=$(jq -c '[.[] | select(has("qom-path") | not)]
+		| sort_by(.props["socket-id"], .props["core-id"], .props["thread-id"]) | first
+		| select(. != null)
+		| {execute: "device_add", arguments: ({driver: .type, id: "cpu1"} + .props)}' <<<"$cpus")
+	if [ -z "$add" ]; then
+		fail "QMP: query-hotpluggable-cpus names no free CPU slot ($cpus)"
+		return
+	fi
+	log "QMP: $add"
+	if qmp_exec "$sock" 30 "$add" >/dev/null 2>"$out/qmp.err"; then
+		pass "QMP: a CPU hot-added"
+	else
+		fail "QMP: hot-adding a CPU: $(cat "$out/qmp.err")"
+	fi
+	if r=$(qmp_exec "$sock" 30 '{"execute": "query-cpus-fast"}' 2>"$out/qmp.err"); then
+		check "QMP: the guest has 2 CPUs ($(jq -c '[.[]."cpu-index"]' <<<"$r"))" \
+			test "$(jq length <<<"$r")" -eq 2
+	else
+		fail "QMP: query-cpus-fast: $(cat "$out/qmp.err")"
+	fi
+}
+
+# boot_hotplug LOG DISK: boot with hotplug room and a QMP socket, hot-add
+# once the guest is ready, wait for QEMU to end.
+boot_hotplug() {
+	local log=$1 disk=$2 sock=$out/qmp.sock qpid rc=0 i t0
+	rm -f "$sock"
+	t0=$(date +%s)
+	# shellcheck disable=SC2031 # set by one_kernel in this shell
+	KDUMP_FILE_QEMU_SMP=1,maxcpus=4 KDUMP_FILE_QEMU_MEM_OPTS=slots=4,maxmem=4G \
+		qemu_boot "$log" "$t" bios 1024 "$kernel" \
+		"root=/dev/vda rw console=ttyS0 crashkernel=256M panic=-1 kdump_file_test=hotplug" \
+		"$disk" "${initrd[@]}" -qmp "unix:$sock,server=on,wait=off" &
+	qpid=$!
+	for ((i = 0; i < t; i++)); do
+		grep -q "KDUMP-FILE-TEST: ready for hotplug" "$log.serial" 2>/dev/null && break
+		kill -0 "$qpid" 2>/dev/null || break
+		sleep 1
+	done
+	if grep -q "KDUMP-FILE-TEST: ready for hotplug" "$log.serial" 2>/dev/null; then
+		log "the guest is ready after $(($(date +%s) - t0)) s: hot-adding"
+		qmp_hotplug "$sock"
+	else
+		fail "the guest never said it was ready for the hotplug (see $log)"
+	fi
+	wait "$qpid" || rc=$?
+	log "guest ended with status $rc after $(($(date +%s) - t0)) s"
+	check "guest ended by itself (no timeout)" test "$rc" -ne 124
+}
+
+# one_kernel FLAVOUR: the boot, the hotplug, the crash and the checks on
+# FLAVOUR's kernel (stock or ours), in out/FLAVOUR.
+one_kernel() {
+	local fl=$1 prepared disk con line marker phys theirs n reloads zeros windows longest rip_note rip_bt
+	local -a w
+	SCENARIO=$name/$fl
+	out=$top/$fl
+	mkdir -p "$out"
+	case "$fl" in
+	stock)
+		prepared=$(guest_image_prepared "" "$(stock_image)" prepare stock) ||
+			{ fail "the prepared stock guest image"; return; }
+		disk=$out/disk.img
+		scenario_disk "$prepared" "$disk"
+		check "kdump_file_himark.ko put into the guest's disk" disk_put_file "$disk" \
+			"$("$KDUMP_FILE_LIB/stock-modules.sh")/kdump_file_himark.ko" \
+			/usr/local/lib/kdump-file-test/kdump_file_himark.ko
+		stock_boot
+		vmlinux=$(stock_vmlinux) || fail "the stock kernel's vmlinux (stock-kernel.sh failed)"
+		;;
+	ours)
+		kdir=$(kernel_dir)
+		check "our kernel has memory and CPU hotplug (kernel-patches/kdump-file.config)" \
+			grep -qx "CONFIG_MEMORY_HOTPLUG=y" "$kdir/config"
+		prepared=$(guest_image_prepared "$kdir") || { fail "the prepared guest image"; return; }
+		disk=$out/disk.img
+		scenario_disk "$prepared" "$disk"
+		kernel=$kdir/bzImage
+		initrd=()
+		vmlinux=$kdir/vmlinux
+		;;
+	*)
+		fail "unknown kernel '$fl' in KDUMP_FILE_HOTPLUG_KERNELS (stock, ours)"
+		return
+		;;
+	esac
+	log "$fl kernel; output in $out"
+	dimm=
+	boot_hotplug "$out/console.log" "$disk"
+	con=$out/console.log
+
+	check "kdump-file loaded before the hotplug" grep -q "KDUMP-FILE-TEST: kexec_crash_loaded: 1" "$con"
+	if [ "$fl" = stock ]; then
+		check "the stock kernel has no crash_hotplug attribute" \
+			grep -q "KDUMP-FILE-TEST: cpu crash_hotplug: absent" "$con"
+	else
+		check "our kernel says it updates the headers of a CPU hotplug (cpu/crash_hotplug 1)" \
+			grep -q "KDUMP-FILE-TEST: cpu crash_hotplug: 1" "$con"
+		check "our kernel says it updates the headers of a memory hotplug (memory/crash_hotplug 1)" \
+			grep -q "KDUMP-FILE-TEST: memory crash_hotplug: 1" "$con"
+	fi
+	line=$(grep -m1 "KDUMP-FILE-TEST: hot-added after" "$con" || true)
+	log "${line#*KDUMP-FILE-TEST: }"
+	check "the guest saw cpu1" grep -q "cpu1 present" <<<"$line"
+	check "the guest saw 1 GiB of new memory blocks" grep -qE "\(([0-9]+) new, \1 expected\)" <<<"$line"
+	check "the guest onlined cpu1" grep -qE "KDUMP-FILE-TEST: (onlined cpu1|cpu1 was online already)" "$con"
+	check "the guest onlined the new memory" grep -qE "KDUMP-FILE-TEST: onlined memory blocks: [1-9]" "$con"
+	check "no reload pending or running when the guest went on" grep -q "KDUMP-FILE-TEST: reload wait: done" "$con"
+
+	# What kdump-file did about it.
+	grep "KDUMP-FILE-TEST: journal" "$con" | sed 's/^.*KDUMP-FILE-TEST: /  /' >"$out/journal.txt" || true
+	log "kdump-file's journal since the hotplug: $out/journal.txt"
+	reloads=$(grep -cE "$RELOADED" "$out/journal.txt" || true)
+	rebuilt=$(grep -c "journal: kdump-file: built " "$out/journal.txt" || true)
+	log "$reloads reloads, $rebuilt of them with a rebuilt initramfs"
+	# The automatic capture_timeout follows the RAM but goes on the
+	# capture kernel's command line: a hotplug rebuilds nothing.
+	check "no reload rebuilt the capture initramfs ($rebuilt)" test "$rebuilt" -eq 0
+	line=$(grep -m1 "KDUMP-FILE-TEST: capture kernel watch:" "$con" || true)
+	log "${line#*KDUMP-FILE-TEST: }"
+	zeros=$(sed -n 's/.* not-loaded=\([0-9]*\).*/\1/p' <<<"$line")
+	windows=$(sed -n 's/.* windows=\([0-9]*\).*/\1/p' <<<"$line")
+	longest=$(sed -n 's/.* longest=\([0-9]*\)ms.*/\1/p' <<<"$line")
+	check "a capture kernel loaded after the hotplug" \
+		grep -q "KDUMP-FILE-TEST: kexec_crash_loaded after the hotplug: 1" "$con"
+	if [ "$fl" = stock ]; then
+		check "kdump-file reloaded after the hotplug, once or twice for the burst ($reloads)" \
+			test "$reloads" -ge 1 -a "$reloads" -le 2
+		check "udev ran kdump-file hotplug, which marked a reload pending ($(grep -cE "$PENDING" "$out/journal.txt") events)" \
+			grep -qE "$PENDING" "$out/journal.txt"
+		check "kdump-file-hotplug.service ran the reload" \
+			grep -q "^  journal: Finished kdump-file-hotplug.service" "$out/journal.txt"
+		check "the old capture kernel stayed loaded until each reload (${windows:-?} windows without one for $reloads reloads, longest ${longest:-?} ms < $WINDOW_MS)" \
+			test -n "$windows" -a "${windows:-9}" -le "$reloads" -a "${longest:-99999}" -lt "$WINDOW_MS"
+	else
+		check "kdump-file hotplug found that the kernel updates the headers in place" \
+			grep -qE "$IN_PLACE" "$out/journal.txt"
+		check "no load or reload after the hotplug" \
+			bash -c "! grep -qE \"\$1\" '$out/journal.txt'" _ "$LOADED"
+		check "a capture kernel loaded in every sample after the hotplug (${zeros:-?} without)" \
+			test "${zeros:-x}" = 0
+	fi
+
+	line=$(grep -m1 -o "kdump_file_himark: marker [0-9a-f]\{32\} at 0x[0-9a-f]*" "$con" || true)
+	marker=$(awk '{ print $3 }' <<<"$line")
+	phys=$(awk '{ print $5 }' <<<"$line")
+	phys=${phys#0x}
+	log "marker ${marker:-?} at 0x${phys:-?}"
+	check "the test module wrote a marker" test -n "$marker" -a -n "$phys"
+	if [ -n "$phys" ] && [ -n "$dimm" ]; then
+		read -r -a w <<<"$dimm"
+		check "the marker lies in the hot-added DIMM [$(printf '0x%x' "${w[0]}"), +$((w[1] >> 20)) MiB)" \
+			test $((16#$phys)) -ge "${w[0]}" -a $((16#$phys)) -lt $((w[0] + w[1]))
+	fi
+	check "the guest crashed on CPU 0 with cpu1 online" grep -q "KDUMP-FILE-TEST: crashing on CPU 0 with cpus 0-1 online" "$con"
+	check "capture complete" grep -q "kdump-file: .* capture complete" "$con"
+
+	local d=$out/dump
+	if fetch_one_dump "$d"; then
+		check_dump dump "$vmlinux" "$d"
+		crash_run "$vmlinux" "$d/vmcore" "$out/crash-hotplug.out" "help -D" "bt -a" \
+			"rd -p -8 ${phys:-0} 16" || true
+		# rd -p -8 prints "ADDR:  b0 b1 ... b15  ascii": the 16 bytes as one string.
+		theirs=$(awk -v a="${phys:-x}" 'tolower($1) ~ "^0*" a ":$" {
+			for (i = 2; i <= 17; i++) printf "%s", $i; exit }' "$out/crash-hotplug.out")
+		log "crash rd -p at 0x${phys:-?}: [${theirs:-$(grep -m1 -iE 'rd:|error' "$out/crash-hotplug.out")}]"
+		check "crash reads the marker in the hot-added memory" test -n "$marker" -a "$theirs" = "$marker"
+		n=$(sed -n 's/^ *num_prstatus_notes: *\([0-9]*\).*/\1/p' "$out/crash-hotplug.out" | head -n 1)
+		check "the dump holds saved registers (NT_PRSTATUS) of 2 CPUs (${n:-none})" test "${n:-0}" -eq 2
+		# CPU 0 panicked and stopped CPU 1 with an NMI, whose handler
+		# saved the registers CPU 1 was interrupted with: the second
+		# note's RIP is the one crash's backtrace of CPU 1 shows.  (crash
+		# finds that backtrace on the NMI stack without the note too.)
+		rip_note=$(awk '/notes\[1\]: .*NT_PRSTATUS/ { n = 1 }
+			n && /RIP:/ { for (i = 1; i < NF; i++) if ($i == "RIP:") { print $(i + 1); exit } }' \
+			"$out/crash-hotplug.out")
+		rip_bt=$(awk '/^PID: .* CPU: 1 / { n = 1 } n && /^ +RIP: / { print $2; exit }' \
+			"$out/crash-hotplug.out")
+		check "CPU 1's saved registers are those of its backtrace (note RIP ${rip_note:-none}, bt -a RIP ${rip_bt:-none})" \
+			test -n "$rip_note" -a "$rip_note" = "$rip_bt"
+	fi
+	rm -f "$disk"
+}
+
+for k in $kernels; do
+	one_kernel "$k"
+done
+SCENARIO=$name
+finish
