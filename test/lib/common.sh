@@ -398,24 +398,10 @@ qemu_watch() {
 	return 1
 }
 
-# qmp SOCKET COMMAND: send one QMP command (e.g. inject-nmi) to a guest.
+# qmp SOCKET COMMAND: send one QMP command without arguments (e.g.
+# inject-nmi) to a guest; see qmp_exec.
 qmp() {
-	python3 - "$1" "$2" <<'PY'
-import json, socket, sys
-s = socket.socket(socket.AF_UNIX)
-s.connect(sys.argv[1])
-f = s.makefile("rw")
-f.readline()
-for cmd in ("qmp_capabilities", sys.argv[2]):
-    f.write(json.dumps({"execute": cmd}) + "\n")
-    f.flush()
-    while True:
-        r = json.loads(f.readline())
-        if "return" in r or "error" in r:
-            break
-    if "error" in r:
-        sys.exit("qmp: %s: %s" % (cmd, r["error"].get("desc")))
-PY
+	qmp_exec "$1" 30 "{\"execute\": \"$2\"}" >/dev/null
 }
 
 # qmp_exec SOCKET SECONDS COMMAND...: run QMP commands, each a JSON object
