@@ -87,8 +87,9 @@ for p in "${series[@]}"; do
 		break
 	fi
 	configure >>"$log" 2>&1
-	# checkpatch exits non-zero on a warning too: its summary decides.
-	cp=$({ "$src/scripts/checkpatch.pl" --strict --no-signoff -q --no-tree \
+	# checkpatch exits non-zero on a warning too: its summary decides
+	# (without -q, which leaves the summary out of a clean report).
+	cp=$({ "$src/scripts/checkpatch.pl" --strict --no-signoff --no-tree \
 		"$patches/$p" 2>&1 || true; } | sed -n 's/^total: \(.*\) lines checked$/\1/p')
 	t0=$(date +%s)
 	# shellcheck disable=SC2046,SC2086 # word splitting of the directory lists
