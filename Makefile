@@ -44,6 +44,7 @@ image: kernel
 check-unit: deps
 	@for d in $(SUBDIRS); do $(MAKE) -C $$d check || exit 1; done
 	shellcheck -x test/lib/*.sh test/lib/guest-steps/*.sh test/*.sh test/bench/*.sh test/TEST-*/test.sh
+	test/lib/man-lint.sh kdump-service/man/*.[0-9] analysis/man/*.[0-9]
 	shellcheck -s sh -x kdump-service/kernel-hooks/postinst kdump-service/kernel-hooks/postrm debian/postrm debian/postinst debian/config
 
 check-scenarios: deps
