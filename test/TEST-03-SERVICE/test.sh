@@ -23,7 +23,7 @@ base="root=/dev/vda rw console=ttyS0 panic=-1"
 rc=0
 qemu_boot "$con" 900 bios 1024 "$kdir/bzImage" \
 	"$base crashkernel=256M kdump_file_test=service" "$disk" || rc=$?
-check "first boot ended by itself" test "$rc" -ne 124
+check_ended "$rc" "first boot ended by itself"
 check "systemctl start: active" grep -q "KDUMP-FILE-TEST: is-active: active" "$con"
 check "status shows the initramfs is current" \
 	grep -q "KDUMP-FILE-TEST:   initramfs .*(current)" "$con"
@@ -53,7 +53,7 @@ grep -E "KDUMP-FILE-TEST: initramfs" "$con" | sed 's/^/    /'
 rc=0
 qemu_boot "$con" 600 bios 1024 "$kdir/bzImage" \
 	"$base kdump_file_test=service-after" "$disk" || rc=$?
-check "second boot (no crashkernel=) ended by itself" test "$rc" -ne 124
+check_ended "$rc" "second boot (no crashkernel=) ended by itself"
 check "status after reboot: the test passed" \
 	grep -qE "KDUMP-FILE-TEST:   test: +[0-9a-f]+ passed: dump /var/crash/" "$con"
 check "status after reboot: the last dump is complete" \
