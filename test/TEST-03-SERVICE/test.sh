@@ -9,14 +9,7 @@
 # shellcheck source=test/lib/common.sh
 . "$(dirname "$0")/../lib/common.sh"
 
-SCENARIO=TEST-03-SERVICE
-out=$KDUMP_FILE_OUT/$SCENARIO
-rm -rf "$out"
-mkdir -p "$out"
-kdir=$(kernel_dir)
-prepared=$(guest_image_prepared "$kdir")
-disk=$out/disk.img
-scenario_disk "$prepared" "$disk"
+scenario_setup TEST-03-SERVICE
 con=$out/console.log
 base="root=/dev/vda rw console=ttyS0 panic=-1"
 

@@ -18,17 +18,6 @@ scenario_setup TEST-13-PURGATORY
 # times that on a loaded host.
 GRACE=40
 
-# wait_console LOG PATTERN SECONDS: the running guest's console (LOG.serial,
-# see qemu_boot) shows PATTERN within SECONDS.
-wait_console() {
-	local i
-	for ((i = 0; i < $3 * 2; i++)); do
-		grep -q -- "$2" "$1.serial" 2>/dev/null && return 0
-		sleep 0.5
-	done
-	return 1
-}
-
 # 1. The damaged capture kernel, under SeaBIOS and under OVMF, each on its
 # own copy of the prepared disk (firmware_passes).
 damaged() {
@@ -40,7 +29,7 @@ damaged() {
 	t0=$(date +%s)
 	CRASH_STEP=purgatory-corrupt crash_boot "$con" "$disk" -pidfile "$pidfile" &
 	boot=$!
-	if wait_console "$con" "KDUMP-FILE-TEST: crashing" 240; then
+	if qemu_watch "$con" "KDUMP-FILE-TEST: crashing" 240; then
 		log "the guest crashed after $(($(date +%s) - t0)) s; watching its console for $GRACE s"
 		sleep "$GRACE"
 	else
