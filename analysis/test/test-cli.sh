@@ -11,34 +11,8 @@ analyze=$(realpath "$1")
 gen=$(realpath "$2")
 t=$(mktemp -d /tmp/test-cli.XXXXXX)
 trap 'rm -rf "$t"' EXIT
-passed=0
-failed=0
-
-pass() { echo "ok   $1"; passed=$((passed + 1)); }
-fail() { echo "FAIL $1"; failed=$((failed + 1)); }
-
-# expect NAME STATUS CMD...: run CMD, keep its output in $t/out and $t/err
-expect() {
-	local name=$1 want=$2 rc=0
-	shift 2
-	"$@" >"$t/out" 2>"$t/err" || rc=$?
-	if [ "$rc" -eq "$want" ]; then
-		pass "$name (exit $rc)"
-	else
-		fail "$name: exit $rc, expected $want"
-		sed 's/^/     /' "$t/out" "$t/err" | head -n 20
-	fi
-}
-
-# has NAME FILE TEXT: FILE contains TEXT
-has() {
-	if grep -qF -- "$3" "$2"; then
-		pass "$1"
-	else
-		fail "$1: '$3' not in $(basename "$2")"
-		sed 's/^/     /' "$2" | head -n 20
-	fi
-}
+# shellcheck source=test/lib/host-checks.sh
+. "$(dirname "$0")/../../test/lib/host-checks.sh"
 
 "$gen" "$t/core"
 "$gen" "$t/core1" --cpus 1
@@ -298,5 +272,4 @@ expect "vmlinux: none installed" 1 "$analyze" vmlinux "$t/core"
 has "vmlinux: what to do" "$t/err" "no vmlinux of kernel 6.1.0-gen, build ID 0123456789abcdef0123456789abcdef01234567"
 expect "vmlinux: no argument" 2 "$analyze" vmlinux
 
-echo "cli: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+summary

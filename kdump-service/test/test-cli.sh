@@ -14,43 +14,8 @@ kf=$(realpath "$1")
 t=$(mktemp -d /tmp/test-kf-cli.XXXXXX)
 chmod 0700 "$t"
 trap 'chmod -R u+rwx "$t"; rm -rf "$t"' EXIT
-passed=0
-failed=0
-
-pass() { echo "ok   $1"; passed=$((passed + 1)); }
-fail() { echo "FAIL $1"; failed=$((failed + 1)); }
-
-# expect NAME STATUS... -- CMD...: CMD exits with one of STATUS; its output
-# is kept in $t/out and $t/err.
-expect() {
-	local name=$1 rc=0 ok=0 want=()
-	shift
-	while [ "$1" != -- ]; do
-		want+=("$1")
-		shift
-	done
-	shift
-	"$@" >"$t/out" 2>"$t/err" || rc=$?
-	for w in "${want[@]}"; do
-		[ "$rc" -eq "$w" ] && ok=1
-	done
-	if [ "$ok" = 1 ]; then
-		pass "$name (exit $rc)"
-	else
-		fail "$name: exit $rc, expected ${want[*]}"
-		sed 's/^/     /' "$t/out" "$t/err" | head -n 20
-	fi
-}
-
-# has NAME FILE TEXT: FILE contains TEXT
-has() {
-	if grep -qF -- "$3" "$2"; then
-		pass "$1"
-	else
-		fail "$1: '$3' not in $(basename "$2")"
-		sed 's/^/     /' "$2" | head -n 20
-	fi
-}
+# shellcheck source=test/lib/host-checks.sh
+. "$(dirname "$0")/../../test/lib/host-checks.sh"
 
 # json NAME FILTER: jq FILTER on $t/out is true
 json() {
@@ -580,5 +545,4 @@ report_hp "hotplug's journal line, reload pending" "$t/hpentry2" env SUBSYSTEM=m
 entry_has "$t/hpentry2" PRIORITY=5 SYSLOG_IDENTIFIER=kdump-file \
 	"MESSAGE=memory remove of /devices/system/memory/memory41: the capture kernel's ELF headers no longer match this system: reload pending ($pend, kdump-file-hotplug.service)"
 
-echo "cli: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+summary

@@ -9,21 +9,14 @@
 # shellcheck source=test/lib/common.sh
 . "$(dirname "$0")/../lib/common.sh"
 
-SCENARIO=TEST-03-SERVICE
-out=$KDUMP_FILE_OUT/$SCENARIO
-rm -rf "$out"
-mkdir -p "$out"
-kdir=$(kernel_dir)
-prepared=$(guest_image_prepared "$kdir")
-disk=$out/disk.img
-scenario_disk "$prepared" "$disk"
+scenario_setup TEST-03-SERVICE
 con=$out/console.log
 base="root=/dev/vda rw console=ttyS0 panic=-1"
 
 rc=0
 qemu_boot "$con" 900 bios 1024 "$kdir/bzImage" \
 	"$base crashkernel=256M kdump_file_test=service" "$disk" || rc=$?
-check "first boot ended by itself" test "$rc" -ne 124
+check_ended "$rc" "first boot ended by itself"
 check "systemctl start: active" grep -q "KDUMP-FILE-TEST: is-active: active" "$con"
 check "status shows the initramfs is current" \
 	grep -q "KDUMP-FILE-TEST:   initramfs .*(current)" "$con"
@@ -53,7 +46,7 @@ grep -E "KDUMP-FILE-TEST: initramfs" "$con" | sed 's/^/    /'
 rc=0
 qemu_boot "$con" 600 bios 1024 "$kdir/bzImage" \
 	"$base kdump_file_test=service-after" "$disk" || rc=$?
-check "second boot (no crashkernel=) ended by itself" test "$rc" -ne 124
+check_ended "$rc" "second boot (no crashkernel=) ended by itself"
 check "status after reboot: the test passed" \
 	grep -qE "KDUMP-FILE-TEST:   test: +[0-9a-f]+ passed: dump /var/crash/" "$con"
 check "status after reboot: the last dump is complete" \

@@ -26,7 +26,7 @@ for i in 1 2 3; do
 	rc=0
 	crash_boot "$out/console-$i.log" "$disk" \
 		-drive "file=$out/dumps.img,format=raw,if=virtio" || rc=$?
-	check "crash $i: guest ended by itself" test "$rc" -ne 124
+	check_ended "$rc" "crash $i: guest ended by itself"
 	check "crash $i: capture complete" grep -q "kdump-file: .* capture complete" "$out/console-$i.log"
 	mapfile -t now < <(dump_dirs "$out/dumps.img" /crash)
 	log "after crash $i: ${now[*]}"

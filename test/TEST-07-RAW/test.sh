@@ -15,7 +15,7 @@ raw=(-drive "file=$out/raw.img,format=raw,if=virtio")
 
 rc=0
 crash_boot "$out/console.log" "$disk" "${raw[@]}" || rc=$?
-check "crash boot ended by itself" test "$rc" -ne 124
+check_ended "$rc" "crash boot ended by itself"
 check "capture wrote to the raw device" grep -q "kdump-file: .* writing to raw device /dev/vdb" "$out/console.log"
 check "capture complete" grep -q "kdump-file: .* capture complete" "$out/console.log"
 check "the raw device holds a complete dump" \
@@ -25,7 +25,7 @@ rc=0
 qemu_boot "$out/console-recover.log" 600 bios 1024 "$kdir/bzImage" \
 	"root=/dev/vda rw console=ttyS0 panic=-1 kdump_file_test=status" \
 	"$disk" "${raw[@]}" || rc=$?
-check "recovery boot ended by itself" test "$rc" -ne 124
+check_ended "$rc" "recovery boot ended by itself"
 check "status shows the recovered dump complete" \
 	grep -qE "KDUMP-FILE-TEST:   last dump: +/var/crash/.*: complete" "$out/console-recover.log"
 check "the raw device is marked recovered" \

@@ -14,7 +14,7 @@ con=$out/console.log
 rc=0
 CRASH_STEP=bad-inputs CRASH_APPEND="kdump_file_pad=$(head -c 1000 /dev/zero | tr '\0' x)" \
 	crash_boot "$con" "$disk" || rc=$?
-check "guest ended by itself" test "$rc" -ne 124
+check_ended "$rc" "guest ended by itself"
 check "the capture kernel was loaded at boot" \
 	grep -q "KDUMP-FILE-TEST: start: loaded=1 kernel=/boot/vmlinuz-" "$con"
 

@@ -18,17 +18,6 @@ scenario_setup TEST-13-PURGATORY
 # times that on a loaded host.
 GRACE=40
 
-# wait_console LOG PATTERN SECONDS: the running guest's console (LOG.serial,
-# see qemu_boot) shows PATTERN within SECONDS.
-wait_console() {
-	local i
-	for ((i = 0; i < $3 * 2; i++)); do
-		grep -q -- "$2" "$1.serial" 2>/dev/null && return 0
-		sleep 0.5
-	done
-	return 1
-}
-
 # 1. The damaged capture kernel, under SeaBIOS and under OVMF, each on its
 # own copy of the prepared disk (firmware_passes).
 damaged() {
@@ -40,7 +29,7 @@ damaged() {
 	t0=$(date +%s)
 	CRASH_STEP=purgatory-corrupt crash_boot "$con" "$disk" -pidfile "$pidfile" &
 	boot=$!
-	if wait_console "$con" "KDUMP-FILE-TEST: crashing" 240; then
+	if qemu_watch "$con" "KDUMP-FILE-TEST: crashing" 240; then
 		log "the guest crashed after $(($(date +%s) - t0)) s; watching its console for $GRACE s"
 		sleep "$GRACE"
 	else
@@ -80,7 +69,7 @@ firmware_passes damaged "$prepared"
 con=$out/console-undamaged.log
 rc=0
 CRASH_STEP=crash-loaded crash_boot "$con" "$disk" || rc=$?
-check "undamaged: the guest ended by itself" test "$rc" -ne 124
+check_ended "$rc" "undamaged: the guest ended by itself"
 check "undamaged: the capture kernel started" \
 	bash -c "sed -n '/KDUMP-FILE-TEST: crashing/,\$p' '$con' | grep -q 'Linux version'"
 check "undamaged: capture complete" grep -q "kdump-file: .* capture complete" "$con"

@@ -33,7 +33,7 @@ check "default config written into the guest" disk_put_file "$disk" "$out/defaul
 con=$out/console-2.log
 rc=0
 CRASH_STEP=status-crash crash_boot "$con" "$disk" || rc=$?
-check "next boot: guest ended by itself" test "$rc" -ne 124
+check_ended "$rc" "next boot: guest ended by itself"
 check "next boot: status reports the dump as incomplete" \
 	grep -q "KDUMP-FILE-TEST:   last dump: .*: INCOMPLETE (dmesg saved, .*the capture did not finish" "$con"
 check "next boot: status does not call it complete" \

@@ -34,7 +34,7 @@ rc=0
 qemu_boot "$con" "${KDUMP_FILE_BOOT_TIMEOUT:-1500}" bios 1024 "$kernel" \
 	"root=/dev/vda rw console=ttyS0 crashkernel=256M panic=-1 kdump_file_test=raw-swap" \
 	"$disk" "${initrd[@]}" "${disks[@]}" || rc=$?
-check "crash boot ended by itself" test "$rc" -ne 124
+check_ended "$rc" "crash boot ended by itself"
 check "at boot the raw device is /dev/vdb" grep -q "KDUMP-FILE-TEST: at boot: raw /dev/vdb other /dev/vdc" "$con"
 check "load refused the mounted device, naming the mount" \
 	grep -q "KDUMP-FILE-TEST:   kdump-file: error: raw dump device .* cannot be used: it is mounted on /mnt/raw" "$con"
@@ -59,7 +59,7 @@ qemu_boot "$out/console-after.log" "${KDUMP_FILE_BOOT_TIMEOUT:-1500}" bios 1024 
 	"root=/dev/vda rw console=ttyS0 crashkernel=256M panic=-1 kdump_file_test=raw-after" \
 	"$disk" "${initrd[@]}" "${disks[@]}" || rc=$?
 after=$out/console-after.log
-check "recovery boot ended by itself" test "$rc" -ne 124
+check_ended "$rc" "recovery boot ended by itself"
 check "the service is active" grep -q "KDUMP-FILE-TEST: service: active" "$after"
 check "the service recovered the dump before loading" \
 	grep -q "KDUMP-FILE-TEST: journal: kdump-file: recovered" "$after"

@@ -35,7 +35,7 @@ boot() {
 	qemu_boot "$2" "$t" bios 1024 "$kernel" \
 		"root=/dev/vda rw console=ttyS0 panic=-1 kdump_file_test=$1${3:+ $3}" \
 		"$disk" "${initrd[@]}" || rc=$?
-	check "boot $1 ended by itself" test "$rc" -ne 124
+	check_ended "$rc" "boot $1 ended by itself"
 }
 
 boot deb-install "$out/console-install.log"

@@ -29,7 +29,7 @@ boot() {
 	qemu_boot "$2" "$t" bios 1024 "$kernel" \
 		"root=/dev/vda rw console=ttyS0 crashkernel=256M panic=-1 kdump_file_test=$1" \
 		"$disk" "${initrd[@]}" || rc=$?
-	check "boot $1 ended by itself" test "$rc" -ne 124
+	check_ended "$rc" "boot $1 ended by itself"
 }
 
 boot hooks-oops "$out/console.log"

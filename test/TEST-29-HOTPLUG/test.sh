@@ -106,7 +106,7 @@ boot_hotplug() {
 	fi
 	wait "$qpid" || rc=$?
 	log "guest ended with status $rc after $(($(date +%s) - t0)) s"
-	check "guest ended by itself (no timeout)" test "$rc" -ne 124
+	check_ended "$rc" "guest ended by itself (no timeout)"
 }
 
 # one_kernel FLAVOUR: the boot, the hotplug, the crash and the checks on

@@ -42,6 +42,13 @@ check() {
 	fi
 }
 
+# check_ended STATUS DESCRIPTION: the check that a guest ended by itself,
+# STATUS being qemu_boot's (or crash_boot's, status_boot's): 124 is
+# timeout(1)'s, a guest that hung until qemu_boot stopped it.
+check_ended() {
+	check "$2" test "$1" -ne 124
+}
+
 finish() {
 	log "$((checks - failures)) of $checks checks passed"
 	[ "$failures" -eq 0 ]

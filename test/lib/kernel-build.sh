@@ -22,9 +22,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 cache=${KDUMP_FILE_CACHE:-/var/cache/kdump-file}
 kroot=$cache/kernel
-patches=$top/kernel-patches
+# shellcheck source=test/lib/kernel-source.sh
+. "$here/kernel-source.sh"
 fragment=$patches/kdump-file.config
-tarball=/usr/src/linux-source-6.1.tar.xz
 jobs=$(($(nproc) + 1))
 
 die() {
@@ -32,26 +32,19 @@ die() {
 	exit 1
 }
 
-[ -r "$tarball" ] || die "$tarball is missing (install it: apt-get install linux-source-6.1)"
-[ -r "$patches/series" ] || die "$patches/series is missing"
+ksrc_require
 [ -r "$fragment" ] || die "$fragment is missing"
+srcver=$(ksrc_version)
 
-srcver=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null) ||
-	die "cannot read the version of package linux-source-6.1 (is it installed?)"
-
-# The series, in order, without comments or blank lines.
-series_patches() {
-	sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$patches/series"
-}
-
+# What decides the kernel: the config fragment, the test modules, the two
+# scripts that apply and build it, the package version and the series.
+# The series comes last: its status (a listed patch that does not exist)
+# is the group's, which fails the pipeline.
 compute_key() {
 	{
-		echo "linux-source-6.1 $srcver"
-		sha256sum "$fragment" "$here/kernel-build.sh" "$top"/test/modules/* | cut -d' ' -f1
-		series_patches | while read -r p; do
-			[ -r "$patches/$p" ] || die "patch '$p' listed in $patches/series does not exist"
-			echo "$p $(sha256sum <"$patches/$p" | cut -d' ' -f1)"
-		done
+		sha256sum "$fragment" "$here/kernel-build.sh" "$here/kernel-source.sh" \
+			"$top"/test/modules/* | cut -d' ' -f1
+		ksrc_series_key "$srcver"
 	} | sha256sum | cut -c1-16
 }
 
@@ -80,39 +73,11 @@ log() { echo "kernel-build: [$(($(date +%s) - start))s] $*" >&2; }
 
 # 1. Pristine source, unpacked once per package version.
 pristine=$kroot/linux-$srcver
-if [ ! -f "$pristine/.unpacked" ]; then
-	log "unpacking $tarball"
-	rm -rf "$pristine" "$pristine.tmp"
-	mkdir -p "$pristine.tmp"
-	tar -xJf "$tarball" -C "$pristine.tmp" --strip-components=1
-	touch "$pristine.tmp/.unpacked"
-	mv "$pristine.tmp" "$pristine"
-fi
+ksrc_pristine "$pristine"
 
 # 2. Patched source in a staging tree, then synced by content into the
 #    build's source tree.
-stage=$kroot/work/stage
-rm -rf "$stage"
-mkdir -p "$kroot/work"
-cp -al "$pristine" "$stage"
-n=0
-while read -r p; do
-	n=$((n + 1))
-	# patch(1) writes each changed file anew, so hard links into the
-	# pristine tree are never modified in place.
-	if ! patch -d "$stage" -p1 --batch --forward --fuzz=0 --quiet \
-		--no-backup-if-mismatch <"$patches/$p" >"$kroot/work/patch.log" 2>&1; then
-		cat "$kroot/work/patch.log" >&2
-		die "patch $n '$p' does not apply to linux-source-6.1 $srcver"
-	fi
-done < <(series_patches)
-log "applied $n patches"
-mkdir -p "$kroot/work/src"
-# Only files whose content differs are written (and get a new time); the
-# others keep theirs, so make rebuilds what a changed patch touches and no
-# more (-t would stamp every patched file with the staging copy's time).
-rsync -rlp --checksum --delete --exclude=/.unpacked "$stage/" "$kroot/work/src/"
-rm -rf "$stage"
+ksrc_patched "$pristine" "$kroot/work" "$kroot/work/src"
 
 # 3. Test signing key for KEXEC_BZIMAGE_VERIFY_SIG: made once, kept with
 #    the cache, trusted by the built kernel.
@@ -136,11 +101,7 @@ obj=$kroot/work/obj
 mkdir -p "$obj"
 kmake() { make -C "$src" O="$obj" -s "$@"; }
 log "configuring"
-kmake x86_64_defconfig >/dev/null
-kmake kvm_guest.config >/dev/null
-"$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "$fragment" >/dev/null
-"$src/scripts/config" --file "$obj/.config" --set-str SYSTEM_TRUSTED_KEYS "$certs/signing.pem"
-kmake olddefconfig >/dev/null
+ksrc_configure "$src" "$obj" --set-str SYSTEM_TRUSTED_KEYS "$certs/signing.pem"
 missing=0
 while IFS= read -r line; do
 	case "$line" in

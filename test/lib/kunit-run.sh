@@ -21,10 +21,9 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../.." && pwd)
 cache=${KDUMP_FILE_CACHE:-/var/cache/kdump-file}/kunit
-patches=$top/kernel-patches
-tarball=/usr/src/linux-source-6.1.tar.xz
+# shellcheck source=test/lib/kernel-source.sh
+. "$here/kernel-source.sh"
 filter=${1:-crash*}
 jobs=$(nproc)
 
@@ -37,28 +36,12 @@ log() {
 	echo "kunit-run: $*" >&2
 }
 
-[ -r "$tarball" ] || die "$tarball is missing (install it: apt-get install linux-source-6.1)"
-[ -r "$patches/series" ] || die "$patches/series is missing"
+ksrc_require
 command -v qemu-system-x86_64 >/dev/null ||
 	die "qemu-system-x86_64 is missing (install it: apt-get install qemu-system-x86)"
-srcver=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null) ||
-	die "cannot read the version of package linux-source-6.1 (is it installed?)"
+srcver=$(ksrc_version)
 
-# The series, in order, without comments or blank lines (as kernel-build.sh).
-series_patches() {
-	sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$patches/series"
-}
-
-compute_key() {
-	local p
-	echo "linux-source-6.1 $srcver"
-	series_patches | while read -r p; do
-		[ -r "$patches/$p" ] || die "patch '$p' listed in $patches/series does not exist"
-		echo "$p $(sha256sum <"$patches/$p" | cut -d' ' -f1)"
-	done
-}
-
-key=$(compute_key | sha256sum | cut -c1-16)
+key=$(ksrc_series_key "$srcver" | sha256sum | cut -c1-16)
 
 mkdir -p "$cache"
 exec 9>"$cache/.lock"
@@ -66,39 +49,12 @@ flock 9
 
 # 1. Pristine source, unpacked once per package version.
 pristine=$cache/linux-$srcver
-if [ ! -f "$pristine/.unpacked" ]; then
-	log "unpacking $tarball"
-	rm -rf "$pristine" "$pristine.tmp"
-	mkdir -p "$pristine.tmp"
-	tar -xJf "$tarball" -C "$pristine.tmp" --strip-components=1
-	touch "$pristine.tmp/.unpacked"
-	mv "$pristine.tmp" "$pristine"
-fi
+ksrc_pristine "$pristine"
 
 # 2. Patched source, redone only when the series or a patch changed.
 src=$cache/src
 if [ "$(cat "$cache/src.key" 2>/dev/null)" != "$key" ] || [ ! -d "$src" ]; then
-	stage=$cache/stage
-	rm -rf "$stage"
-	cp -al "$pristine" "$stage"
-	n=0
-	while read -r p; do
-		n=$((n + 1))
-		# The same patch(1) options as kernel-build.sh. patch writes
-		# each changed file anew, so the hard links into the pristine
-		# tree are never modified in place.
-		if ! patch -d "$stage" -p1 --batch --forward --fuzz=0 --quiet \
-			--no-backup-if-mismatch <"$patches/$p" >"$cache/patch.log" 2>&1; then
-			cat "$cache/patch.log" >&2
-			die "patch $n '$p' does not apply to linux-source-6.1 $srcver"
-		fi
-	done < <(series_patches)
-	log "applied $n patches"
-	# Copy by content and without the stage's times: a file that goes
-	# back to its pristine text must still look newer than its object.
-	mkdir -p "$src"
-	rsync -rlp --checksum --delete --exclude=/.unpacked "$stage/" "$src/"
-	rm -rf "$stage"
+	ksrc_patched "$pristine" "$cache" "$src"
 	echo "$key" >"$cache/src.key"
 fi
 

@@ -41,7 +41,7 @@ boot() {
 		"$disk" "${initrd[@]}" \
 		-drive "file=$out/vdb.img,format=raw,if=virtio" \
 		-drive "file=$out/vdc.img,format=raw,if=virtio" || rc=$?
-	check "boot $1 ended by itself (no timeout)" test "$rc" -ne 124
+	check_ended "$rc" "boot $1 ended by itself (no timeout)"
 }
 
 # Lines of the console since the boot started last.

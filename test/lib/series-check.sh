@@ -20,11 +20,10 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../.." && pwd)
 cache=${KDUMP_FILE_CACHE:-/var/cache/kdump-file}
 work=$cache/series-check
-patches=$top/kernel-patches
-tarball=/usr/src/linux-source-6.1.tar.xz
+# shellcheck source=test/lib/kernel-source.sh
+. "$here/kernel-source.sh"
 jobs=$(($(nproc) + 1))
 
 die() {
@@ -32,12 +31,12 @@ die() {
 	exit 1
 }
 
-[ -r "$tarball" ] || die "$tarball is missing (install it: apt-get install linux-source-6.1)"
+ksrc_require
 
 series=()
 while read -r p; do
 	series+=("$p")
-done < <(sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$patches/series")
+done < <(series_patches)
 [ "${#series[@]}" -gt 0 ] || die "$patches/series lists no patch"
 
 mkdir -p "$work/logs"
@@ -46,21 +45,16 @@ obj=$work/obj
 # A fresh tree each run: the first patch must apply to the pristine source.
 rm -rf "$src"
 mkdir -p "$src" "$obj"
-tar -xJf "$tarball" -C "$src" --strip-components=1
+ksrc_untar "$src"
 
 kmake() { make -C "$src" O="$obj" -s "$@"; }
 # The test configuration, made again after each patch: options that a
 # patch adds exist only from that patch on, and olddefconfig drops them
 # before.
 configure() {
-	kmake x86_64_defconfig >/dev/null
-	kmake kvm_guest.config >/dev/null
-	"$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" \
-		"$patches/kdump-file.config" >/dev/null
-	"$src/scripts/config" --file "$obj/.config" -d DEBUG_INFO -d DEBUG_INFO_DWARF4 \
+	ksrc_configure "$src" "$obj" -d DEBUG_INFO -d DEBUG_INFO_DWARF4 \
 		-e DEBUG_INFO_NONE -e CRASH_MEM_KUNIT_TEST -e X86_CRASH_KUNIT_TEST \
 		--set-str SYSTEM_TRUSTED_KEYS ""
-	kmake olddefconfig >/dev/null
 }
 configure
 # The directories of the series' code, and of every file a patch touches.
@@ -81,7 +75,7 @@ n=0
 for p in "${series[@]}"; do
 	n=$((n + 1))
 	log=$work/logs/$p.log
-	if ! patch -d "$src" -p1 --batch --forward --fuzz=0 --quiet <"$patches/$p" >"$log" 2>&1; then
+	if ! ksrc_patch "$src" "$p" "$log"; then
 		echo "$p: does not apply (see $log)"
 		failed=1
 		break
