@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "process.h"
 #include "util.h"
 
 int read_line_file(const char *path, char *buf, size_t size)
@@ -188,25 +188,18 @@ int mkdir_p(const char *path, mode_t mode)
 
 int run_program(char *const argv[], int stdout_fd)
 {
-	int status;
-	pid_t pid;
+	struct process_opts o = PROCESS_OPTS_INIT;
+	struct process_result res;
+	int r;
 
-	pid = fork();
-	if (pid < 0)
-		return -errno;
-	if (pid == 0) {
-		if (stdout_fd >= 0 && dup2(stdout_fd, STDOUT_FILENO) < 0)
-			_exit(127);
-		execvp(argv[0], argv);
-		_exit(127);
-	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -errno;
-	if (WIFEXITED(status))
-		return WEXITSTATUS(status) == 127 ? -ENOENT :
-						     WEXITSTATUS(status);
-	return -EINTR;
+	/* As before process_run(): stdin inherited (callers dup2() onto it). */
+	o.stdin_fd = STDIN_FILENO;
+	o.stdout_fd = stdout_fd;
+	r = process_run(argv, &o, &res);
+	if (r < 0)
+		return r;
+	r = process_exit_status(&res);
+	return r >= 0 ? r : -EINTR;
 }
 
 unsigned long long now_ms(void)
