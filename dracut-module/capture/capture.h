@@ -191,9 +191,11 @@ void capture_retention(struct capture *cap, const char *base,
 /* save.c */
 int phase_dmesg(struct capture *cap);
 int phase_vmcore(struct capture *cap);
-int capture_exec(struct capture *cap, char *const argv[], int stdout_fd,
-		 int *ret_status);
-int capture_status_text(int status, char *buf, size_t size);
+struct process_result;
+int capture_exec(struct capture *cap, char *argv[], int stdout_fd,
+		 struct process_result *ret);
+bool capture_run_failed(int r, const struct process_result *res, char *buf,
+			size_t size);
 int capture_makedumpfile_text(struct capture *cap, const char *out,
 			      const char *workdir, char *buf, size_t size);
 
@@ -222,6 +224,5 @@ int capture_write_incomplete(const char *meta, const char *why);
 void capture_record_failure(struct capture *cap, int err, const char *step,
 			    const char *why);
 long long capture_file_size(const char *path);
-int capture_fsync_path(const char *path);
 
 #endif

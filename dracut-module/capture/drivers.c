@@ -15,6 +15,7 @@
 
 #include "capture.h"
 #include "modload.h"
+#include "process.h"
 #include "util.h"
 
 /* The module loader, made on first use; NULL when it cannot be. */
@@ -47,8 +48,9 @@ static void activate_lv(struct capture *cap, char *lv)
 		"activation { udev_sync = 0 udev_rules = 0 monitoring = 0 } devices { obtain_device_list_from_udev = 0 }",
 		lv, NULL,
 	};
+	struct process_result res;
 
-	if (run_program(argv, -1) == 0)
+	if (process_run(argv, NULL, &res) == 0 && process_succeeded(&res))
 		capture_say(cap, "activated LVM volume %s", lv);
 }
 

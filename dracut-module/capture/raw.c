@@ -13,10 +13,10 @@
 #include <linux/fs.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "capture.h"
+#include "process.h"
 #include "target.h"
 #include "util.h"
 
@@ -132,17 +132,18 @@ int phase_raw_open(struct capture *cap)
 int phase_raw_dmesg(struct capture *cap)
 {
 	char tmp[PATH_MAX];
-	char *const argv[] = { "makedumpfile", "--dump-dmesg",
-			       (char *)cap->paths.vmcore, tmp, NULL };
+	char *argv[] = { "makedumpfile", "--dump-dmesg",
+			 (char *)cap->paths.vmcore, tmp, NULL };
+	struct process_result res;
 	char *buf = NULL;
 	ssize_t n = 0;
-	int fd, status = -1;
+	int fd;
 
 	snprintf(tmp, sizeof(tmp), "%s/kdump-file-dmesg.txt", cap->paths.tmp);
 	(void)mkdir(cap->paths.tmp, 01777);
 	(void)unlink(tmp);
 	/* At most 1 MiB of it: the device is for the vmcore. */
-	if (capture_exec(cap, argv, -1, &status) == 0 && status == 0 &&
+	if (capture_exec(cap, argv, -1, &res) == 0 && process_succeeded(&res) &&
 	    (fd = open(tmp, O_RDONLY | O_CLOEXEC)) >= 0) {
 		buf = malloc(1 << 20);
 		if (buf)
@@ -162,90 +163,59 @@ int phase_raw_dmesg(struct capture *cap)
 	return 0;
 }
 
-/* Copy what comes from fd to the device from off, never past its end. */
-static int raw_copy(struct capture *cap, int fd, unsigned long long off,
-		    unsigned long long *ret_len)
-{
-	const size_t size = 1 << 16;
-	unsigned long long done = 0;
-	char *buf = malloc(size);
-	int r = buf ? 0 : -ENOMEM;
-
-	while (r == 0) {
-		ssize_t n = read(fd, buf, size);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			r = n < 0 ? -errno : 0;
-			break;
-		}
-		if (off + done + n > cap->raw_size)
-			r = -ENOSPC;
-		else
-			r = pwrite_all(cap->raw_fd, buf, n, off + done);
-		if (r == 0)
-			done += n;
-	}
-	free(buf);
-	*ret_len = done;
-	return r;
-}
-
 /*
- * makedumpfile writes the flattened format to a pipe, copied to the device
- * behind the dmesg.
+ * makedumpfile writes the flattened format to its standard output: the
+ * device itself, from behind the dmesg on.  Where it stopped is the
+ * length; the kernel ends a write at the device's end (blkdev_write_iter()
+ * in block/fops.c), so one that reached it means the device is too small.
  */
-static int raw_copy_vmcore(struct capture *cap, unsigned long long *ret_len)
+static int raw_copy_vmcore(struct capture *cap, unsigned long long *ret_len,
+			   char *why, size_t size)
 {
+	unsigned long long off = cap->raw.vmcore_off;
 	struct conf_makedumpfile_cmd cmd;
-	int pfd[2], status, r;
-	pid_t pid;
+	struct process_result res;
+	off_t end;
+	int r;
 
+	*ret_len = 0;
 	r = conf_makedumpfile_cmd(&cap->conf, cap->paths.vmcore, NULL, NULL,
 				  &cmd);
 	if (r < 0)
 		return r;
-	if (pipe2(pfd, O_CLOEXEC) < 0)
+	if (lseek(cap->raw_fd, off, SEEK_SET) < 0)
 		return -errno;
-	pid = fork();
-	if (pid < 0) {
-		r = -errno;
-		close(pfd[0]);
-		close(pfd[1]);
+	r = capture_exec(cap, cmd.argv, cap->raw_fd, &res);
+	if (capture_run_failed(r, &res, why, size) && r < 0)
 		return r;
-	}
-	if (pid == 0) {
-		if (dup2(pfd[1], STDOUT_FILENO) >= 0)
-			execvp(cap->paths.makedumpfile, cmd.argv);
-		_exit(127);
-	}
-	close(pfd[1]);
-	r = raw_copy(cap, pfd[0], cap->raw.vmcore_off, ret_len);
-	close(pfd[0]);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	if (r == 0 && (!WIFEXITED(status) || WEXITSTATUS(status) != 0))
-		r = -EIO;
-	return r;
+	end = lseek(cap->raw_fd, 0, SEEK_CUR);
+	if (end < 0)
+		return -errno;
+	*ret_len = (unsigned long long)end > off ? end - off : 0;
+	if (process_succeeded(&res))
+		return 0;
+	return (unsigned long long)end >= cap->raw_size ? -ENOSPC : -EIO;
 }
 
 int phase_raw_vmcore(struct capture *cap)
 {
 	struct raw_header *h = &cap->raw;
+	char line[1024], why[128] = "";
 	unsigned long long t;
-	char line[1024];
 	int r;
 
 	(void)capture_makedumpfile_text(cap, NULL, NULL, line, sizeof(line));
 	capture_say(cap, "saving vmcore (%s)", line);
 	t = now_ms();
-	r = raw_copy_vmcore(cap, &h->vmcore_len);
+	r = raw_copy_vmcore(cap, &h->vmcore_len, why, sizeof(why));
 	if (r < 0) {
 		h->state = RAW_FAILED;
-		snprintf(h->error, sizeof(h->error), "%s",
-			 r == -ENOSPC ? "the raw device is too small for the vmcore" :
-					"makedumpfile failed");
+		if (r == -ENOSPC)
+			snprintf(h->error, sizeof(h->error),
+				 "the raw device is too small for the vmcore");
+		else
+			snprintf(h->error, sizeof(h->error), "makedumpfile %s",
+				 why[0] ? why : strerror(-r));
 		capture_say(cap, "error: vmcore not saved: %s", h->error);
 		h->vmcore_len = 0;
 		return r;

@@ -27,19 +27,6 @@ long long capture_file_size(const char *path)
 	return stat(path, &st) == 0 ? (long long)st.st_size : -1;
 }
 
-int capture_fsync_path(const char *path)
-{
-	int fd, r = 0;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (fsync(fd) < 0)
-		r = -errno;
-	close(fd);
-	return r;
-}
-
 /* OSRELEASE and CRASHTIME from a VMCOREINFO note's text. */
 static void vmcoreinfo_parse(char *desc, size_t len,
 			     struct capture_vmcoreinfo *ret)

@@ -5,7 +5,6 @@
  * makedumpfile succeeded and left min_free_mb free.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -13,75 +12,48 @@
 #include <unistd.h>
 
 #include "capture.h"
+#include "process.h"
 #include "util.h"
 
 /*
- * Run the state's makedumpfile with argv (argv[0] is its name for the
- * log), stdout to stdout_fd when >= 0.  Returns 0 with the wait status in
- * *ret_status, or the negative errno of a fork or an exec that failed: a
- * program that could not run has no exit status to report.
+ * Run the state's makedumpfile with argv (argv[0] is replaced by its path),
+ * stdout to stdout_fd when >= 0.  Returns 0 with how it ended in *ret, or
+ * the negative errno of a program that could not be started: that one has
+ * no exit status to report (process_run()).
  */
-int capture_exec(struct capture *cap, char *const argv[], int stdout_fd,
-		 int *ret_status)
+int capture_exec(struct capture *cap, char *argv[], int stdout_fd,
+		 struct process_result *ret)
 {
-	int efd[2], err = 0, status;
-	pid_t pid;
-	ssize_t n;
+	struct process_opts o = PROCESS_OPTS_INIT;
 
-	if (pipe2(efd, O_CLOEXEC) < 0)
-		return -errno;
-	pid = fork();
-	if (pid < 0) {
-		err = errno;
-		close(efd[0]);
-		close(efd[1]);
-		return -err;
-	}
-	if (pid == 0) {
-		close(efd[0]);
-		if (stdout_fd < 0 || dup2(stdout_fd, STDOUT_FILENO) >= 0)
-			execvp(cap->paths.makedumpfile, argv);
-		err = errno;
-		(void)!write(efd[1], &err, sizeof(err));
-		_exit(127);
-	}
-	close(efd[1]);
-	/* The pipe closes at the exec, or brings the exec's errno. */
-	do
-		n = read(efd[0], &err, sizeof(err));
-	while (n < 0 && errno == EINTR);
-	close(efd[0]);
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -errno;
-	if (n == sizeof(err) && err > 0)
-		return -err;
-	*ret_status = status;
-	return 0;
+	argv[0] = (char *)cap->paths.makedumpfile;
+	o.stdout_fd = stdout_fd;
+	return process_run(argv, &o, ret);
 }
 
-/* "failed with status 3", "was killed by SIGKILL" (status is not 0). */
-int capture_status_text(int status, char *buf, size_t size)
+/*
+ * How makedumpfile ended, when it did not succeed: "failed with status 3",
+ * "was killed by SIGKILL", or "could not be run: ..." for r < 0.  Returns
+ * whether it failed; buf is "" when it did not.
+ */
+bool capture_run_failed(int r, const struct process_result *res, char *buf,
+			size_t size)
 {
-	if (WIFEXITED(status))
-		snprintf(buf, size, "failed with status %d", WEXITSTATUS(status));
-	else if (WIFSIGNALED(status))
-		snprintf(buf, size, "was killed by SIG%s",
-			 sigabbrev_np(WTERMSIG(status)) ?: "?");
-	else
-		snprintf(buf, size, "failed with wait status 0x%x", status);
-	return 0;
-}
+	int st = res->wait_status;
 
-/* The outcome of capture_exec() in words: "" on success. */
-static bool run_failed(int r, int status, char *buf, size_t size)
-{
 	buf[0] = '\0';
 	if (r < 0)
 		snprintf(buf, size, "could not be run: %s", strerror(-r));
-	else if (status != 0)
-		capture_status_text(status, buf, size);
-	return buf[0] != '\0';
+	else if (process_succeeded(res))
+		return false;
+	else if (WIFEXITED(st))
+		snprintf(buf, size, "failed with status %d", WEXITSTATUS(st));
+	else if (WIFSIGNALED(st))
+		snprintf(buf, size, "was killed by SIG%s",
+			 sigabbrev_np(WTERMSIG(st)) ?: "?");
+	else
+		snprintf(buf, size, "failed with wait status 0x%x", st);
+	return true;
 }
 
 /* The vmcore's makedumpfile command line as one line of text, for the log. */
@@ -114,25 +86,26 @@ static void dmesg_commit(struct capture *cap)
 	(void)capture_write_incomplete(cap->meta, cap->conf.dmesg_only ?
 		"the capture did not finish: power was lost, the capture kernel stopped or capture_timeout passed while writing metadata.json" :
 		"the capture did not finish: power was lost, the capture kernel stopped or capture_timeout passed while saving the vmcore");
-	(void)capture_fsync_path(cap->dmesg);
-	(void)capture_fsync_path(cap->dir);
-	(void)capture_fsync_path(cap->base);
+	(void)sync_file(cap->dmesg);
+	(void)sync_file(cap->dir);
+	(void)sync_file(cap->base);
 }
 
 /* dmesg first: small, and the most useful part of a dump. */
 int phase_dmesg(struct capture *cap)
 {
-	char *const argv[] = { "makedumpfile", "--dump-dmesg",
-			       (char *)cap->paths.vmcore, cap->dmesg, NULL };
+	char *argv[] = { "makedumpfile", "--dump-dmesg",
+			 (char *)cap->paths.vmcore, cap->dmesg, NULL };
 	unsigned long long t = now_ms();
+	struct process_result res = { 0 };
 	char why[128];
-	int r, status = 0;
 	bool failed;
+	int r;
 
 	capture_step(cap, "saving the dmesg");
-	r = capture_exec(cap, argv, -1, &status);
+	r = capture_exec(cap, argv, -1, &res);
 	cap->t_dmesg = now_ms() - t;
-	failed = run_failed(r, status, why, sizeof(why));
+	failed = capture_run_failed(r, &res, why, sizeof(why));
 	if (failed)
 		capture_say(cap, "warning: makedumpfile --dump-dmesg %s", why);
 	else
@@ -203,11 +176,11 @@ static int vmcore_commit(struct capture *cap)
 			    cap->reason);
 		return -ENOSPC;
 	}
-	r = capture_fsync_path(cap->inc);
+	r = sync_file(cap->inc);
 	if (r == 0 && rename(cap->inc, cap->core) < 0)
 		r = -errno;
 	if (r == 0)
-		r = capture_fsync_path(cap->dir);
+		r = sync_file(cap->dir);
 	if (r < 0) {
 		capture_say(cap, "error: cannot commit %s: %s", cap->core,
 			    strerror(-r));
@@ -222,9 +195,10 @@ static int vmcore_commit(struct capture *cap)
 int phase_vmcore(struct capture *cap)
 {
 	struct conf_makedumpfile_cmd cmd;
+	struct process_result res = { 0 };
 	unsigned long long t;
 	char line[2048], why[128];
-	int r, status = 0;
+	int r;
 
 	if (cap->conf.dmesg_only) {
 		capture_say(cap, "no vmcore: dump_level = dmesg saves the kernel log alone");
@@ -242,10 +216,10 @@ int phase_vmcore(struct capture *cap)
 		(void)capture_makedumpfile_text(cap, cap->inc, cap->dir, line,
 						sizeof(line));
 		capture_say(cap, "saving vmcore (%s)", line);
-		r = capture_exec(cap, cmd.argv, -1, &status);
+		r = capture_exec(cap, cmd.argv, -1, &res);
 	}
 	cap->t_core = now_ms() - t;
-	if (run_failed(r, status, why, sizeof(why)))
+	if (capture_run_failed(r, &res, why, sizeof(why)))
 		return vmcore_failed(cap, why);
 	return vmcore_commit(cap);
 }

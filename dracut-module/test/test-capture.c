@@ -165,7 +165,8 @@ static void write_vmcore(const char *path)
 /*
  * The stand-in makedumpfile: the dmesg with --dump-dmesg; else the vmcore,
  * refusing (40..42) an output not named vmcore-incomplete, one written
- * before the dmesg, or a vmcore already there.  then: what it does before
+ * before the dmesg, or a vmcore already there; with -F (a raw target) the
+ * flattened vmcore to its standard output.  then: what it does before
  * it writes the vmcore ("sleep 3", "kill -9 $$"); status: its exit.
  */
 static void write_makedumpfile(int dmesg_status, const char *then, int status)
@@ -178,13 +179,18 @@ static void write_makedumpfile(int dmesg_status, const char *then, int status)
 	    "	printf 'Linux version 6.1.0-test\\nKernel panic - not syncing: sysrq triggered crash\\n' > \"$out\"\n"
 	    "	exit %d\n"
 	    "fi\n"
+	    "if [ \"$1\" = -F ]; then\n"
+	    "	%s\n"
+	    "	printf 'KDUMP flattened'\n"
+	    "	exit %d\n"
+	    "fi\n"
 	    "case $out in */vmcore-incomplete) ;; *) exit 40 ;; esac\n"
 	    "[ -s \"${out%%/*}/dmesg.txt\" ] || exit 41\n"
 	    "[ -e \"${out%%/*}/vmcore\" ] && exit 42\n"
 	    "%s\n"
 	    "printf 'KDUMP vmcore' > \"$out\"\n"
 	    "exit %d\n",
-	    T, dmesg_status, then, status);
+	    T, dmesg_status, then, status, then, status);
 	CHECK(chmod(p_mdf, 0755) == 0);
 }
 
@@ -490,6 +496,64 @@ static void test_config(void)
 	CHECK(capture_cmdline_timeout("") == CONF_CAPTURE_TIMEOUT_FALLBACK);
 }
 
+/* Read the header of a raw "device" (a file here). */
+static int raw_read(const char *path, struct raw_header *h)
+{
+	char buf[RAW_HEADER_SIZE];
+	int fd = open(path, O_RDONLY | O_CLOEXEC), r = -EIO;
+
+	if (fd >= 0 && read(fd, buf, sizeof(buf)) == (ssize_t)sizeof(buf))
+		r = raw_header_parse(buf, sizeof(buf), 1 << 20, h);
+	if (fd >= 0)
+		close(fd);
+	return r;
+}
+
+/* The raw phases after the device is open: a file of 1 MiB stands for it. */
+static int raw_run(struct capture *cap, const char *dev)
+{
+	int r;
+
+	cap->raw_fd = open(dev, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	CHECK(cap->raw_fd >= 0);
+	CHECK(ftruncate(cap->raw_fd, 1 << 20) == 0);
+	cap->raw_size = 1 << 20;
+	cap->raw = (struct raw_header){ .state = RAW_WRITING };
+	CHECK(phase_raw_dmesg(cap) == 0);
+	r = phase_raw_vmcore(cap);
+	CHECK(phase_raw_close(cap) == 0);
+	CHECK(cap->raw_fd == -1);
+	return r;
+}
+
+static void test_raw(void)
+{
+	struct raw_header h;
+	struct capture cap;
+	char dev[160];
+
+	setup(&cap, CONF_BASE "raw = /dev/vdb\n");
+	snprintf(dev, sizeof(dev), "%s/rawdev", T);
+	CHECK(raw_run(&cap, dev) == 0);
+	CHECK(log_before("dmesg saved (", "saving vmcore (makedumpfile -F -l -d 31 "));
+	CHECK(raw_read(dev, &h) == 0);
+	CHECK(h.state == RAW_COMPLETE);
+	CHECK(h.dmesg_off == RAW_HEADER_SIZE && h.dmesg_len > 0);
+	CHECK(h.vmcore_off % 4096 == 0 && h.vmcore_off >= RAW_HEADER_SIZE + h.dmesg_len);
+	CHECK(h.vmcore_len == strlen("KDUMP flattened"));
+	teardown(&cap);
+
+	setup(&cap, CONF_BASE "raw = /dev/vdb\n");
+	snprintf(dev, sizeof(dev), "%s/rawdev", T);
+	write_makedumpfile(0, "", 4);
+	CHECK(raw_run(&cap, dev) == -EIO);
+	CHECK(raw_read(dev, &h) == 0);
+	CHECK(h.state == RAW_FAILED);
+	CHECK(strcmp(h.error, "makedumpfile failed with status 4") == 0);
+	CHECK(log_has("error: vmcore not saved: makedumpfile failed with status 4"));
+	teardown(&cap);
+}
+
 static void test_actions(void)
 {
 	static const struct {
@@ -529,6 +593,7 @@ int main(void)
 	test_dmesg_only();
 	test_hooks();
 	test_deadline();
+	test_raw();
 	test_config();
 	test_actions();
 	return tests_done();
