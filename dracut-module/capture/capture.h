@@ -120,7 +120,6 @@ struct capture {
 	int (*reboot)(int cmd);
 	/* Free space below path in bytes, replaced in tests. */
 	unsigned long long (*free_bytes)(const char *path);
-	void *userdata;
 };
 
 /* The state with the capture kernel's paths and no reporter. */
@@ -216,6 +215,11 @@ struct capture_vmcoreinfo {
 	long long crash_time;	/* -1 when absent */
 };
 
+/*
+ * OSRELEASE and CRASHTIME of the vmcore's VMCOREINFO note.  ret is "" and
+ * -1 where they are not known, also when it fails (the metadata and the
+ * failure record say what is known).
+ */
 int capture_vmcoreinfo(const struct capture *cap,
 		       struct capture_vmcoreinfo *ret);
 int phase_record(struct capture *cap);
