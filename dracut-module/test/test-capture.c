@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "capture.h"
+#include "record.h"
 #include "tests.h"
 #include "util.h"
 
@@ -554,6 +555,51 @@ static void test_raw(void)
 	teardown(&cap);
 }
 
+/* As PID 1 the failure record goes to the kernel log, here a file. */
+static void test_failure_record(void)
+{
+	char kmsg[160], dump[160], backend[160], mods[160], mem[160];
+	struct capture_record rec;
+	struct capture cap;
+	char *line;
+
+	setup(&cap, CONF_BASE);
+	snprintf(kmsg, sizeof(kmsg), "%s/kmsg", T);
+	snprintf(dump, sizeof(dump), "%s/always_kmsg_dump", T);
+	snprintf(backend, sizeof(backend), "%s/backend", T);
+	snprintf(mods, sizeof(mods), "%s/modules", T);
+	snprintf(mem, sizeof(mem), "%s/meminfo", T);
+	put(kmsg, "%s", "");
+	put(dump, "N");
+	put(backend, "ramoops\n");
+	put(mods, "virtio_blk 20480 0 - Live 0x0\next4 1 0 - Live 0x0\n");
+	put(mem, "MemTotal: 200000 kB\nMemFree: 123456 kB\n");
+	cap.paths.kmsg = kmsg;
+	cap.paths.always_kmsg_dump = dump;
+	cap.paths.pstore_backend = backend;
+	cap.paths.proc_modules = mods;
+	cap.paths.meminfo = mem;
+	CHECK(phase_config(&cap) == 0);
+	cap.is_init = true;
+	capture_record_failure(&cap, ENODEV, "waiting for the dump target",
+			       "dump target LABEL=dumps not found within 60s");
+	cap.is_init = false;
+	line = slurp(kmsg);
+	CHECK(strncmp(line, "<3>", 3) == 0);
+	CHECK(record_parse(line, &rec) == 0);
+	CHECK(rec.crash_time == 1700000000);
+	CHECK(strcmp(rec.step, "waiting for the dump target") == 0);
+	CHECK(strcmp(rec.error, "ENODEV") == 0);
+	CHECK(strcmp(rec.target, "LABEL=dumps") == 0);
+	CHECK(strcmp(rec.modules, "virtio_blk,ext4") == 0);
+	CHECK(rec.mem_free_kib == 123456);
+	CHECK(strcmp(rec.why, "dump target LABEL=dumps not found within 60s") == 0);
+	free(line);
+	CHECK(file_has(dump, "Y"));
+	CHECK(log_has("recorded why for the next boot (pstore: ramoops)"));
+	teardown(&cap);
+}
+
 static void test_actions(void)
 {
 	static const struct {
@@ -594,6 +640,7 @@ int main(void)
 	test_hooks();
 	test_deadline();
 	test_raw();
+	test_failure_record();
 	test_config();
 	test_actions();
 	return tests_done();
