@@ -97,11 +97,19 @@ static void deadline_record(struct capture *cap, const char *meta,
 
 	pid = fork();
 	if (pid == 0) {
-		char why[256];
+		char why[256], dir[PATH_MAX];
+		char *slash;
+		int fd;
 
+		/* meta is the dump directory's metadata.json. */
+		snprintf(dir, sizeof(dir), "%s", meta);
+		slash = strrchr(dir, '/');
+		if (slash)
+			*slash = '\0';
+		fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		snprintf(why, sizeof(why), "capture_timeout (%u s) passed while %s",
 			 timeout, last);
-		_exit(capture_write_incomplete(meta, why) < 0);
+		_exit(fd < 0 || capture_write_incomplete(fd, why) < 0);
 	}
 	if (pid < 0)
 		return;

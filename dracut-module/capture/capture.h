@@ -99,6 +99,8 @@ struct capture {
 	char dev[PATH_MAX], fstype[32];
 	bool mounted;
 	char base[PATH_MAX], dir[PATH_MAX + 8];
+	/* The dump directory, open (dump_dir_create()); -1 when not made. */
+	int dir_fd;
 	char dmesg[PATH_MAX + 16], inc[PATH_MAX + 32], core[PATH_MAX + 16];
 	char meta[PATH_MAX + 32];
 
@@ -207,7 +209,6 @@ int phase_raw_close(struct capture *cap);
 /* hooks.c */
 int phase_pre_hooks(struct capture *cap);
 int phase_post_hooks(struct capture *cap);
-struct json_object *capture_hooks_json(const struct capture *cap);
 
 /* record.c */
 struct capture_vmcoreinfo {
@@ -224,7 +225,7 @@ int capture_vmcoreinfo(const struct capture *cap,
 		       struct capture_vmcoreinfo *ret);
 int phase_record(struct capture *cap);
 int capture_write_metadata(struct capture *cap);
-int capture_write_incomplete(const char *meta, const char *why);
+int capture_write_incomplete(int dirfd, const char *why);
 void capture_record_failure(struct capture *cap, int err, const char *step,
 			    const char *why);
 long long capture_file_size(const char *path);

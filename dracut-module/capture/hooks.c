@@ -11,10 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <json-c/json.h>
-
 #include "capture.h"
-#include "json.h"
+#include "dumpdir.h"
 #include "util.h"
 
 #define HOOK_LOG_MAX (1 << 20)
@@ -115,16 +113,15 @@ static int hook_one(struct capture *cap, const char *phase, char *path,
 static int run_hooks(struct capture *cap, const char *phase,
 		     const char *list, const char *word)
 {
-	char path[CONF_VALUE_MAX], log_path[sizeof(cap->dir) + 16];
 	struct hook_log lg = { .cap = cap, .fd = -1 };
+	char path[CONF_VALUE_MAX];
 	size_t pos = 0;
 	int r = 0;
 
 	if (!list[0])
 		return 0;
-	snprintf(log_path, sizeof(log_path), "%s/hooks.log", cap->dir);
-	lg.fd = open(log_path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW |
-				       O_CLOEXEC, 0600);
+	lg.fd = openat(cap->dir_fd, DUMP_HOOKS_LOG, O_WRONLY | O_CREAT |
+		       O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0600);
 	while (r == 0 && conf_list_next(list, &pos, path, sizeof(path)))
 		r = hook_one(cap, phase, path, word, &lg);
 	if (lg.fd >= 0) {
@@ -160,44 +157,4 @@ int phase_post_hooks(struct capture *cap)
 	capture_step(cap, "writing metadata.json");
 	(void)capture_write_metadata(cap);
 	return 0;
-}
-
-static int hook_json(const struct capture_hook *h, struct json_object *o)
-{
-	char desc[128];
-	int m;
-
-	(void)hook_describe(&h->res, desc, sizeof(desc));
-	m = json_set_text(o, "phase", h->phase);
-	if (m == 0)
-		m = json_set_text(o, "path", h->path);
-	if (m == 0)
-		m = json_set_int(o, "exit", h->res.status);
-	if (m == 0)
-		m = json_set_bool(o, "timed_out", h->res.timed_out);
-	if (m == 0)
-		m = json_set_double(o, "seconds", h->res.ms / 1000.0);
-	if (m == 0)
-		m = json_set_bool(o, "failed", hook_failed(&h->res));
-	if (m == 0)
-		m = json_set_text(o, "result", desc);
-	return m;
-}
-
-/* The hooks run so far as a JSON array; NULL without memory. */
-struct json_object *capture_hooks_json(const struct capture *cap)
-{
-	struct json_object *a = json_object_new_array();
-
-	for (unsigned int i = 0; a && i < cap->n_hooks; i++) {
-		struct json_object *o = json_object_new_object();
-
-		if (!o || hook_json(&cap->hooks[i], o) < 0 ||
-		    json_object_array_add(a, o) < 0) {
-			json_object_put(o);
-			json_object_put(a);
-			return NULL;
-		}
-	}
-	return a;
 }

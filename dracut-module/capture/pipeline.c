@@ -99,6 +99,7 @@ void capture_init(struct capture *cap)
 	cap->wd_fd = -1;
 	cap->step_fd = -1;
 	cap->raw_fd = -1;
+	cap->dir_fd = -1;
 	cap->action_taken = -1;
 	cap->free_bytes = statvfs_free_bytes;
 }
@@ -111,6 +112,9 @@ void capture_done(struct capture *cap)
 	if (cap->raw_fd >= 0)
 		close(cap->raw_fd);
 	cap->raw_fd = -1;
+	if (cap->dir_fd >= 0)
+		close(cap->dir_fd);
+	cap->dir_fd = -1;
 	if (cap->wd_fd >= 0)
 		watchdog_disarm(cap);
 	modload_free(cap->kmods);

@@ -13,10 +13,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <json-c/json.h>
-
 #include "capture.h"
-#include "json.h"
+#include "dumpdir.h"
+#include "elfnote.h"
 #include "record.h"
 #include "util.h"
 
@@ -27,44 +26,19 @@ long long capture_file_size(const char *path)
 	return stat(path, &st) == 0 ? (long long)st.st_size : -1;
 }
 
-/* OSRELEASE and CRASHTIME from a VMCOREINFO note's text. */
-static void vmcoreinfo_parse(char *desc, size_t len,
-			     struct capture_vmcoreinfo *ret)
+/* The VMCOREINFO note's OSRELEASE and CRASHTIME; 1 ends the walk. */
+static int note_vmcoreinfo(const struct elf_note *n, void *userdata)
 {
-	char *s;
+	struct capture_vmcoreinfo *ret = userdata;
+	char t[32];
 
-	desc[len ? len - 1 : 0] = '\0';
-	s = strstr(desc, "OSRELEASE=");
-	if (s)
-		sscanf(s, "OSRELEASE=%64[^\n]", ret->release);
-	s = strstr(desc, "CRASHTIME=");
-	if (s)
-		ret->crash_time = strtoll(s + 10, NULL, 10);
-}
-
-/* Walk the notes of one PT_NOTE segment (n bytes) for VMCOREINFO. */
-static int notes_find(char *notes, size_t n, struct capture_vmcoreinfo *ret)
-{
-	size_t off = 0;
-
-	while (off + sizeof(Elf64_Nhdr) <= n) {
-		size_t name_off, desc_off, next;
-		Elf64_Nhdr nh;
-
-		memcpy(&nh, notes + off, sizeof(nh));
-		name_off = off + sizeof(nh);
-		desc_off = name_off + ((nh.n_namesz + 3) & ~3UL);
-		next = desc_off + ((nh.n_descsz + 3) & ~3UL);
-		if (nh.n_namesz > n || nh.n_descsz > n || next > n)
-			break;
-		if (nh.n_namesz == sizeof("VMCOREINFO") &&
-		    memcmp(notes + name_off, "VMCOREINFO", nh.n_namesz) == 0) {
-			vmcoreinfo_parse(notes + desc_off, nh.n_descsz, ret);
-			return 0;
-		}
-		off = next;
-	}
-	return -ENOENT;
+	if (!elf_note_is(n, "VMCOREINFO"))
+		return 0;
+	(void)vmcoreinfo_get(n->desc, n->descsz, "OSRELEASE", ret->release,
+			     sizeof(ret->release));
+	if (vmcoreinfo_get(n->desc, n->descsz, "CRASHTIME", t, sizeof(t)) == 0)
+		ret->crash_time = strtoll(t, NULL, 10);
+	return 1;
 }
 
 /* The VMCOREINFO note of a PT_NOTE segment, -ENOENT when it has none. */
@@ -83,9 +57,11 @@ static int segment_find(int fd, const Elf64_Phdr *ph,
 	    (ssize_t)ph->p_filesz)
 		r = -EIO;
 	else
-		r = notes_find(notes, ph->p_filesz, ret);
+		r = elf_notes_walk(notes, ph->p_filesz, note_vmcoreinfo, ret,
+				   NULL);
 	free(notes);
-	return r;
+	/* Notes cut short hold no VMCOREINFO we could read. */
+	return r == 1 ? 0 : r == 0 || r == -EBADMSG ? -ENOENT : r;
 }
 
 /* Pull OSRELEASE and CRASHTIME out of the VMCOREINFO note of the vmcore. */
@@ -143,132 +119,101 @@ static void find_panic(const char *dmesg, char *buf, size_t size)
 }
 
 /* metadata.json of a capture that has not finished, saying why. */
-int capture_write_incomplete(const char *meta, const char *why)
+int capture_write_incomplete(int dirfd, const char *why)
 {
-	struct json_object *o = json_object_new_object();
-	int r = -ENOMEM;
+	struct dump_metadata m;
 
-	if (o && json_set_bool(o, "complete", 0) == 0 &&
-	    json_set_text(o, "error", why) == 0)
-		r = json_write_atomic(meta, o, 0600);
-	json_object_put(o);
-	return r;
+	dump_metadata_init(&m);
+	m.complete = false;
+	snprintf(m.error, sizeof(m.error), "%s", why);
+	return dump_metadata_write(dirfd, &m);
 }
 
-static struct json_object *extra_modules_json(const struct capture *cap)
+static void metadata_extra_modules(const struct capture *cap,
+				   struct dump_metadata *m)
 {
-	struct json_object *a = json_object_new_array();
-
-	for (unsigned int i = 0; a && i < cap->n_extra; i++) {
-		struct json_object *o = json_object_new_object();
+	for (unsigned int i = 0; i < cap->n_extra; i++) {
+		struct dump_meta_module *d = &m->extra_modules[i];
 		int e = cap->extra[i].error;
 		const char *name = e ? strerrorname_np(e) : "";
-		int m = o ? 0 : -ENOMEM;
 
-		if (m == 0)
-			m = json_set_text(o, "name", cap->extra[i].name);
-		if (m == 0)
-			m = json_set_bool(o, "loaded", e == 0);
-		if (m == 0)
-			m = json_set_text(o, "error", name ? name : "?");
-		if (m < 0 || json_object_array_add(a, o) < 0) {
-			json_object_put(o);
-			json_object_put(a);
-			return NULL;
-		}
+		snprintf(d->name, sizeof(d->name), "%s", cap->extra[i].name);
+		d->loaded = e == 0;
+		snprintf(d->error, sizeof(d->error), "%s", name ? name : "?");
 	}
-	return a;
+	m->n_extra_modules = cap->n_extra;
 }
 
-/* seconds: how long each part took. */
-static int metadata_seconds(const struct capture *cap, struct json_object *o)
+static void metadata_hooks(const struct capture *cap, struct dump_metadata *m)
 {
-	struct json_object *secs = json_object_new_object();
-	int m = secs ? 0 : -ENOMEM;
+	for (unsigned int i = 0; i < cap->n_hooks; i++) {
+		const struct capture_hook *h = &cap->hooks[i];
+		struct dump_meta_hook *d = &m->hooks[i];
 
-	if (m == 0)
-		m = json_set_double(secs, "find_target",
-				    cap->t_dev ? (cap->t_dev - cap->t_start) / 1000.0 : 0);
-	if (m == 0)
-		m = json_set_double(secs, "dmesg", cap->t_dmesg / 1000.0);
-	if (m == 0)
-		m = json_set_double(secs, "vmcore", cap->t_core / 1000.0);
-	if (m == 0)
-		m = json_set_double(secs, "total",
-				    (now_ms() - cap->t_start) / 1000.0);
-	if (m == 0 && json_object_object_add(o, "seconds", secs) < 0)
-		m = -ENOMEM;
-	if (m < 0)
-		json_object_put(secs);
-	return m;
+		snprintf(d->phase, sizeof(d->phase), "%s", h->phase);
+		snprintf(d->path, sizeof(d->path), "%s", h->path);
+		d->exit = h->res.status;
+		d->timed_out = h->res.timed_out;
+		d->seconds = h->res.ms / 1000.0;
+		d->failed = hook_failed(&h->res);
+		(void)hook_describe(&h->res, d->result, sizeof(d->result));
+	}
+	m->n_hooks = cap->n_hooks;
+}
+
+/* How long each part took. */
+static void metadata_seconds(const struct capture *cap, struct dump_metadata *m)
+{
+	m->has_seconds = true;
+	m->seconds_find_target = cap->t_dev ?
+		(cap->t_dev - cap->t_start) / 1000.0 : 0;
+	m->seconds_dmesg = cap->t_dmesg / 1000.0;
+	m->seconds_vmcore = cap->t_core / 1000.0;
+	m->seconds_total = (now_ms() - cap->t_start) / 1000.0;
 }
 
 /* What the dump is: the crashed kernel, its panic, what was saved. */
-static int metadata_dump(const struct capture *cap, struct json_object *o)
+static void metadata_dump(const struct capture *cap, struct dump_metadata *m)
 {
 	const struct kdump_conf *c = &cap->conf;
 	struct capture_vmcoreinfo vi;
-	char panic[512];
-	int m;
 
 	(void)capture_vmcoreinfo(cap, &vi);
-	find_panic(cap->dmesg, panic, sizeof(panic));
-	m = json_set_text(o, "kernel_release", vi.release);
-	if (m == 0)
-		m = json_set_int(o, "crash_time", vi.crash_time);
-	if (m == 0)
-		m = json_set_text(o, "panic", panic);
-	if (m == 0 && c->dmesg_only)
-		m = json_set_bool(o, "dmesg_only", 1);
-	if (m == 0 && !c->dmesg_only)
-		m = json_set_int(o, "dump_level", c->dump_level);
-	if (m == 0 && !c->dmesg_only)
-		m = json_set_text(o, "compression",
-				  conf_compression_to_string(c->compression));
-	if (m == 0)
-		m = json_set_bool(o, "complete", cap->result == 0);
-	if (m == 0)
-		m = json_set_int(o, "vmcore_bytes", capture_file_size(cap->core));
-	if (m == 0)
-		m = json_set_int(o, "dmesg_bytes", capture_file_size(cap->dmesg));
-	if (m == 0)
-		m = json_set_text(o, "target", c->target);
-	if (m == 0)
-		m = json_set_text(o, "error", cap->reason);
-	return m;
-}
-
-static int metadata_add(struct json_object *o, const char *key,
-			struct json_object *v)
-{
-	if (!v || json_object_object_add(o, key, v) < 0) {
-		json_object_put(v);
-		return -ENOMEM;
+	snprintf(m->kernel_release, sizeof(m->kernel_release), "%s", vi.release);
+	m->crash_time = vi.crash_time;
+	find_panic(cap->dmesg, m->panic, sizeof(m->panic));
+	m->dmesg_only = c->dmesg_only;
+	if (!c->dmesg_only) {
+		m->dump_level = c->dump_level;
+		snprintf(m->compression, sizeof(m->compression), "%s",
+			 conf_compression_to_string(c->compression));
 	}
-	return 0;
+	m->complete = cap->result == 0;
+	m->vmcore_bytes = capture_file_size(cap->core);
+	m->dmesg_bytes = capture_file_size(cap->dmesg);
+	snprintf(m->target, sizeof(m->target), "%s", c->target);
+	snprintf(m->error, sizeof(m->error), "%s", cap->reason);
 }
 
 /* metadata.json, replacing the record that the capture has not finished. */
 int capture_write_metadata(struct capture *cap)
 {
-	struct json_object *o = json_object_new_object();
-	int m = o ? 0 : -ENOMEM;
+	struct dump_metadata *m = malloc(sizeof(*m));
+	int r = -ENOMEM;
 
-	if (m == 0)
-		m = metadata_dump(cap, o);
-	if (m == 0)
-		m = metadata_seconds(cap, o);
-	if (m == 0 && cap->n_extra)
-		m = metadata_add(o, "extra_modules", extra_modules_json(cap));
-	if (m == 0 && cap->n_hooks)
-		m = metadata_add(o, "hooks", capture_hooks_json(cap));
-	if (m == 0)
-		m = json_write_atomic(cap->meta, o, 0600);
-	json_object_put(o);
-	if (m < 0)
+	if (m) {
+		dump_metadata_init(m);
+		metadata_dump(cap, m);
+		metadata_seconds(cap, m);
+		metadata_extra_modules(cap, m);
+		metadata_hooks(cap, m);
+		r = dump_metadata_write(cap->dir_fd, m);
+		free(m);
+	}
+	if (r < 0)
 		capture_say(cap, "warning: cannot write %s: %s",
-			    capture_rel(cap, cap->meta), strerror(-m));
-	return m;
+			    capture_rel(cap, cap->meta), strerror(-r));
+	return r;
 }
 
 /* Metadata, whatever happened to the vmcore, once there is a directory. */

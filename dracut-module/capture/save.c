@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The dump itself, by makedumpfile: dmesg.txt first, then the vmcore
- * written as vmcore-incomplete, synced, and renamed to vmcore only when
- * makedumpfile succeeded and left min_free_mb free.
+ * written as vmcore-incomplete, synced, and renamed to vmcore
+ * (dump_vmcore_commit()) only when makedumpfile succeeded and left
+ * min_free_mb free.
  */
 #include <errno.h>
 #include <signal.h>
@@ -12,6 +13,7 @@
 #include <unistd.h>
 
 #include "capture.h"
+#include "dumpdir.h"
 #include "process.h"
 #include "util.h"
 
@@ -83,12 +85,11 @@ int capture_makedumpfile_text(struct capture *cap, const char *out,
  */
 static void dmesg_commit(struct capture *cap)
 {
-	(void)capture_write_incomplete(cap->meta, cap->conf.dmesg_only ?
+	(void)capture_write_incomplete(cap->dir_fd, cap->conf.dmesg_only ?
 		"the capture did not finish: power was lost, the capture kernel stopped or capture_timeout passed while writing metadata.json" :
 		"the capture did not finish: power was lost, the capture kernel stopped or capture_timeout passed while saving the vmcore");
 	(void)sync_file(cap->dmesg);
-	(void)sync_file(cap->dir);
-	(void)sync_file(cap->base);
+	(void)fsync(cap->dir_fd);
 }
 
 /* dmesg first: small, and the most useful part of a dump. */
@@ -176,11 +177,7 @@ static int vmcore_commit(struct capture *cap)
 			    cap->reason);
 		return -ENOSPC;
 	}
-	r = sync_file(cap->inc);
-	if (r == 0 && rename(cap->inc, cap->core) < 0)
-		r = -errno;
-	if (r == 0)
-		r = sync_file(cap->dir);
+	r = dump_vmcore_commit(cap->dir_fd);
 	if (r < 0) {
 		capture_say(cap, "error: cannot commit %s: %s", cap->core,
 			    strerror(-r));

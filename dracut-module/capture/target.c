@@ -16,6 +16,7 @@
 
 #include "capture.h"
 #include "dump.h"
+#include "dumpdir.h"
 #include "modload.h"
 #include "target.h"
 #include "util.h"
@@ -159,29 +160,29 @@ out:
 	close(bfd);
 }
 
-/* One directory per crash, named by its time (UTC), in cap->dir. */
+/*
+ * One directory per crash, named by the time the capture began (UTC), in
+ * cap->dir and cap->dir_fd (dump_dir_create()).
+ */
 static int dump_dir_make(struct capture *cap)
 {
-	char stem[PATH_MAX];
-	struct tm tm;
-	time_t now = time(NULL);
+	char name[DUMP_NAME_MAX];
+	int bfd, r;
 
-	gmtime_r(&now, &tm);
-	snprintf(stem, sizeof(stem), "%s/%04d-%02d-%02d-%02d:%02d:%02d",
-		 cap->base, tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
-		 tm.tm_hour, tm.tm_min, tm.tm_sec);
-	snprintf(cap->dir, sizeof(cap->dir), "%s", stem);
-	for (unsigned int i = 1; mkdir(cap->dir, 0700) < 0; i++) {
-		if (errno != EEXIST || i > 99) {
-			int r = -errno;
-
-			capture_say(cap, "error: cannot create %s: %s", cap->dir,
-				    strerror(-r));
-			cap->dir[0] = '\0';
-			return r;
-		}
-		snprintf(cap->dir, sizeof(cap->dir), "%s-%u", stem, i);
+	bfd = open(cap->base, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (bfd < 0) {
+		r = -errno;
+	} else {
+		r = dump_dir_create(bfd, time(NULL), 0700, name, sizeof(name),
+				    &cap->dir_fd);
+		close(bfd);
 	}
+	if (r < 0) {
+		capture_say(cap, "error: cannot create a dump directory in %s: %s",
+			    cap->base, strerror(-r));
+		return r;
+	}
+	snprintf(cap->dir, sizeof(cap->dir), "%s/%s", cap->base, name);
 	return 0;
 }
 
@@ -205,10 +206,11 @@ int phase_dump_dir(struct capture *cap)
 	r = dump_dir_make(cap);
 	if (r < 0)
 		return r;
-	snprintf(cap->dmesg, sizeof(cap->dmesg), "%s/dmesg.txt", cap->dir);
-	snprintf(cap->inc, sizeof(cap->inc), "%s/vmcore-incomplete", cap->dir);
-	snprintf(cap->core, sizeof(cap->core), "%s/vmcore", cap->dir);
-	snprintf(cap->meta, sizeof(cap->meta), "%s/metadata.json", cap->dir);
+	snprintf(cap->dmesg, sizeof(cap->dmesg), "%s/" DUMP_DMESG, cap->dir);
+	snprintf(cap->inc, sizeof(cap->inc), "%s/" DUMP_VMCORE_INCOMPLETE,
+		 cap->dir);
+	snprintf(cap->core, sizeof(cap->core), "%s/" DUMP_VMCORE, cap->dir);
+	snprintf(cap->meta, sizeof(cap->meta), "%s/" DUMP_METADATA, cap->dir);
 	capture_say(cap, "saving to %s", capture_rel(cap, cap->dir));
 	snprintf(m, sizeof(m), "@%s", cap->meta);
 	capture_step(cap, m);
@@ -217,6 +219,10 @@ int phase_dump_dir(struct capture *cap)
 
 int phase_unmount(struct capture *cap)
 {
+	/* Nothing of the target may stay open, or it stays mounted. */
+	if (cap->dir_fd >= 0)
+		close(cap->dir_fd);
+	cap->dir_fd = -1;
 	if (!cap->mounted)
 		return 0;
 	capture_step(cap, "unmounting the target");
