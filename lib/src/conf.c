@@ -81,44 +81,21 @@ static int fail(struct conf_error *err, unsigned int line, const char *key,
 	return r;
 }
 
-/* Strict UTF-8 (no overlongs, no surrogates), no control characters. */
+/*
+ * Strict UTF-8 (utf8_seq_len(): no overlongs, no surrogates), no control
+ * characters.  s[len] is '\0', where any sequence cut short ends.
+ */
 static int check_text(const unsigned char *s, size_t len)
 {
-	size_t i = 0;
+	for (size_t i = 0; i < len;) {
+		size_t n;
 
-	while (i < len) {
-		unsigned char b = s[i];
-		unsigned int cp, n;
-
-		if (b < 0x80) {
-			if (b < 0x20 || b == 0x7f)
-				return -EINVAL;
-			i++;
-			continue;
-		}
-		if (b >= 0xc2 && b <= 0xdf) {
-			n = 1;
-			cp = b & 0x1f;
-		} else if (b >= 0xe0 && b <= 0xef) {
-			n = 2;
-			cp = b & 0x0f;
-		} else if (b >= 0xf0 && b <= 0xf4) {
-			n = 3;
-			cp = b & 0x07;
-		} else {
+		if (s[i] < 0x20 || s[i] == 0x7f)
+			return -EINVAL;
+		n = utf8_seq_len(s + i);
+		if (n == 0)
 			return -EILSEQ;
-		}
-		if (i + n >= len)
-			return -EILSEQ;
-		for (unsigned int k = 1; k <= n; k++) {
-			if ((s[i + k] & 0xc0) != 0x80)
-				return -EILSEQ;
-			cp = (cp << 6) | (s[i + k] & 0x3f);
-		}
-		if ((n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000) ||
-		    cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-			return -EILSEQ;
-		i += n + 1;
+		i += n;
 	}
 	return 0;
 }
@@ -932,62 +909,42 @@ int conf_parse_buffer(struct kdump_conf *c, const char *buf, size_t len,
 int conf_parse_file(struct kdump_conf *c, const char *path,
 		    struct conf_error *err)
 {
-	char *buf;
+	_cleanup_free_ char *buf = NULL;
+	_cleanup_close_ int fd = -1;
 	struct stat st;
-	ssize_t n;
-	int fd, r;
+	int r;
 
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-	if (fd < 0)
-		return fail(err, 0, NULL, -errno, "cannot open: %s",
-			    strerror(errno));
+	if (fd < 0) {
+		r = -errno;
+		return fail(err, 0, NULL, r, "cannot open: %s", strerror(-r));
+	}
 	if (fstat(fd, &st) < 0) {
 		r = -errno;
-		close(fd);
 		return fail(err, 0, NULL, r, "cannot stat: %s", strerror(-r));
 	}
-	if (!S_ISREG(st.st_mode)) {
-		close(fd);
+	if (!S_ISREG(st.st_mode))
 		return fail(err, 0, NULL, -EINVAL, "not a regular file");
-	}
 	/*
 	 * The configuration decides what runs as root in the capture kernel:
 	 * only root (or whoever runs us) may own it, and nobody else may
 	 * write it.
 	 */
 	if ((st.st_uid != 0 && st.st_uid != geteuid()) ||
-	    (st.st_mode & (S_IWGRP | S_IWOTH))) {
-		close(fd);
+	    (st.st_mode & (S_IWGRP | S_IWOTH)))
 		return fail(err, 0, NULL, -EPERM,
 			    "it is writable by others than its owner or not owned by root (mode %04o, uid %u): chown root and chmod go-w it",
 			    (unsigned int)(st.st_mode & 07777),
 			    (unsigned int)st.st_uid);
-	}
-	if (st.st_size > CONF_FILE_MAX) {
-		close(fd);
-		return fail(err, 0, NULL, -EFBIG, "larger than %d bytes",
+	/* Checked before and after the read: the file may grow meanwhile. */
+	r = st.st_size > CONF_FILE_MAX ? -EFBIG :
+					 read_fd_max(fd, &buf, CONF_FILE_MAX);
+	if (r == -EFBIG)
+		return fail(err, 0, NULL, r, "larger than %d bytes",
 			    CONF_FILE_MAX);
-	}
-	buf = malloc(CONF_FILE_MAX + 1);
-	if (!buf) {
-		close(fd);
-		return -ENOMEM;
-	}
-	n = read(fd, buf, CONF_FILE_MAX + 1);
-	r = n < 0 ? -errno : 0;
-	close(fd);
-	if (r < 0) {
-		free(buf);
+	if (r < 0)
 		return fail(err, 0, NULL, r, "cannot read: %s", strerror(-r));
-	}
-	if (n > CONF_FILE_MAX) {
-		free(buf);
-		return fail(err, 0, NULL, -EFBIG, "larger than %d bytes",
-			    CONF_FILE_MAX);
-	}
-	r = conf_parse_buffer(c, buf, n, err);
-	free(buf);
-	return r;
+	return conf_parse_buffer(c, buf, (size_t)r, err);
 }
 
 int conf_write(const struct kdump_conf *c, char *buf, size_t size)
