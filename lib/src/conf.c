@@ -537,25 +537,41 @@ static int set_list(char *dst, const char *v, bool paths, unsigned int line,
 	return 0;
 }
 
-static int set_key(struct kdump_conf *c, enum key_id k, const char *v,
-		   unsigned int line, struct conf_error *err)
+/* An absolute clean path of PATH_CHARS; "" too when may_be_empty. */
+static int set_path(char *dst, const char *v, bool may_be_empty,
+		    unsigned int line, const char *key, struct conf_error *err)
+{
+	char cb[16];
+
+	if (may_be_empty && !*v) {
+		dst[0] = '\0';
+		return 0;
+	}
+	if (first_bad_char(v, PATH_CHARS))
+		return fail(err, line, key, -EINVAL,
+			    "'%s' contains %s: paths may use letters, digits and / . _ - + , @ : only",
+			    v, char_name(first_bad_char(v, PATH_CHARS), cb, sizeof(cb)));
+	if (!path_is_clean(v))
+		return fail(err, line, key, -EINVAL,
+			    "'%s' is not a clean absolute path", v);
+	strcpy(dst, v);
+	return 0;
+}
+
+/* The keys whose value is text, checked and copied as it is. */
+static int set_text_key(struct kdump_conf *c, enum key_id k, const char *v,
+			unsigned int line, struct conf_error *err)
 {
 	const char *key = key_names[k];
-	unsigned long long x;
 	char cb[16];
-	int r;
 
 	switch (k) {
 	case KEY_PATH:
-		if (first_bad_char(v, PATH_CHARS))
-			return fail(err, line, key, -EINVAL,
-				    "'%s' contains %s: paths may use letters, digits and / . _ - + , @ : only",
-				    v, char_name(first_bad_char(v, PATH_CHARS), cb, sizeof(cb)));
-		if (!path_is_clean(v))
-			return fail(err, line, key, -EINVAL,
-				    "'%s' is not a clean absolute path", v);
-		strcpy(c->path, v);
-		return 0;
+		return set_path(c->path, v, false, line, key, err);
+	case KEY_KERNEL:
+		return set_path(c->kernel, v, true, line, key, err);
+	case KEY_INITRAMFS:
+		return set_path(c->initramfs, v, true, line, key, err);
 	case KEY_TARGET:
 	case KEY_RAW:
 		if (*v && !is_device_spec(v))
@@ -564,6 +580,30 @@ static int set_key(struct kdump_conf *c, enum key_id k, const char *v,
 				    v);
 		strcpy(k == KEY_TARGET ? c->target : c->raw, v);
 		return 0;
+	case KEY_CMDLINE_APPEND:
+	case KEY_CMDLINE_REMOVE:
+		if (cmdline_bad_char(v))
+			return fail(err, line, key, -EINVAL,
+				    "%s is not allowed in kernel parameters here (quotes, backslashes, shell metacharacters %s and control or non-ASCII characters are refused)",
+				    char_name(cmdline_bad_char(v), cb, sizeof(cb)),
+				    "$ ` ; | & < > ( ) { } ! * ?");
+		strcpy(k == KEY_CMDLINE_APPEND ? c->cmdline_append :
+						 c->cmdline_remove, v);
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+/* The keys whose value is a number in a range. */
+static int set_number_key(struct kdump_conf *c, enum key_id k, const char *v,
+			  unsigned int line, struct conf_error *err)
+{
+	const char *key = key_names[k];
+	unsigned long long x;
+	int r;
+
+	switch (k) {
 	case KEY_DUMP_LEVEL:
 		/* The kernel log alone: for machines without room for a vmcore. */
 		if (strcmp(v, "dmesg") == 0) {
@@ -576,48 +616,6 @@ static int set_key(struct kdump_conf *c, enum key_id k, const char *v,
 				    "'%s' is not a dump level from 0 to 31, or dmesg",
 				    v);
 		c->dump_level = x;
-		return 0;
-	case KEY_COMPRESSION:
-		for (unsigned int i = 0; i <= COMPRESS_NONE; i++) {
-			if (strcmp(v, compression_names[i]) == 0) {
-				c->compression = i;
-				return 0;
-			}
-		}
-		return fail(err, line, key, -EINVAL,
-			    "'%s' is not one of lzo, zlib, none", v);
-	case KEY_CMDLINE_APPEND:
-	case KEY_CMDLINE_REMOVE:
-		if (cmdline_bad_char(v))
-			return fail(err, line, key, -EINVAL,
-				    "%s is not allowed in kernel parameters here (quotes, backslashes, shell metacharacters %s and control or non-ASCII characters are refused)",
-				    char_name(cmdline_bad_char(v), cb, sizeof(cb)),
-				    "$ ` ; | & < > ( ) { } ! * ?");
-		strcpy(k == KEY_CMDLINE_APPEND ? c->cmdline_append :
-						 c->cmdline_remove, v);
-		return 0;
-	case KEY_KERNEL:
-	case KEY_INITRAMFS:
-		if (*v && first_bad_char(v, PATH_CHARS))
-			return fail(err, line, key, -EINVAL,
-				    "'%s' contains %s: paths may use letters, digits and / . _ - + , @ : only",
-				    v, char_name(first_bad_char(v, PATH_CHARS), cb, sizeof(cb)));
-		if (*v && !path_is_clean(v))
-			return fail(err, line, key, -EINVAL,
-				    "'%s' is not a clean absolute path", v);
-		strcpy(k == KEY_KERNEL ? c->kernel : c->initramfs, v);
-		return 0;
-	case KEY_FAILURE_ACTION:
-	case KEY_FINAL_ACTION:
-		r = parse_action(v, k == KEY_FAILURE_ACTION,
-				 k == KEY_FAILURE_ACTION ? &c->failure_action :
-							   &c->final_action);
-		if (r < 0)
-			return fail(err, line, key, r,
-				    k == KEY_FAILURE_ACTION ?
-					    "'%s' is not one of reboot, poweroff, halt, shell" :
-					    "'%s' is not one of reboot, poweroff, halt",
-				    v);
 		return 0;
 	case KEY_KEEP:
 		r = parse_uint(v, 1000, &x);
@@ -650,35 +648,6 @@ static int set_key(struct kdump_conf *c, enum key_id k, const char *v,
 				    v);
 		c->capture_timeout = x;
 		return 0;
-	case KEY_RAW_OVERWRITE:
-	case KEY_RAW_FORCE:
-		if (parse_bool(v, k == KEY_RAW_OVERWRITE ? &c->raw_overwrite :
-							   &c->raw_force) < 0)
-			return fail(err, line, key, -EINVAL,
-				    "'%s' is not yes or no", v);
-		return 0;
-	case KEY_PANIC_ON: {
-		char bad[48];
-
-		r = parse_panic_on(v, &c->panic_on, bad, sizeof(bad));
-		if (r == -ENOTUNIQ)
-			return fail(err, line, key, -EINVAL,
-				    "'none' cannot be combined with other crashes");
-		if (r < 0)
-			return fail(err, line, key, r,
-				    "'%s' is not one of " PANIC_ON_WORDS, bad);
-		return 0;
-	}
-	case KEY_MAKEDUMPFILE_ARGS:
-		return parse_makedumpfile_args(c, v, line, err);
-	case KEY_PRE_HOOK:
-	case KEY_POST_HOOK:
-		return set_list(k == KEY_PRE_HOOK ? c->pre_hook : c->post_hook,
-				v, true, line, key, err);
-	case KEY_EXTRA_BINARIES:
-		return set_list(c->extra_binaries, v, true, line, key, err);
-	case KEY_EXTRA_MODULES:
-		return set_list(c->extra_modules, v, false, line, key, err);
 	case KEY_HOOK_TIMEOUT:
 		r = parse_uint(v, CONF_HOOK_TIMEOUT_MAX, &x);
 		if (r < 0 || x == 0)
@@ -686,6 +655,48 @@ static int set_key(struct kdump_conf *c, enum key_id k, const char *v,
 				    "'%s' is not a number of seconds from 1 to %d",
 				    v, CONF_HOOK_TIMEOUT_MAX);
 		c->hook_timeout = x;
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+/* The keys whose value is one word of a few, or several (panic_on). */
+static int set_choice_key(struct kdump_conf *c, enum key_id k, const char *v,
+			  unsigned int line, struct conf_error *err)
+{
+	const char *key = key_names[k];
+	char bad[48];
+	int r;
+
+	switch (k) {
+	case KEY_COMPRESSION:
+		for (unsigned int i = 0; i <= COMPRESS_NONE; i++) {
+			if (strcmp(v, compression_names[i]) == 0) {
+				c->compression = i;
+				return 0;
+			}
+		}
+		return fail(err, line, key, -EINVAL,
+			    "'%s' is not one of lzo, zlib, none", v);
+	case KEY_FAILURE_ACTION:
+	case KEY_FINAL_ACTION:
+		r = parse_action(v, k == KEY_FAILURE_ACTION,
+				 k == KEY_FAILURE_ACTION ? &c->failure_action :
+							   &c->final_action);
+		if (r < 0)
+			return fail(err, line, key, r,
+				    k == KEY_FAILURE_ACTION ?
+					    "'%s' is not one of reboot, poweroff, halt, shell" :
+					    "'%s' is not one of reboot, poweroff, halt",
+				    v);
+		return 0;
+	case KEY_RAW_OVERWRITE:
+	case KEY_RAW_FORCE:
+		if (parse_bool(v, k == KEY_RAW_OVERWRITE ? &c->raw_overwrite :
+							   &c->raw_force) < 0)
+			return fail(err, line, key, -EINVAL,
+				    "'%s' is not yes or no", v);
 		return 0;
 	case KEY_HOOK_FAILURE:
 		if (strcmp(v, "continue") == 0)
@@ -696,6 +707,60 @@ static int set_key(struct kdump_conf *c, enum key_id k, const char *v,
 			return fail(err, line, key, -EINVAL,
 				    "'%s' is not continue or stop", v);
 		return 0;
+	case KEY_PANIC_ON:
+		r = parse_panic_on(v, &c->panic_on, bad, sizeof(bad));
+		if (r == -ENOTUNIQ)
+			return fail(err, line, key, -EINVAL,
+				    "'none' cannot be combined with other crashes");
+		if (r < 0)
+			return fail(err, line, key, r,
+				    "'%s' is not one of " PANIC_ON_WORDS, bad);
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+/* Set key k from v: by the kind of value it takes. */
+static int set_key(struct kdump_conf *c, enum key_id k, const char *v,
+		   unsigned int line, struct conf_error *err)
+{
+	const char *key = key_names[k];
+
+	switch (k) {
+	case KEY_PATH:
+	case KEY_KERNEL:
+	case KEY_INITRAMFS:
+	case KEY_TARGET:
+	case KEY_RAW:
+	case KEY_CMDLINE_APPEND:
+	case KEY_CMDLINE_REMOVE:
+		return set_text_key(c, k, v, line, err);
+	case KEY_DUMP_LEVEL:
+	case KEY_KEEP:
+	case KEY_MIN_FREE:
+	case KEY_TARGET_TIMEOUT:
+	case KEY_CAPTURE_TIMEOUT:
+	case KEY_HOOK_TIMEOUT:
+		return set_number_key(c, k, v, line, err);
+	case KEY_COMPRESSION:
+	case KEY_FAILURE_ACTION:
+	case KEY_FINAL_ACTION:
+	case KEY_RAW_OVERWRITE:
+	case KEY_RAW_FORCE:
+	case KEY_HOOK_FAILURE:
+	case KEY_PANIC_ON:
+		return set_choice_key(c, k, v, line, err);
+	case KEY_MAKEDUMPFILE_ARGS:
+		return parse_makedumpfile_args(c, v, line, err);
+	case KEY_PRE_HOOK:
+	case KEY_POST_HOOK:
+		return set_list(k == KEY_PRE_HOOK ? c->pre_hook : c->post_hook,
+				v, true, line, key, err);
+	case KEY_EXTRA_BINARIES:
+		return set_list(c->extra_binaries, v, true, line, key, err);
+	case KEY_EXTRA_MODULES:
+		return set_list(c->extra_modules, v, false, line, key, err);
 	case KEY_MAX:
 		break;
 	}
