@@ -603,6 +603,50 @@ static void test_failure_record(void)
 	teardown(&cap);
 }
 
+static int phase_index(int (*run)(struct capture *cap))
+{
+	for (int i = 0; capture_phases[i].run; i++)
+		if (capture_phases[i].run == run)
+			return i;
+	return -1;
+}
+
+/* The capture kernel's table: the order and what runs after a failure. */
+static void test_phase_table(void)
+{
+	int n = 0;
+
+	while (capture_phases[n].run)
+		n++;
+	CHECK(phase_index(phase_config) == 0);
+	CHECK(phase_index(phase_helpers) < phase_index(phase_deadline));
+	CHECK(phase_index(phase_target) < phase_index(phase_mount));
+	CHECK(phase_index(phase_mount) < phase_index(phase_dump_dir));
+	CHECK(phase_index(phase_pre_hooks) < phase_index(phase_dmesg));
+	CHECK(phase_index(phase_dmesg) < phase_index(phase_vmcore));
+	CHECK(phase_index(phase_vmcore) < phase_index(phase_record));
+	CHECK(phase_index(phase_record) < phase_index(phase_post_hooks));
+	CHECK(phase_index(phase_post_hooks) < phase_index(phase_unmount));
+	CHECK(phase_index(phase_raw_open) < phase_index(phase_raw_dmesg));
+	CHECK(phase_index(phase_raw_dmesg) < phase_index(phase_raw_vmcore));
+	CHECK(phase_index(phase_raw_vmcore) < phase_index(phase_raw_close));
+	CHECK(phase_index(phase_action) == n - 1);
+	for (int i = 0; i < n; i++) {
+		const struct capture_phase *p = &capture_phases[i];
+		bool always = p->run == phase_record ||
+			      p->run == phase_post_hooks ||
+			      p->run == phase_unmount ||
+			      p->run == phase_raw_close || p->run == phase_action;
+
+		CHECK(!!(p->flags & PHASE_ALWAYS) == always);
+		CHECK(p->flags & (PHASE_FILE | PHASE_RAW));
+		CHECK(!(p->run == phase_target || p->run == phase_dmesg ||
+			p->run == phase_vmcore) || !(p->flags & PHASE_RAW));
+		CHECK(!(p->run == phase_raw_open || p->run == phase_raw_vmcore) ||
+		      !(p->flags & PHASE_FILE));
+	}
+}
+
 static void test_actions(void)
 {
 	static const struct {
@@ -646,5 +690,6 @@ int main(void)
 	test_failure_record();
 	test_config();
 	test_actions();
+	test_phase_table();
 	return tests_done();
 }
