@@ -1,0 +1,233 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The capture as a pipeline of phases over one state, struct capture:
+ * configuration, deadline and watchdog, drivers, the target (mounted, or a
+ * raw device), dmesg, vmcore, hooks, the record, the final action.  Each
+ * phase returns 0 or a negative errno and says what it does through
+ * capture_say(), which hands each line to the state's reporter: only the
+ * reporter (main.c) prints.  Every path the capture reads or writes comes
+ * from the state, so that the phases run on the host against a temporary
+ * directory.
+ */
+#ifndef KDUMP_FILE_CAPTURE_H
+#define KDUMP_FILE_CAPTURE_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "conf.h"
+#include "hook.h"
+#include "rawdump.h"
+
+/* What a shell action exits with when the capture is not PID 1 (tests). */
+#define CAPTURE_EXIT_SHELL 99
+
+struct capture_paths {
+	const char *conf;		/* /etc/kdump-file/capture.conf */
+	const char *chain;		/* /etc/kdump-file/chain */
+	const char *vmcore;		/* /proc/vmcore */
+	const char *cmdline;		/* /proc/cmdline */
+	const char *mnt;		/* where the target is mounted */
+	const char *makedumpfile;	/* run for dmesg and vmcore */
+	const char *tmp;		/* a raw dump's dmesg passes through it */
+	const char *modules_dir;	/* /lib/modules */
+	const char *sys_devices;	/* /sys/devices, for the driver rounds */
+	const char *proc_modules;	/* /proc/modules */
+	const char *meminfo;		/* /proc/meminfo */
+	const char *kmsg;		/* /dev/kmsg */
+	const char *watchdog;		/* /dev/watchdog0 */
+	const char *always_kmsg_dump;	/* printk's always_kmsg_dump */
+	const char *pstore_backend;	/* pstore's backend parameter */
+};
+
+struct capture_hook {
+	const char *phase;	/* "pre" or "post" */
+	char path[256];
+	struct hook_result res;
+};
+
+struct capture_module {
+	char name[64];
+	int error;		/* errno, 0 when loaded or already there */
+};
+
+struct modload;
+
+struct capture {
+	struct kdump_conf conf;
+	struct capture_paths paths;
+	/* PID 1 of the capture initramfs; false on the host and in tests. */
+	bool is_init;
+
+	/* Times (now_ms()): start, target found; durations of the saves. */
+	unsigned long long t_start, t_dev, t_dmesg, t_core;
+	/* When capture_timeout passes, 0: none. */
+	unsigned long long deadline_end;
+
+	/* The step running, for the failure record and the deadline. */
+	char step[128];
+	/* The step a stopping hook ran in. */
+	char stop_step[128];
+	/* The last "error: " line said, without its prefix. */
+	char last_error[512];
+	/* Why the dump is not complete, for metadata.json ("" when it is). */
+	char reason[256];
+	/* The pipeline's result: 0 or the first phase's negative errno. */
+	int result;
+	/* There is no vmcore: not a capture kernel, nothing to do. */
+	bool no_vmcore;
+	/* A hook failed with hook_failure = stop. */
+	bool pre_stopped, post_stopped;
+
+	/* Drivers: the module loader (PID 1 only) and its progress. */
+	struct modload *kmods;
+	bool chain_done;
+	unsigned long long next_lvm, rounds_from;
+	struct capture_module extra[CONF_LIST_MAX];
+	unsigned int n_extra;
+
+	/* The hardware watchdog, -1 when not armed. */
+	int wd_fd;
+	/* The write end of the pipe to the deadline process, -1: none. */
+	int step_fd;
+
+	struct capture_hook hooks[2 * CONF_LIST_MAX];
+	unsigned int n_hooks;
+
+	/* The target: device, filesystem, the dump's directory and files. */
+	char dev[PATH_MAX], fstype[32];
+	bool mounted;
+	char base[PATH_MAX], dir[PATH_MAX + 8];
+	/* The dump directory, open (dump_dir_create()); -1 when not made. */
+	int dir_fd;
+	char dmesg[PATH_MAX + 16], inc[PATH_MAX + 32], core[PATH_MAX + 16];
+	char meta[PATH_MAX + 32];
+
+	/* A raw target: its open device and the header written last. */
+	int raw_fd;
+	unsigned long long raw_size;
+	struct raw_header raw;
+
+	/* What main() returns when the action did not end the system. */
+	int exit_status;
+	/* The action taken, for tests; -1 until one is. */
+	int action_taken;
+
+	/* The reporter: the only code that prints. */
+	void (*report)(struct capture *cap, const char *line);
+	/* A hook's output, as it comes. */
+	void (*output)(struct capture *cap, const char *buf, size_t n);
+	/* reboot(2), replaced in tests. */
+	int (*reboot)(int cmd);
+	/* Free space below path in bytes, replaced in tests. */
+	unsigned long long (*free_bytes)(const char *path);
+};
+
+/* The state with the capture kernel's paths and no reporter. */
+void capture_init(struct capture *cap);
+void capture_done(struct capture *cap);
+
+/*
+ * Say a line through the reporter; a line starting "error: " is kept as
+ * last_error for the failure record.
+ */
+void capture_say(struct capture *cap, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/*
+ * The step running now, told to the deadline process too; "@PATH" tells it
+ * the dump's metadata.json instead.
+ */
+void capture_step(struct capture *cap, const char *what);
+/* path below the mount point, as said to the user. */
+const char *capture_rel(const struct capture *cap, const char *path);
+
+struct capture_phase {
+	const char *name;
+	int (*run)(struct capture *cap);
+	unsigned int flags;
+};
+
+#define PHASE_FILE	(1U << 0)	/* for a dump to a filesystem */
+#define PHASE_RAW	(1U << 1)	/* for a dump to a raw device */
+#define PHASE_ALWAYS	(1U << 2)	/* runs after a failure too */
+
+/* The capture's phases, in order, ending with a NULL run. */
+extern const struct capture_phase capture_phases[];
+/*
+ * Run the phases in order: after one fails only PHASE_ALWAYS ones run;
+ * one returning > 0 ends the capture with nothing to do.  Returns
+ * cap->result.
+ */
+int capture_run(struct capture *cap, const struct capture_phase *phases);
+
+/* config.c */
+int phase_config(struct capture *cap);
+unsigned int capture_cmdline_timeout(const char *cmdline);
+
+/* action.c: deadline, watchdog, final action */
+int phase_deadline(struct capture *cap);
+int phase_action(struct capture *cap);
+int capture_action(struct capture *cap, enum conf_action a);
+void watchdog_arm(struct capture *cap, const char *name);
+void watchdog_disarm(struct capture *cap);
+
+/* drivers.c */
+int phase_helpers(struct capture *cap);
+int phase_extra_modules(struct capture *cap);
+void drivers_step(struct capture *cap);
+struct modload *capture_kmods(struct capture *cap);
+void drivers_summary(struct capture *cap);
+
+/* target.c */
+int capture_wait_device(struct capture *cap, const char *spec, char *dev,
+			size_t size, char *fstype, size_t fsize);
+int phase_target(struct capture *cap);
+int phase_mount(struct capture *cap);
+int phase_dump_dir(struct capture *cap);
+int phase_unmount(struct capture *cap);
+void capture_retention(struct capture *cap, const char *base,
+		       unsigned int keep);
+
+/* save.c */
+int phase_dmesg(struct capture *cap);
+int phase_vmcore(struct capture *cap);
+struct process_result;
+int capture_exec(struct capture *cap, char *argv[], int stdout_fd,
+		 struct process_result *ret);
+bool capture_run_failed(int r, const struct process_result *res, char *buf,
+			size_t size);
+int capture_makedumpfile_text(struct capture *cap, const char *out,
+			      const char *workdir, char *buf, size_t size);
+
+/* raw.c */
+int phase_raw_open(struct capture *cap);
+int phase_raw_dmesg(struct capture *cap);
+int phase_raw_vmcore(struct capture *cap);
+int phase_raw_close(struct capture *cap);
+
+/* hooks.c */
+int phase_pre_hooks(struct capture *cap);
+int phase_post_hooks(struct capture *cap);
+
+/* record.c */
+struct capture_vmcoreinfo {
+	char release[65];
+	long long crash_time;	/* -1 when absent */
+};
+
+/*
+ * OSRELEASE and CRASHTIME of the vmcore's VMCOREINFO note.  ret is "" and
+ * -1 where they are not known, also when it fails (the metadata and the
+ * failure record say what is known).
+ */
+int capture_vmcoreinfo(const struct capture *cap,
+		       struct capture_vmcoreinfo *ret);
+int phase_record(struct capture *cap);
+int capture_write_metadata(struct capture *cap);
+int capture_write_incomplete(int dirfd, const char *why);
+void capture_record_failure(struct capture *cap, int err, const char *step,
+			    const char *why);
+long long capture_file_size(const char *path);
+
+#endif

@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The configuration phase: is this a capture kernel at all, capture.conf
+ * as kdump-file(8) wrote it at load time, and an automatic
+ * capture_timeout from the command line.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "capture.h"
+#include "util.h"
+
+/*
+ * An automatic capture_timeout (0 in capture.conf): the value the loader
+ * chose from the RAM at load time, from the command line, or the fallback
+ * when it is missing or not a number of seconds from 1 to 86400.
+ */
+unsigned int capture_cmdline_timeout(const char *cmdline)
+{
+	static const char key[] = CONF_CMDLINE_CAPTURE_TIMEOUT "=";
+	const char *p = cmdline;
+
+	while ((p = strstr(p, key))) {
+		char *end;
+		unsigned long v;
+
+		if (p != cmdline && p[-1] != ' ') {
+			p++;
+			continue;
+		}
+		errno = 0;
+		v = strtoul(p + sizeof(key) - 1, &end, 10);
+		if (errno || end == p + sizeof(key) - 1 ||
+		    (*end && *end != ' ') || v < 1 || v > 86400)
+			break;
+		return (unsigned int)v;
+	}
+	return CONF_CAPTURE_TIMEOUT_FALLBACK;
+}
+
+static void say_started(struct capture *cap)
+{
+	const struct kdump_conf *c = &cap->conf;
+
+	if (c->dmesg_only)
+		capture_say(cap, "capture started: target %s, path %s, dump level dmesg: the kernel log alone",
+			    c->target, c->path);
+	else
+		capture_say(cap, "capture started: target %s, path %s, dump level %u, %s",
+			    c->raw[0] ? c->raw : c->target, c->path,
+			    c->dump_level,
+			    conf_compression_to_string(c->compression));
+}
+
+/*
+ * Returns 1 when there is no vmcore (nothing to do), a negative errno when
+ * capture.conf cannot be used: the defaults then choose failure_action.
+ */
+int phase_config(struct capture *cap)
+{
+	struct conf_error err = { 0 };
+	char cmdline[4096];
+	int r;
+
+	if (access(cap->paths.vmcore, R_OK) < 0) {
+		capture_say(cap, "no %s: this is not a capture kernel, nothing to save",
+			    cap->paths.vmcore);
+		cap->no_vmcore = true;
+		return 1;
+	}
+	r = conf_parse_file(&cap->conf, cap->paths.conf, &err);
+	if (r < 0) {
+		capture_step(cap, "reading the capture configuration");
+		capture_say(cap, "error: %s:%u: %s%s%s", cap->paths.conf,
+			    err.line, err.key, err.key[0] ? ": " : "", err.msg);
+		conf_init(&cap->conf);
+		return r;
+	}
+	say_started(cap);
+	if (read_line_file(cap->paths.cmdline, cmdline, sizeof(cmdline)) == 0)
+		capture_say(cap, "capture kernel command line: %s", cmdline);
+	else
+		cmdline[0] = '\0';
+	if (!cap->conf.capture_timeout)
+		cap->conf.capture_timeout = capture_cmdline_timeout(cmdline);
+	return 0;
+}

@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The user's hooks (pre_hook, post_hook): each run with the dump directory
+ * and "pre", "ok" or "failed", under hook_timeout and never past the
+ * capture's own deadline; its output goes to the reporter and to the
+ * dump's hooks.log; its result to metadata.json.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "capture.h"
+#include "dumpdir.h"
+#include "util.h"
+
+#define HOOK_LOG_MAX (1 << 20)
+
+struct hook_log {
+	struct capture *cap;
+	int fd;
+	size_t written;
+};
+
+static void hook_output(const char *buf, size_t n, void *userdata)
+{
+	struct hook_log *lg = userdata;
+
+	if (lg->cap->output)
+		lg->cap->output(lg->cap, buf, n);
+	if (lg->fd < 0 || lg->written >= HOOK_LOG_MAX)
+		return;
+	if (n > HOOK_LOG_MAX - lg->written)
+		n = HOOK_LOG_MAX - lg->written;
+	if (write(lg->fd, buf, n) > 0)
+		lg->written += n;
+}
+
+/* capture_timeout ends the capture whatever runs: so does it a hook. */
+static unsigned long long hook_limit(const struct capture *cap)
+{
+	unsigned long long limit = cap->conf.hook_timeout * 1000ULL;
+	unsigned long long now = now_ms(), left;
+
+	if (!cap->deadline_end)
+		return limit;
+	left = cap->deadline_end > now ? cap->deadline_end - now : 1;
+	return left < limit ? left : limit;
+}
+
+static void hook_keep(struct capture *cap, const char *phase,
+		      const char *path, const struct hook_result *res)
+{
+	struct capture_hook *h;
+
+	if (cap->n_hooks >= sizeof(cap->hooks) / sizeof(cap->hooks[0]))
+		return;
+	h = &cap->hooks[cap->n_hooks++];
+	h->phase = phase;
+	snprintf(h->path, sizeof(h->path), "%s", path);
+	h->res = *res;
+}
+
+/* Run one hook; -ECANCELED when it failed and hook_failure = stop. */
+static int hook_one(struct capture *cap, const char *phase, char *path,
+		    const char *word, struct hook_log *lg)
+{
+	char *argv[] = { path, cap->dir, (char *)word, NULL };
+	unsigned long long limit = hook_limit(cap);
+	struct hook_result res;
+	char what[300], desc[128];
+	int r;
+
+	snprintf(what, sizeof(what), "running %s hook %s", phase, path);
+	capture_step(cap, what);
+	capture_say(cap, "running %s hook %s %s %s (up to %.0fs)", phase, path,
+		    capture_rel(cap, cap->dir), word, limit / 1000.0);
+	if (lg->fd >= 0 && lg->written < HOOK_LOG_MAX) {
+		int n = dprintf(lg->fd, "== %s hook %s %s\n", phase, path, word);
+
+		if (n > 0)
+			lg->written += n;
+	}
+	r = hook_run(argv, limit, hook_output, lg, &res);
+	if (r < 0) {
+		memset(&res, 0, sizeof(res));
+		res.status = -1;
+		res.error = -r;
+	}
+	hook_keep(cap, phase, path, &res);
+	(void)hook_describe(&res, desc, sizeof(desc));
+	if (!hook_failed(&res)) {
+		capture_say(cap, "%s hook %s: %s in %.1fs", phase, path, desc,
+			    res.ms / 1000.0);
+		return 0;
+	}
+	if (!cap->conf.hook_stop) {
+		capture_say(cap, "warning: %s hook %s failed: %s (hook_failure = continue)",
+			    phase, path, desc);
+		return 0;
+	}
+	capture_say(cap, "error: %s hook %s failed: %s (hook_failure = stop)",
+		    phase, path, desc);
+	snprintf(cap->stop_step, sizeof(cap->stop_step), "%s", cap->step);
+	return -ECANCELED;
+}
+
+/*
+ * Run the hooks of list in order.  Returns -ECANCELED when one failed and
+ * hook_failure = stop (the rest are not run), else 0.
+ */
+static int run_hooks(struct capture *cap, const char *phase,
+		     const char *list, const char *word)
+{
+	struct hook_log lg = { .cap = cap, .fd = -1 };
+	char path[CONF_VALUE_MAX];
+	size_t pos = 0;
+	int r = 0;
+
+	if (!list[0])
+		return 0;
+	lg.fd = openat(cap->dir_fd, DUMP_HOOKS_LOG, O_WRONLY | O_CREAT |
+		       O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0600);
+	while (r == 0 && conf_list_next(list, &pos, path, sizeof(path)))
+		r = hook_one(cap, phase, path, word, &lg);
+	if (lg.fd >= 0) {
+		(void)fsync(lg.fd);
+		close(lg.fd);
+	}
+	return r;
+}
+
+/* The pre hooks: the target is mounted, nothing saved yet. */
+int phase_pre_hooks(struct capture *cap)
+{
+	if (run_hooks(cap, "pre", cap->conf.pre_hook, "pre") == 0)
+		return 0;
+	snprintf(cap->reason, sizeof(cap->reason), "%s", cap->last_error);
+	capture_say(cap, "error: no dump saved: %s", cap->reason);
+	cap->pre_stopped = true;
+	return -ECANCELED;
+}
+
+/*
+ * The post hooks: the dump is saved (or failed) and described; what they
+ * did goes into the metadata too.
+ */
+int phase_post_hooks(struct capture *cap)
+{
+	const char *word = cap->result == 0 ? "ok" : "failed";
+
+	if (!cap->dir[0] || cap->pre_stopped || !cap->conf.post_hook[0])
+		return 0;
+	if (run_hooks(cap, "post", cap->conf.post_hook, word) < 0)
+		cap->post_stopped = true;
+	capture_step(cap, "writing metadata.json");
+	(void)capture_write_metadata(cap);
+	return 0;
+}

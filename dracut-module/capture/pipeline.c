@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The phase table and its runner, the state's defaults, and the two ways a
+ * phase tells the world what it does: capture_say() to the reporter and
+ * capture_step() to the deadline process.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include "capture.h"
+#include "modload.h"
+#include "util.h"
+
+/*
+ * dmesg before the vmcore: small, and the most useful part of a dump.  The
+ * record, the post hooks, the unmount and the action run whatever failed
+ * before them, each doing nothing when what it needs was not made.
+ */
+const struct capture_phase capture_phases[] = {
+	{ "configuration", phase_config, PHASE_FILE | PHASE_RAW },
+	{ "helpers", phase_helpers, PHASE_FILE | PHASE_RAW },
+	{ "deadline", phase_deadline, PHASE_FILE | PHASE_RAW },
+	{ "extra modules", phase_extra_modules, PHASE_FILE | PHASE_RAW },
+	{ "target", phase_target, PHASE_FILE },
+	{ "mount", phase_mount, PHASE_FILE },
+	{ "dump directory", phase_dump_dir, PHASE_FILE },
+	{ "pre hooks", phase_pre_hooks, PHASE_FILE },
+	{ "dmesg", phase_dmesg, PHASE_FILE },
+	{ "vmcore", phase_vmcore, PHASE_FILE },
+	{ "record", phase_record, PHASE_FILE | PHASE_ALWAYS },
+	{ "post hooks", phase_post_hooks, PHASE_FILE | PHASE_ALWAYS },
+	{ "unmount", phase_unmount, PHASE_FILE | PHASE_ALWAYS },
+	{ "raw device", phase_raw_open, PHASE_RAW },
+	{ "raw dmesg", phase_raw_dmesg, PHASE_RAW },
+	{ "raw vmcore", phase_raw_vmcore, PHASE_RAW },
+	{ "raw header", phase_raw_close, PHASE_RAW | PHASE_ALWAYS },
+	{ "action", phase_action, PHASE_FILE | PHASE_RAW | PHASE_ALWAYS },
+	{ NULL, NULL, 0 },
+};
+
+int capture_run(struct capture *cap, const struct capture_phase *phases)
+{
+	bool done = false;
+
+	for (const struct capture_phase *p = phases; p->run; p++) {
+		/* Which target is known once the configuration is read. */
+		unsigned int kind = cap->conf.raw[0] ? PHASE_RAW : PHASE_FILE;
+		int r;
+
+		if (!(p->flags & kind))
+			continue;
+		if ((cap->result < 0 || done) && !(p->flags & PHASE_ALWAYS))
+			continue;
+		r = p->run(cap);
+		if (r > 0)
+			done = true;
+		else if (r < 0 && cap->result == 0)
+			cap->result = r;
+	}
+	return cap->result;
+}
+
+static unsigned long long statvfs_free_bytes(const char *path)
+{
+	struct statvfs sv;
+
+	if (statvfs(path, &sv) < 0)
+		return 0;
+	return (unsigned long long)sv.f_bavail * sv.f_frsize;
+}
+
+void capture_init(struct capture *cap)
+{
+	memset(cap, 0, sizeof(*cap));
+	conf_init(&cap->conf);
+	cap->paths = (struct capture_paths){
+		.conf = "/etc/kdump-file/capture.conf",
+		.chain = "/etc/kdump-file/chain",
+		.vmcore = "/proc/vmcore",
+		.cmdline = "/proc/cmdline",
+		.mnt = "/kdump-target",
+		.makedumpfile = "makedumpfile",
+		.tmp = "/tmp",
+		.modules_dir = "/lib/modules",
+		.sys_devices = "/sys/devices",
+		.proc_modules = "/proc/modules",
+		.meminfo = "/proc/meminfo",
+		.kmsg = "/dev/kmsg",
+		.watchdog = "/dev/watchdog0",
+		.always_kmsg_dump = "/sys/module/printk/parameters/always_kmsg_dump",
+		.pstore_backend = "/sys/module/pstore/parameters/backend",
+	};
+	cap->t_start = now_ms();
+	snprintf(cap->step, sizeof(cap->step), "starting");
+	cap->wd_fd = -1;
+	cap->step_fd = -1;
+	cap->raw_fd = -1;
+	cap->dir_fd = -1;
+	cap->action_taken = -1;
+	cap->free_bytes = statvfs_free_bytes;
+}
+
+void capture_done(struct capture *cap)
+{
+	if (cap->step_fd >= 0)
+		close(cap->step_fd);
+	cap->step_fd = -1;
+	if (cap->raw_fd >= 0)
+		close(cap->raw_fd);
+	cap->raw_fd = -1;
+	if (cap->dir_fd >= 0)
+		close(cap->dir_fd);
+	cap->dir_fd = -1;
+	if (cap->wd_fd >= 0)
+		watchdog_disarm(cap);
+	modload_free(cap->kmods);
+	cap->kmods = NULL;
+}
+
+void capture_say(struct capture *cap, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (strncmp(msg, "error: ", 7) == 0)
+		snprintf(cap->last_error, sizeof(cap->last_error), "%s", msg + 7);
+	if (cap->report)
+		cap->report(cap, msg);
+}
+
+void capture_step(struct capture *cap, const char *what)
+{
+	if (what[0] != '@')
+		snprintf(cap->step, sizeof(cap->step), "%s", what);
+	if (cap->step_fd >= 0)
+		(void)!write(cap->step_fd, what, strlen(what) + 1);
+}
+
+const char *capture_rel(const struct capture *cap, const char *path)
+{
+	size_t n = strlen(cap->paths.mnt);
+
+	return strncmp(path, cap->paths.mnt, n) == 0 ? path + n : path;
+}

@@ -1,0 +1,695 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The capture's phases on the host: a temporary directory stands for the
+ * mounted target, /proc/vmcore is a small ELF file with a VMCOREINFO note,
+ * and makedumpfile a shell script written here that checks the arguments
+ * the capture passes and writes its output, fails with a given status,
+ * kills itself or sleeps.  Nothing is mounted and nothing reboots: the
+ * state's reboot(2) and free space are replaced.
+ */
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/reboot.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "capture.h"
+#include "record.h"
+#include "tests.h"
+#include "util.h"
+
+static char T[64];
+static char p_vmcore[128], p_mnt[128], p_mdf[128], p_conf[128],
+	p_cmdline[128], p_log[128], p_hook[128];
+static int reboot_cmd = -1;
+static unsigned long long free_now = 1ULL << 40, free_after = 1ULL << 40;
+static unsigned int free_calls;
+
+static int fake_reboot(int cmd)
+{
+	reboot_cmd = cmd;
+	return 0;
+}
+
+/* The first call (before the vmcore) sees free_now, the rest free_after. */
+static unsigned long long fake_free(const char *path)
+{
+	(void)path;
+	return free_calls++ ? free_after : free_now;
+}
+
+/* Lines go to a file: the deadline process says its lines from a fork. */
+static void file_report(struct capture *cap, const char *line)
+{
+	FILE *f = fopen(p_log, "ae");
+
+	(void)cap;
+	if (f) {
+		fprintf(f, "%s\n", line);
+		fclose(f);
+	}
+}
+
+static void put(const char *path, const char *fmt, ...)
+{
+	va_list ap;
+	FILE *f = fopen(path, "we");
+
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	va_start(ap, fmt);
+	vfprintf(f, fmt, ap);
+	va_end(ap);
+	fclose(f);
+}
+
+/* The whole of a file ("" when there is none); free it. */
+static char *slurp(const char *path)
+{
+	char *buf = NULL;
+
+	if (read_file_max(path, &buf, 1 << 20) < 0)
+		return strdup("");
+	return buf;
+}
+
+static bool log_has(const char *what)
+{
+	char *s = slurp(p_log);
+	bool r = strstr(s, what) != NULL;
+
+	free(s);
+	if (!r)
+		fprintf(stderr, "log lacks: %s\n", what);
+	return r;
+}
+
+static bool log_lacks(const char *what)
+{
+	char *s = slurp(p_log);
+	bool r = strstr(s, what) == NULL;
+
+	free(s);
+	return r;
+}
+
+/* Does a come before b in the log? */
+static bool log_before(const char *a, const char *b)
+{
+	char *s = slurp(p_log), *pa = strstr(s, a), *pb = strstr(s, b);
+	bool r = pa && pb && pa < pb;
+
+	free(s);
+	return r;
+}
+
+static bool file_has(const char *path, const char *what)
+{
+	char *s = slurp(path);
+	bool r = strstr(s, what) != NULL;
+
+	free(s);
+	if (!r)
+		fprintf(stderr, "%s lacks: %s\n", path, what);
+	return r;
+}
+
+static bool exists(const char *dir, const char *name)
+{
+	char p[PATH_MAX + 64];
+
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	return access(p, F_OK) == 0;
+}
+
+/* An ELF core with one PT_NOTE segment holding VMCOREINFO. */
+static void write_vmcore(const char *path)
+{
+	static const char desc[] = "OSRELEASE=6.1.0-test\nCRASHTIME=1700000000\n";
+	struct {
+		Elf64_Ehdr eh;
+		Elf64_Phdr ph;
+		Elf64_Nhdr nh;
+		char name[12];
+		char desc[(sizeof(desc) + 3) & ~3UL];
+	} f = { 0 };
+	int fd;
+
+	memcpy(f.eh.e_ident, ELFMAG, SELFMAG);
+	f.eh.e_ident[EI_CLASS] = ELFCLASS64;
+	f.eh.e_ident[EI_DATA] = ELFDATA2LSB;
+	f.eh.e_type = ET_CORE;
+	f.eh.e_phoff = sizeof(f.eh);
+	f.eh.e_phentsize = sizeof(f.ph);
+	f.eh.e_phnum = 1;
+	f.ph.p_type = PT_NOTE;
+	f.ph.p_offset = offsetof(__typeof__(f), nh);
+	f.ph.p_filesz = sizeof(f) - f.ph.p_offset;
+	f.nh.n_namesz = sizeof("VMCOREINFO");
+	f.nh.n_descsz = sizeof(desc);
+	memcpy(f.name, "VMCOREINFO", sizeof("VMCOREINFO"));
+	memcpy(f.desc, desc, sizeof(desc));
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	CHECK(fd >= 0);
+	CHECK(write(fd, &f, sizeof(f)) == (ssize_t)sizeof(f));
+	close(fd);
+}
+
+/*
+ * The stand-in makedumpfile: the dmesg with --dump-dmesg; else the vmcore,
+ * refusing (40..42) an output not named vmcore-incomplete, one written
+ * before the dmesg, or a vmcore already there; with -F (a raw target) the
+ * flattened vmcore to its standard output.  then: what it does before
+ * it writes the vmcore ("sleep 3", "kill -9 $$"); status: its exit.
+ */
+static void write_makedumpfile(int dmesg_status, const char *then, int status)
+{
+	put(p_mdf,
+	    "#!/bin/sh\n"
+	    "for a; do out=$a; done\n"
+	    "echo \"$*\" >> %s/args\n"
+	    "if [ \"$1\" = --dump-dmesg ]; then\n"
+	    "	printf 'Linux version 6.1.0-test\\nKernel panic - not syncing: sysrq triggered crash\\n' > \"$out\"\n"
+	    "	exit %d\n"
+	    "fi\n"
+	    "if [ \"$1\" = -F ]; then\n"
+	    "	%s\n"
+	    "	printf 'KDUMP flattened'\n"
+	    "	exit %d\n"
+	    "fi\n"
+	    "case $out in */vmcore-incomplete) ;; *) exit 40 ;; esac\n"
+	    "[ -s \"${out%%/*}/dmesg.txt\" ] || exit 41\n"
+	    "[ -e \"${out%%/*}/vmcore\" ] && exit 42\n"
+	    "%s\n"
+	    "printf 'KDUMP vmcore' > \"$out\"\n"
+	    "exit %d\n",
+	    T, dmesg_status, then, status, then, status);
+	CHECK(chmod(p_mdf, 0755) == 0);
+}
+
+/* A fresh temporary tree, capture.conf with conf, and the state on it. */
+static void setup(struct capture *cap, const char *conf)
+{
+	char tmpl[] = "/tmp/test-capture-XXXXXX";
+
+	CHECK(mkdtemp(tmpl) != NULL);
+	snprintf(T, sizeof(T), "%s", tmpl);
+	snprintf(p_vmcore, sizeof(p_vmcore), "%s/vmcore", T);
+	snprintf(p_mnt, sizeof(p_mnt), "%s/mnt", T);
+	snprintf(p_mdf, sizeof(p_mdf), "%s/makedumpfile", T);
+	snprintf(p_conf, sizeof(p_conf), "%s/capture.conf", T);
+	snprintf(p_cmdline, sizeof(p_cmdline), "%s/cmdline", T);
+	snprintf(p_log, sizeof(p_log), "%s/log", T);
+	snprintf(p_hook, sizeof(p_hook), "%s/hook", T);
+	CHECK(mkdir(p_mnt, 0700) == 0);
+	write_vmcore(p_vmcore);
+	put(p_conf, "%s", conf);
+	put(p_cmdline, "console=ttyS0 " CONF_CMDLINE_CAPTURE_TIMEOUT "=77\n");
+	write_makedumpfile(0, "", 0);
+	capture_init(cap);
+	cap->paths.conf = p_conf;
+	cap->paths.vmcore = p_vmcore;
+	cap->paths.cmdline = p_cmdline;
+	cap->paths.mnt = p_mnt;
+	cap->paths.makedumpfile = p_mdf;
+	cap->paths.tmp = T;
+	cap->report = file_report;
+	cap->reboot = fake_reboot;
+	cap->free_bytes = fake_free;
+	reboot_cmd = -1;
+	free_now = free_after = 1ULL << 40;
+	free_calls = 0;
+}
+
+static void teardown(struct capture *cap)
+{
+	capture_done(cap);
+	/* The deadline process, if one was started. */
+	while (waitpid(-1, NULL, 0) > 0)
+		;
+	CHECK(test_rm_rf(T) == 0);
+}
+
+/* The phases a test runs: all but the drivers, the mount and the watchdog. */
+static const struct capture_phase host_phases[] = {
+	{ "configuration", phase_config, PHASE_FILE },
+	{ "deadline", phase_deadline, PHASE_FILE },
+	{ "dump directory", phase_dump_dir, PHASE_FILE },
+	{ "pre hooks", phase_pre_hooks, PHASE_FILE },
+	{ "dmesg", phase_dmesg, PHASE_FILE },
+	{ "vmcore", phase_vmcore, PHASE_FILE },
+	{ "record", phase_record, PHASE_FILE | PHASE_ALWAYS },
+	{ "post hooks", phase_post_hooks, PHASE_FILE | PHASE_ALWAYS },
+	{ "action", phase_action, PHASE_FILE | PHASE_ALWAYS },
+	{ NULL, NULL, 0 },
+};
+
+#define CONF_BASE "path = /crash\ntarget = LABEL=dumps\ncapture_timeout = 600\n"
+
+static void test_saved(void)
+{
+	struct capture cap;
+	char args[PATH_MAX];
+
+	setup(&cap, CONF_BASE "final_action = poweroff\n");
+	CHECK(capture_run(&cap, host_phases) == 0);
+	CHECK(log_has("capture started: target LABEL=dumps, path /crash, dump level 31, lzo"));
+	CHECK(log_has("capture kernel command line: console=ttyS0"));
+	CHECK(log_has("saving to /crash/"));
+	/* dmesg before the vmcore, which is renamed once complete. */
+	CHECK(log_before("dmesg saved", "saving vmcore (makedumpfile -l -d 31 "));
+	CHECK(log_has("vmcore saved (12 bytes in "));
+	CHECK(exists(cap.dir, "dmesg.txt"));
+	CHECK(exists(cap.dir, "vmcore"));
+	CHECK(!exists(cap.dir, "vmcore-incomplete"));
+	CHECK(file_has(cap.meta, "\"complete\": true"));
+	CHECK(file_has(cap.meta, "\"kernel_release\": \"6.1.0-test\""));
+	CHECK(file_has(cap.meta, "\"crash_time\": 1700000000"));
+	CHECK(file_has(cap.meta, "\"panic\": \"sysrq triggered crash\""));
+	CHECK(file_has(cap.meta, "\"vmcore_bytes\": 12"));
+	/* The order the stand-in saw: dmesg, then the vmcore. */
+	snprintf(args, sizeof(args), "%s/args", T);
+	CHECK(file_has(args, "--dump-dmesg"));
+	CHECK(log_has("capture complete in "));
+	CHECK(cap.action_taken == ACTION_POWEROFF);
+	CHECK(reboot_cmd == (int)RB_POWER_OFF);
+	CHECK(log_has("powering off"));
+	teardown(&cap);
+}
+
+static void test_makedumpfile_fails(void)
+{
+	struct capture cap;
+
+	setup(&cap, CONF_BASE "failure_action = halt\n");
+	write_makedumpfile(0, "", 3);
+	CHECK(capture_run(&cap, host_phases) == -EIO);
+	CHECK(strcmp(cap.reason, "makedumpfile failed with status 3") == 0);
+	CHECK(log_has("error: vmcore not saved: makedumpfile failed with status 3; dmesg.txt and metadata.json are kept"));
+	CHECK(log_lacks("status -"));
+	/* Not a full target: the partial file is kept, under its name. */
+	CHECK(exists(cap.dir, "vmcore-incomplete"));
+	CHECK(!exists(cap.dir, "vmcore"));
+	CHECK(file_has(cap.meta, "\"complete\": false"));
+	CHECK(file_has(cap.meta, "\"error\": \"makedumpfile failed with status 3\""));
+	CHECK(log_has("capture failed after "));
+	CHECK(cap.action_taken == ACTION_HALT);
+	CHECK(reboot_cmd == (int)RB_HALT_SYSTEM);
+	teardown(&cap);
+}
+
+static void test_makedumpfile_killed(void)
+{
+	struct capture cap;
+
+	setup(&cap, CONF_BASE);
+	write_makedumpfile(0, "kill -9 $$", 0);
+	CHECK(capture_run(&cap, host_phases) == -EIO);
+	CHECK(strcmp(cap.reason, "makedumpfile was killed by SIGKILL") == 0);
+	teardown(&cap);
+
+	setup(&cap, CONF_BASE);
+	cap.paths.makedumpfile = "/nonexistent/makedumpfile";
+	CHECK(capture_run(&cap, host_phases) == -EIO);
+	CHECK(strcmp(cap.reason, "makedumpfile could not be run: No such file or directory") == 0);
+	CHECK(log_has("warning: makedumpfile --dump-dmesg could not be run"));
+	teardown(&cap);
+}
+
+static void test_target_full(void)
+{
+	struct capture cap;
+
+	/* Full while writing: the partial vmcore goes, its space is needed. */
+	setup(&cap, CONF_BASE);
+	write_makedumpfile(0, "", 1);
+	free_after = 0;
+	CHECK(capture_run(&cap, host_phases) == -EIO);
+	CHECK(strcmp(cap.reason, "the dump target is full (0 MiB free after 0 MiB written)") == 0);
+	CHECK(!exists(cap.dir, "vmcore-incomplete"));
+	CHECK(exists(cap.dir, "dmesg.txt"));
+	CHECK(file_has(cap.meta, "the dump target is full"));
+	teardown(&cap);
+
+	/* Too little to begin: makedumpfile is not run for the vmcore. */
+	setup(&cap, CONF_BASE "min_free_mb = 64\n");
+	free_now = 10ULL << 20;
+	CHECK(capture_run(&cap, host_phases) == -ENOSPC);
+	CHECK(log_has("error: vmcore not saved: only 10 MiB free on the target, min_free_mb is 64; dmesg.txt and metadata.json are kept"));
+	CHECK(log_lacks("saving vmcore"));
+	CHECK(exists(cap.dir, "dmesg.txt"));
+	CHECK(file_has(cap.meta, "\"complete\": false"));
+	teardown(&cap);
+
+	/* Written, but it leaves less than min_free_mb: removed. */
+	setup(&cap, CONF_BASE "min_free_mb = 64\n");
+	free_after = 20ULL << 20;
+	CHECK(capture_run(&cap, host_phases) == -ENOSPC);
+	CHECK(log_has("error: vmcore removed: the vmcore would leave less than min_free_mb = 64 MiB free"));
+	CHECK(!exists(cap.dir, "vmcore-incomplete"));
+	CHECK(!exists(cap.dir, "vmcore"));
+	teardown(&cap);
+}
+
+static void old_dump(const char *name, bool complete)
+{
+	char dir[256], f[300];
+
+	snprintf(dir, sizeof(dir), "%s/crash/%s", p_mnt, name);
+	CHECK(mkdir_p(dir, 0700) == 0);
+	snprintf(f, sizeof(f), "%s/%s", dir, complete ? "vmcore" : "vmcore-incomplete");
+	put(f, "old");
+}
+
+static void test_retention(void)
+{
+	struct capture cap;
+	char d[256];
+
+	setup(&cap, CONF_BASE "keep = 2\n");
+	old_dump("2020-01-01-00:00:00", true);
+	old_dump("2020-01-02-00:00:00", false);
+	old_dump("2020-01-03-00:00:00", true);
+	CHECK(capture_run(&cap, host_phases) == 0);
+	CHECK(log_has("removed old dump 2020-01-02-00:00:00 (keep = 2), an incomplete one"));
+	CHECK(log_has("removed old dump 2020-01-01-00:00:00 (keep = 2)\n"));
+	snprintf(d, sizeof(d), "%s/crash", p_mnt);
+	CHECK(!exists(d, "2020-01-01-00:00:00"));
+	CHECK(!exists(d, "2020-01-02-00:00:00"));
+	CHECK(exists(d, "2020-01-03-00:00:00"));
+	CHECK(exists(cap.dir, "vmcore"));
+	teardown(&cap);
+}
+
+static void test_dmesg_only(void)
+{
+	struct capture cap;
+
+	setup(&cap, CONF_BASE "dump_level = dmesg\n");
+	CHECK(capture_run(&cap, host_phases) == 0);
+	CHECK(log_has("no vmcore: dump_level = dmesg saves the kernel log alone"));
+	CHECK(!exists(cap.dir, "vmcore"));
+	CHECK(file_has(cap.meta, "\"dmesg_only\": true"));
+	CHECK(file_has(cap.meta, "\"complete\": true"));
+	teardown(&cap);
+
+	setup(&cap, CONF_BASE "dump_level = dmesg\n");
+	write_makedumpfile(5, "", 0);
+	CHECK(capture_run(&cap, host_phases) == -EIO);
+	CHECK(log_has("error: kernel log not saved: makedumpfile --dump-dmesg failed with status 5 (dump_level = dmesg saves nothing else)"));
+	CHECK(file_has(cap.meta, "\"complete\": false"));
+	teardown(&cap);
+}
+
+static void write_hook(int status)
+{
+	put(p_hook, "#!/bin/sh\necho \"hook $1 $2\" >> %s/hooks\nexit %d\n", T,
+	    status);
+	CHECK(chmod(p_hook, 0755) == 0);
+}
+
+static void test_hooks(void)
+{
+	struct capture cap;
+
+	/* A pre hook that fails with hook_failure = stop: nothing saved. */
+	setup(&cap, "");
+	put(p_conf, CONF_BASE "pre_hook = %s/hook\nhook_failure = stop\nfailure_action = poweroff\n", T);
+	write_hook(1);
+	CHECK(capture_run(&cap, host_phases) == -ECANCELED);
+	CHECK(log_has("error: no dump saved: pre hook "));
+	CHECK(!exists(cap.dir, "dmesg.txt"));
+	CHECK(file_has(cap.meta, "\"complete\": false"));
+	CHECK(file_has(cap.meta, "\"phase\": \"pre\""));
+	CHECK(strncmp(cap.stop_step, "running pre hook ", 17) == 0);
+	CHECK(cap.action_taken == ACTION_POWEROFF);
+	teardown(&cap);
+
+	/* A post hook that fails: the dump is saved, failure_action taken. */
+	setup(&cap, "");
+	put(p_conf, CONF_BASE "post_hook = %s/hook\nhook_failure = stop\nfailure_action = halt\n", T);
+	write_hook(2);
+	CHECK(capture_run(&cap, host_phases) == 0);
+	CHECK(exists(cap.dir, "vmcore"));
+	CHECK(exists(cap.dir, "hooks.log"));
+	CHECK(file_has(cap.meta, "\"phase\": \"post\""));
+	CHECK(file_has(cap.meta, "\"exit\": 2"));
+	CHECK(log_has("a post hook failed and hook_failure = stop: the dump is saved, taking failure_action = halt"));
+	CHECK(cap.action_taken == ACTION_HALT);
+	teardown(&cap);
+}
+
+static void test_deadline(void)
+{
+	struct capture cap;
+
+	/* The deadline process says which step ran and records why. */
+	setup(&cap, "path = /crash\ncapture_timeout = 1\n");
+	write_makedumpfile(0, "sleep 3", 0);
+	CHECK(capture_run(&cap, host_phases) == 0);
+	/* Past its deadline, the deadline process ends by itself. */
+	while (waitpid(-1, NULL, 0) > 0)
+		;
+	CHECK(log_has("capture deadline: 1s (capture_timeout)"));
+	CHECK(log_has("error: capture_timeout (1s) passed while saving the vmcore: taking failure_action = reboot"));
+	CHECK(log_has("recorded why in /crash/"));
+	teardown(&cap);
+
+	/* An automatic capture_timeout comes from the command line. */
+	setup(&cap, "path = /crash\n");
+	put(p_cmdline, "quiet " CONF_CMDLINE_CAPTURE_TIMEOUT "=1\n");
+	CHECK(phase_config(&cap) == 0);
+	CHECK(cap.conf.capture_timeout == 1);
+	teardown(&cap);
+}
+
+static void test_config(void)
+{
+	struct capture cap;
+
+	/* Not a capture kernel: nothing to do, no action on the host. */
+	setup(&cap, CONF_BASE);
+	cap.paths.vmcore = "/nonexistent/vmcore";
+	CHECK(capture_run(&cap, host_phases) == 0);
+	CHECK(log_has("this is not a capture kernel, nothing to save"));
+	CHECK(cap.action_taken == -1 && cap.exit_status == 0);
+	teardown(&cap);
+
+	/* A configuration that cannot be read: failure_action by default. */
+	setup(&cap, "no_such_key = 1\n");
+	CHECK(capture_run(&cap, host_phases) < 0);
+	CHECK(log_has("error: " ));
+	CHECK(strcmp(cap.step, "reading the capture configuration") == 0);
+	CHECK(cap.action_taken == ACTION_REBOOT);
+	CHECK(reboot_cmd == (int)RB_AUTOBOOT);
+	teardown(&cap);
+
+	CHECK(capture_cmdline_timeout("a " CONF_CMDLINE_CAPTURE_TIMEOUT "=90 b") == 90);
+	CHECK(capture_cmdline_timeout("x" CONF_CMDLINE_CAPTURE_TIMEOUT "=90") ==
+	      CONF_CAPTURE_TIMEOUT_FALLBACK);
+	CHECK(capture_cmdline_timeout(CONF_CMDLINE_CAPTURE_TIMEOUT "=0") ==
+	      CONF_CAPTURE_TIMEOUT_FALLBACK);
+	CHECK(capture_cmdline_timeout("") == CONF_CAPTURE_TIMEOUT_FALLBACK);
+}
+
+/* Read the header of a raw "device" (a file here). */
+static int raw_read(const char *path, struct raw_header *h)
+{
+	char buf[RAW_HEADER_SIZE];
+	int fd = open(path, O_RDONLY | O_CLOEXEC), r = -EIO;
+
+	if (fd >= 0 && read(fd, buf, sizeof(buf)) == (ssize_t)sizeof(buf))
+		r = raw_header_parse(buf, sizeof(buf), 1 << 20, h);
+	if (fd >= 0)
+		close(fd);
+	return r;
+}
+
+/* The raw phases after the device is open: a file of 1 MiB stands for it. */
+static int raw_run(struct capture *cap, const char *dev)
+{
+	int r;
+
+	cap->raw_fd = open(dev, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	CHECK(cap->raw_fd >= 0);
+	CHECK(ftruncate(cap->raw_fd, 1 << 20) == 0);
+	cap->raw_size = 1 << 20;
+	cap->raw = (struct raw_header){ .state = RAW_WRITING };
+	CHECK(phase_raw_dmesg(cap) == 0);
+	r = phase_raw_vmcore(cap);
+	CHECK(phase_raw_close(cap) == 0);
+	CHECK(cap->raw_fd == -1);
+	return r;
+}
+
+static void test_raw(void)
+{
+	struct raw_header h;
+	struct capture cap;
+	char dev[160];
+
+	setup(&cap, CONF_BASE "raw = /dev/vdb\n");
+	snprintf(dev, sizeof(dev), "%s/rawdev", T);
+	CHECK(raw_run(&cap, dev) == 0);
+	CHECK(log_before("dmesg saved (", "saving vmcore (makedumpfile -F -l -d 31 "));
+	CHECK(raw_read(dev, &h) == 0);
+	CHECK(h.state == RAW_COMPLETE);
+	CHECK(h.dmesg_off == RAW_HEADER_SIZE && h.dmesg_len > 0);
+	CHECK(h.vmcore_off % 4096 == 0 && h.vmcore_off >= RAW_HEADER_SIZE + h.dmesg_len);
+	CHECK(h.vmcore_len == strlen("KDUMP flattened"));
+	teardown(&cap);
+
+	setup(&cap, CONF_BASE "raw = /dev/vdb\n");
+	snprintf(dev, sizeof(dev), "%s/rawdev", T);
+	write_makedumpfile(0, "", 4);
+	CHECK(raw_run(&cap, dev) == -EIO);
+	CHECK(raw_read(dev, &h) == 0);
+	CHECK(h.state == RAW_FAILED);
+	CHECK(strcmp(h.error, "makedumpfile failed with status 4") == 0);
+	CHECK(log_has("error: vmcore not saved: makedumpfile failed with status 4"));
+	teardown(&cap);
+}
+
+/* As PID 1 the failure record goes to the kernel log, here a file. */
+static void test_failure_record(void)
+{
+	char kmsg[160], dump[160], backend[160], mods[160], mem[160];
+	struct capture_record rec;
+	struct capture cap;
+	char *line;
+
+	setup(&cap, CONF_BASE);
+	snprintf(kmsg, sizeof(kmsg), "%s/kmsg", T);
+	snprintf(dump, sizeof(dump), "%s/always_kmsg_dump", T);
+	snprintf(backend, sizeof(backend), "%s/backend", T);
+	snprintf(mods, sizeof(mods), "%s/modules", T);
+	snprintf(mem, sizeof(mem), "%s/meminfo", T);
+	put(kmsg, "%s", "");
+	put(dump, "N");
+	put(backend, "ramoops\n");
+	put(mods, "virtio_blk 20480 0 - Live 0x0\next4 1 0 - Live 0x0\n");
+	put(mem, "MemTotal: 200000 kB\nMemFree: 123456 kB\n");
+	cap.paths.kmsg = kmsg;
+	cap.paths.always_kmsg_dump = dump;
+	cap.paths.pstore_backend = backend;
+	cap.paths.proc_modules = mods;
+	cap.paths.meminfo = mem;
+	CHECK(phase_config(&cap) == 0);
+	cap.is_init = true;
+	capture_record_failure(&cap, ENODEV, "waiting for the dump target",
+			       "dump target LABEL=dumps not found within 60s");
+	cap.is_init = false;
+	line = slurp(kmsg);
+	CHECK(strncmp(line, "<3>", 3) == 0);
+	CHECK(record_parse(line, &rec) == 0);
+	CHECK(rec.crash_time == 1700000000);
+	CHECK(strcmp(rec.step, "waiting for the dump target") == 0);
+	CHECK(strcmp(rec.error, "ENODEV") == 0);
+	CHECK(strcmp(rec.target, "LABEL=dumps") == 0);
+	CHECK(strcmp(rec.modules, "virtio_blk,ext4") == 0);
+	CHECK(rec.mem_free_kib == 123456);
+	CHECK(strcmp(rec.why, "dump target LABEL=dumps not found within 60s") == 0);
+	free(line);
+	CHECK(file_has(dump, "Y"));
+	CHECK(log_has("recorded why for the next boot (pstore: ramoops)"));
+	teardown(&cap);
+}
+
+static int phase_index(int (*run)(struct capture *cap))
+{
+	for (int i = 0; capture_phases[i].run; i++)
+		if (capture_phases[i].run == run)
+			return i;
+	return -1;
+}
+
+/* The capture kernel's table: the order and what runs after a failure. */
+static void test_phase_table(void)
+{
+	int n = 0;
+
+	while (capture_phases[n].run)
+		n++;
+	CHECK(phase_index(phase_config) == 0);
+	CHECK(phase_index(phase_helpers) < phase_index(phase_deadline));
+	CHECK(phase_index(phase_target) < phase_index(phase_mount));
+	CHECK(phase_index(phase_mount) < phase_index(phase_dump_dir));
+	CHECK(phase_index(phase_pre_hooks) < phase_index(phase_dmesg));
+	CHECK(phase_index(phase_dmesg) < phase_index(phase_vmcore));
+	CHECK(phase_index(phase_vmcore) < phase_index(phase_record));
+	CHECK(phase_index(phase_record) < phase_index(phase_post_hooks));
+	CHECK(phase_index(phase_post_hooks) < phase_index(phase_unmount));
+	CHECK(phase_index(phase_raw_open) < phase_index(phase_raw_dmesg));
+	CHECK(phase_index(phase_raw_dmesg) < phase_index(phase_raw_vmcore));
+	CHECK(phase_index(phase_raw_vmcore) < phase_index(phase_raw_close));
+	CHECK(phase_index(phase_action) == n - 1);
+	for (int i = 0; i < n; i++) {
+		const struct capture_phase *p = &capture_phases[i];
+		bool always = p->run == phase_record ||
+			      p->run == phase_post_hooks ||
+			      p->run == phase_unmount ||
+			      p->run == phase_raw_close || p->run == phase_action;
+
+		CHECK(!!(p->flags & PHASE_ALWAYS) == always);
+		CHECK(p->flags & (PHASE_FILE | PHASE_RAW));
+		CHECK(!(p->run == phase_target || p->run == phase_dmesg ||
+			p->run == phase_vmcore) || !(p->flags & PHASE_RAW));
+		CHECK(!(p->run == phase_raw_open || p->run == phase_raw_vmcore) ||
+		      !(p->flags & PHASE_FILE));
+	}
+}
+
+static void test_actions(void)
+{
+	static const struct {
+		enum conf_action a;
+		int cmd;
+		const char *said;
+	} cases[] = {
+		{ ACTION_REBOOT, RB_AUTOBOOT, "rebooting" },
+		{ ACTION_POWEROFF, RB_POWER_OFF, "powering off" },
+		{ ACTION_HALT, RB_HALT_SYSTEM, "halting" },
+		{ ACTION_SHELL, -1, "dropping to a shell" },
+	};
+	struct capture cap;
+
+	setup(&cap, CONF_BASE);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		reboot_cmd = -1;
+		CHECK(capture_action(&cap, cases[i].a) == 0);
+		CHECK(cap.action_taken == (int)cases[i].a);
+		CHECK(reboot_cmd == cases[i].cmd);
+		CHECK(log_has(cases[i].said));
+	}
+	/* Not PID 1: the shell is an exit status. */
+	CHECK(cap.exit_status == CAPTURE_EXIT_SHELL);
+	teardown(&cap);
+}
+
+int main(void)
+{
+	/* The deadline process ends before the capture's last steps. */
+	signal(SIGPIPE, SIG_IGN);
+	test_saved();
+	test_makedumpfile_fails();
+	test_makedumpfile_killed();
+	test_target_full();
+	test_retention();
+	test_dmesg_only();
+	test_hooks();
+	test_deadline();
+	test_raw();
+	test_failure_record();
+	test_config();
+	test_actions();
+	test_phase_table();
+	return tests_done();
+}
