@@ -288,7 +288,8 @@ static int watch(pid_t pid, unsigned long long start, int out_fd,
 			break;
 
 		if (!eof)
-			p[np++] = (struct pollfd){ .fd = out_fd, .events = POLLIN };
+			p[np++] = (struct pollfd){ .fd = out_fd,
+						   .events = POLLIN };
 		if (exited) {
 			wait_ms = (int)(drain_end - now_ms());
 		} else {
