@@ -124,7 +124,11 @@ int make_plan(struct plan *p, bool create)
 			break;
 		fprintf(stderr, "kdump-file: warning: %.*s\n", (int)(nl - l), l);
 	}
-	if (r < 0 && p->error[0])
+	/* load, rebuild and setup make the dump directory: root's work. */
+	if (create && (r == -EACCES || r == -EPERM) && geteuid() != 0)
+		log_error("'%s' must be run as root (%s)", cli_verb,
+			  p->error[0] ? p->error : strerror(-r));
+	else if (r < 0 && p->error[0])
 		log_error("%s", p->error);
 	else if (r < 0)
 		log_error("cannot plan the load from %s: %s", arg_config,
