@@ -450,16 +450,11 @@ static void previous_restore(struct previous *prev)
 }
 
 
-int load_capture(bool after_hotplug)
+/* The reservation, or why there is none to load into. */
+static int read_reservation(unsigned long long *ret)
 {
-	struct previous prev = { .kfd = -1, .ifd = -1 };
-	struct initramfs_problem bad = { 0 };
-	struct kexec_context ctx;
-	unsigned long long reserved = 0, loaded = 0;
-	char lockdown[4096] = "";
-	bool loaded_new = false;
-	struct plan p;
-	int lock_fd = -1, kfd = -1, ifd = -1, r;
+	unsigned long long reserved = 0;
+	int r;
 
 	r = read_ull_file(SYS_CRASH_SIZE, &reserved);
 	if (r < 0) {
@@ -471,6 +466,173 @@ int load_capture(bool after_hotplug)
 		log_error("cannot load a capture kernel: no crashkernel= memory is reserved (add crashkernel=256M to the kernel command line, e.g. in GRUB_CMDLINE_LINUX of /etc/default/grub, run update-grub and reboot)");
 		return -EADDRNOTAVAIL;
 	}
+	*ret = reserved;
+	return 0;
+}
+
+/* The capture kernel, opened and checked as kexec_file_load would. */
+static int open_capture_kernel(const struct plan *p, int *ret_fd)
+{
+	int fd, r;
+
+	r = open_regular("capture kernel", p->kernel, &fd);
+	if (r < 0)
+		return r;
+	r = kexec_check_bzimage(fd);
+	if (r == -EBADMSG)
+		log_error("capture kernel '%s' is truncated: its boot header announces more than the file holds (a copy cut short?): reinstall it, or point 'kernel' in %s at a complete vmlinuz",
+			  p->kernel, arg_config);
+	else if (r < 0)
+		log_error("cannot load capture kernel '%s': not an x86_64 bzImage that kexec_file_load accepts (boot protocol 2.12, 64-bit entry): point 'kernel' in %s at a vmlinuz",
+			  p->kernel, arg_config);
+	if (r < 0) {
+		close(fd);
+		return r;
+	}
+	*ret_fd = fd;
+	return 0;
+}
+
+/* The capture initramfs, opened and read through to its end. */
+static int open_capture_initramfs(const struct plan *p, int *ret_fd)
+{
+	struct initramfs_problem bad = { 0 };
+	int fd, r;
+
+	r = open_regular("capture initramfs", p->initramfs, &fd);
+	if (r < 0)
+		return r;
+	r = initramfs_verify(fd, &bad);
+	if (r == -EBADMSG && p->initramfs_managed)
+		log_error("capture initramfs '%s' is truncated or corrupt: rebuild it with 'kdump-file rebuild' (%s at byte %llu)",
+			  p->initramfs, bad.what, bad.offset);
+	else if (r == -EBADMSG)
+		log_error("capture initramfs '%s' is truncated or corrupt: rebuild or replace that file, or remove 'initramfs' from %s to have kdump-file build one (%s at byte %llu)",
+			  p->initramfs, arg_config, bad.what, bad.offset);
+	else if (r == -EINVAL)
+		log_error("capture initramfs '%s' is neither a cpio archive nor a compressed one: %s",
+			  p->initramfs, p->initramfs_managed ?
+			  "rebuild it with 'kdump-file rebuild'" :
+			  "point 'initramfs' at an initramfs image");
+	else if (r < 0)
+		log_error("cannot read capture initramfs '%s': %s", p->initramfs,
+			  strerror(-r));
+	if (r < 0) {
+		close(fd);
+		return r;
+	}
+	*ret_fd = fd;
+	return 0;
+}
+
+/*
+ * A set that cannot fit the reservation is refused here: the kernel would
+ * refuse it too, but only after it has dropped the loaded capture kernel,
+ * which then has to be loaded again.  One that fits but leaves the capture
+ * less than it needs is a warning.
+ */
+static int check_fits(const struct plan *p, int kfd, int ifd,
+		      unsigned long long reserved)
+{
+	struct estimate e;
+
+	if (estimate_capture(kfd, ifd, plan_system_ram(),
+			     plan_modules_bytes(p), &e) < 0)
+		return 0;
+	if (e.kernel + e.initramfs > reserved) {
+		log_error("cannot load capture kernel '%s' with initramfs '%s': they take %llu MiB in memory (the kernel's init_size %llu MiB, the initramfs %llu MiB), more than the %llu MiB crashkernel= reserves: raise crashkernel= and reboot, or use a smaller initramfs",
+			  p->kernel, p->initramfs,
+			  (e.kernel + e.initramfs) >> 20, e.kernel >> 20,
+			  e.initramfs >> 20, reserved >> 20);
+		return -E2BIG;
+	}
+	if (reserved < e.needed)
+		fprintf(stderr,
+			"kdump-file: warning: the crashkernel= reservation (%llu MiB) is smaller than the %llu MiB the capture needs: it may run out of memory and save nothing (see 'kdump-file estimate')\n",
+			reserved >> 20, (e.needed + (1ULL << 20) - 1) >> 20);
+	return 0;
+}
+
+/* Every check before the syscall: a refused input leaves the kernel alone. */
+static int prepare_load(struct plan *p, unsigned long long reserved,
+			int *ret_kfd, int *ret_ifd)
+{
+	int kfd = -1, ifd = -1, r;
+
+	r = open_capture_kernel(p, &kfd);
+	if (r >= 0)
+		r = check_boot_files(p);
+	if (r >= 0)
+		r = ensure_initramfs(p, false);
+	if (r >= 0)
+		r = open_capture_initramfs(p, &ifd);
+	if (r >= 0)
+		r = check_fits(p, kfd, ifd, reserved);
+	if (r < 0) {
+		if (ifd >= 0)
+			close(ifd);
+		if (kfd >= 0)
+			close(kfd);
+		return r;
+	}
+	*ret_kfd = kfd;
+	*ret_ifd = ifd;
+	return 0;
+}
+
+/* The kernel refused the set: why, in words a user can act on. */
+static void load_refused(const struct plan *p, int kfd, int ifd, int r)
+{
+	char lockdown[4096] = "", why[1024];
+	struct kexec_context ctx;
+	struct estimate e;
+
+	fill_context(&ctx, p, kfd, lockdown, sizeof(lockdown));
+	if (estimate_capture(kfd, ifd, plan_system_ram(),
+			     plan_modules_bytes(p), &e) == 0)
+		ctx.needed = e.needed;
+	kexec_explain(-r, &ctx, why, sizeof(why));
+	log_error("cannot load capture kernel '%s' with initramfs '%s': kexec_file_load: %s: %s",
+		  p->kernel, p->initramfs, strerror(-r), why);
+}
+
+/* The kernel took the set: check, record it, and say so. */
+static int load_done(const struct plan *p, unsigned long long reserved)
+{
+	unsigned long long loaded = 0;
+	int r;
+
+	r = read_ull_file(SYS_CRASH_LOADED, &loaded);
+	if (r < 0 || loaded != 1) {
+		log_error("the kernel accepted capture kernel '%s' but %s does not read 1",
+			  p->kernel, SYS_CRASH_LOADED);
+		return -EIO;
+	}
+	r = write_state(p);
+	if (r < 0)
+		log_error("capture kernel loaded, but cannot record it in %s/loaded: %s",
+			  RUN_DIR, strerror(-r));
+	r = write_armed(p->kernel);
+	if (r < 0)
+		log_error("capture kernel loaded, but cannot record it in %s: %s (a lost crash will not be reported)",
+			  ARMED_FILE, strerror(-r));
+	log_info("capture kernel %s loaded (initramfs %s, %llu MiB reserved)",
+		 p->kernel, p->initramfs, reserved >> 20);
+	return 0;
+}
+
+int load_capture(bool after_hotplug)
+{
+	struct previous prev = { .kfd = -1, .ifd = -1 };
+	unsigned long long reserved = 0;
+	bool loaded_new = false;
+	struct kdump_conf c;
+	struct plan p;
+	int lock_fd = -1, kfd = -1, ifd = -1, r;
+
+	r = read_reservation(&reserved);
+	if (r < 0)
+		return r;
 	/*
 	 * A dump left on the raw device comes out before a capture kernel
 	 * that could be needed goes in (the capture keeps an unrecovered
@@ -478,12 +640,8 @@ int load_capture(bool after_hotplug)
 	 * is said, and the load goes on: protection first.  A configuration
 	 * that does not parse is left for make_plan() to report, once.
 	 */
-	{
-		struct kdump_conf c;
-
-		if (conf_parse_file(&c, arg_config, NULL) == 0 && c.raw[0])
-			(void)recover_raw();
-	}
+	if (conf_parse_file(&c, arg_config, NULL) == 0 && c.raw[0])
+		(void)recover_raw();
 	r = make_plan(&p, true);
 	if (r < 0) {
 		say_loaded_now(false);
@@ -504,105 +662,18 @@ int load_capture(bool after_hotplug)
 		r = 1;
 		goto out;
 	}
-
-	/* Every check before the syscall: a refused input leaves the kernel alone. */
-	r = open_regular("capture kernel", p.kernel, &kfd);
+	r = prepare_load(&p, reserved, &kfd, &ifd);
 	if (r < 0)
 		goto out;
-	r = kexec_check_bzimage(kfd);
-	if (r == -EBADMSG) {
-		log_error("capture kernel '%s' is truncated: its boot header announces more than the file holds (a copy cut short?): reinstall it, or point 'kernel' in %s at a complete vmlinuz",
-			  p.kernel, arg_config);
-		goto out;
-	}
-	if (r < 0) {
-		log_error("cannot load capture kernel '%s': not an x86_64 bzImage that kexec_file_load accepts (boot protocol 2.12, 64-bit entry): point 'kernel' in %s at a vmlinuz",
-			  p.kernel, arg_config);
-		goto out;
-	}
-	r = check_boot_files(&p);
-	if (r < 0)
-		goto out;
-	r = ensure_initramfs(&p, false);
-	if (r < 0)
-		goto out;
-	r = open_regular("capture initramfs", p.initramfs, &ifd);
-	if (r < 0)
-		goto out;
-	r = initramfs_verify(ifd, &bad);
-	if (r == -EBADMSG && p.initramfs_managed)
-		log_error("capture initramfs '%s' is truncated or corrupt: rebuild it with 'kdump-file rebuild' (%s at byte %llu)",
-			  p.initramfs, bad.what, bad.offset);
-	else if (r == -EBADMSG)
-		log_error("capture initramfs '%s' is truncated or corrupt: rebuild or replace that file, or remove 'initramfs' from %s to have kdump-file build one (%s at byte %llu)",
-			  p.initramfs, arg_config, bad.what, bad.offset);
-	else if (r == -EINVAL)
-		log_error("capture initramfs '%s' is neither a cpio archive nor a compressed one: %s",
-			  p.initramfs, p.initramfs_managed ?
-			  "rebuild it with 'kdump-file rebuild'" :
-			  "point 'initramfs' at an initramfs image");
-	else if (r < 0)
-		log_error("cannot read capture initramfs '%s': %s", p.initramfs,
-			  strerror(-r));
-	if (r < 0)
-		goto out;
-
-	{
-		struct estimate e;
-
-		/*
-		 * A set that cannot fit the reservation is refused here: the
-		 * kernel would refuse it too, but only after it has dropped
-		 * the loaded capture kernel, which then has to be loaded again.
-		 */
-		bool have_e = estimate_capture(kfd, ifd, plan_system_ram(),
-					       plan_modules_bytes(&p), &e) == 0;
-
-		if (have_e && e.kernel + e.initramfs > reserved) {
-			log_error("cannot load capture kernel '%s' with initramfs '%s': they take %llu MiB in memory (the kernel's init_size %llu MiB, the initramfs %llu MiB), more than the %llu MiB crashkernel= reserves: raise crashkernel= and reboot, or use a smaller initramfs",
-				  p.kernel, p.initramfs,
-				  (e.kernel + e.initramfs) >> 20, e.kernel >> 20,
-				  e.initramfs >> 20, reserved >> 20);
-			r = -E2BIG;
-			goto out;
-		}
-		if (have_e && reserved < e.needed)
-			fprintf(stderr,
-				"kdump-file: warning: the crashkernel= reservation (%llu MiB) is smaller than the %llu MiB the capture needs: it may run out of memory and save nothing (see 'kdump-file estimate')\n",
-				reserved >> 20, (e.needed + (1ULL << 20) - 1) >> 20);
-	}
 	r = kexec_crash_load(kfd, ifd, p.cmdline);
 	if (r < 0) {
-		char why[1024];
-		struct estimate e;
-
-		fill_context(&ctx, &p, kfd, lockdown, sizeof(lockdown));
-		if (estimate_capture(kfd, ifd, plan_system_ram(),
-				     plan_modules_bytes(&p), &e) == 0)
-			ctx.needed = e.needed;
-		kexec_explain(-r, &ctx, why, sizeof(why));
-		log_error("cannot load capture kernel '%s' with initramfs '%s': kexec_file_load: %s: %s",
-			  p.kernel, p.initramfs, strerror(-r), why);
+		load_refused(&p, kfd, ifd, r);
 		previous_restore(&prev);
 		goto out;
 	}
-	r = read_ull_file(SYS_CRASH_LOADED, &loaded);
-	if (r < 0 || loaded != 1) {
-		log_error("the kernel accepted capture kernel '%s' but %s does not read 1",
-			  p.kernel, SYS_CRASH_LOADED);
-		r = -EIO;
+	r = load_done(&p, reserved);
+	if (r < 0)
 		goto out;
-	}
-	r = write_state(&p);
-	if (r < 0)
-		log_error("capture kernel loaded, but cannot record it in %s/loaded: %s",
-			  RUN_DIR, strerror(-r));
-	r = write_armed(p.kernel);
-	if (r < 0)
-		log_error("capture kernel loaded, but cannot record it in %s: %s (a lost crash will not be reported)",
-			  ARMED_FILE, strerror(-r));
-	log_info("capture kernel %s loaded (initramfs %s, %llu MiB reserved)",
-		 p.kernel, p.initramfs, reserved >> 20);
 	loaded_new = true;
 	r = load_panic_on(p.conf.panic_on);
 out:
