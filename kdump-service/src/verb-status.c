@@ -215,18 +215,167 @@ static int status_panic_on(const struct kdump_conf *c, bool loaded,
 	return 0;
 }
 
+/* The reservation, this boot's and the next's, and whether one is loaded. */
+static int status_reservation(struct json_object *j,
+			      unsigned long long *ret_loaded)
+{
+	unsigned long long reserved = 0, loaded = 0, next = 0;
+	bool reserved_known;
+	char dropin[32] = "";
+	int m = 0;
+
+	reserved_known = read_ull_file(SYS_CRASH_SIZE, &reserved) == 0;
+	(void)read_ull_file(SYS_CRASH_LOADED, &loaded);
+	*ret_loaded = loaded;
+	if (j) {
+		if (reserved_known)
+			m = json_set_int(j, "reservation_bytes", reserved);
+		if (m == 0)
+			m = json_set_bool(j, "loaded", loaded != 0);
+		if (m == 0 && dropin_reservation(dropin, sizeof(dropin), &next) == 0)
+			m = json_set_int(j, "next_boot_reservation_bytes", next);
+		return m;
+	}
+	if (!reserved_known)
+		printf("reservation:  unknown (%s unreadable)\n", SYS_CRASH_SIZE);
+	else if (reserved == 0)
+		printf("reservation:  none (run 'kdump-file setup' and reboot, or add crashkernel=256M to the kernel command line)\n");
+	else
+		printf("reservation:  %llu MiB\n", reserved >> 20);
+	if (dropin_reservation(dropin, sizeof(dropin), &next) == 0 &&
+	    next != reserved)
+		printf("setup:        crashkernel=%s is set for the next boot (%s): reboot to reserve it\n",
+		       dropin, GRUB_DROPIN);
+	if (loaded)
+		printf("loaded:       yes\n");
+	else if (reserved)
+		printf("loaded:       no: a crash now is not captured (systemctl enable --now kdump-file, or kdump-file load)\n");
+	else
+		printf("loaded:       no\n");
+	if (loaded && geteuid() != 0 && access(RUN_DIR "/loaded", R_OK) < 0)
+		printf("kernel:       unknown: %s/loaded is root's (run status as root)\n",
+		       RUN_DIR);
+	return 0;
+}
+
+/* What load recorded of the loaded set: printed, or into set. */
+static int status_loaded_set(struct json_object *set)
+{
+	char state[8192] = "";
+	int m = 0;
+
+	if (read_line_file(RUN_DIR "/loaded", state, sizeof(state)) < 0)
+		return 0;
+	for (char *l = strtok(state, "\n"); l && m == 0; l = strtok(NULL, "\n")) {
+		char *eq = strchr(l, '=');
+
+		if (!eq)
+			continue;
+		*eq = '\0';
+		if (set) {
+			m = json_set_text(set, l, eq + 1);
+			if (m == 0 && strcmp(l, "initramfs") == 0)
+				m = json_set_text(set, "initramfs_state",
+						  initramfs_state(eq + 1));
+			continue;
+		}
+		printf("%-13s %s", l, eq + 1);
+		if (strcmp(l, "initramfs") == 0)
+			printf(" (%s)", initramfs_state(eq + 1));
+		putchar('\n');
+	}
+	return m;
+}
+
+static int status_lockdown(struct json_object *j)
+{
+	char lockdown[128] = "";
+
+	if (read_line_file("/sys/kernel/security/lockdown", lockdown,
+			   sizeof(lockdown)) < 0)
+		return 0;
+	if (j)
+		return json_set_text(j, "lockdown", lockdown);
+	printf("lockdown:     %s\n", lockdown);
+	return 0;
+}
+
+/*
+ * The last dump, into *d (*ret_have: there is one), or why there is none;
+ * printed, or into j.
+ */
+static int status_last_dump(const struct kdump_conf *c, struct json_object *j,
+			    struct dump_info *d, bool *ret_have)
+{
+	char base[PATH_MAX], dir[PATH_MAX], line[PATH_MAX + 2048];
+	int r, m = 0;
+
+	*ret_have = false;
+	r = dumps_base(c, base, sizeof(base));
+	if (r == 0 && dumps_mounted_privately() && !j)
+		printf("dump target:  %s, not mounted: read through a mount of this command's own\n",
+		       c->target);
+	if (r < 0) {
+		snprintf(line, sizeof(line), "unknown: dump target %s %s",
+			 c->target[0] ? c->target : c->raw,
+			 r == -ENODEV ? "is not attached to this machine" :
+			 "is not mounted here (mount it, or run status as root, to see its dumps)");
+	} else {
+		if (j)
+			m = json_set_text(j, "dump_dir", base);
+		r = dump_find_last(base, dir, sizeof(dir));
+		if (r == 0 && dump_inspect(dir, d) == 0) {
+			*ret_have = true;
+			if (!j)
+				print_dump("last dump:", d);
+			else if (m == 0)
+				m = json_object_object_add(j, "last_dump",
+							   dump_json(d)) ? -ENOMEM : 0;
+			return m;
+		}
+		if (r == -EACCES || r == -EPERM)
+			snprintf(line, sizeof(line), "unknown: %s is root's alone (run status as root)",
+				 base);
+		else
+			snprintf(line, sizeof(line), "none in %s", base);
+	}
+	if (!j)
+		printf("last dump:    %s\n", line);
+	else if (m == 0)
+		m = json_set_text(j, "last_dump_note", line);
+	return m;
+}
+
+/* A lost crash and the last test's outcome, when there are. */
+static int status_crashes(const struct kdump_conf *c, struct json_object *j,
+			  const struct dump_info *last)
+{
+	char line[PATH_MAX + 2048];
+	int m = 0;
+
+	if (lost_line(c, line, sizeof(line))) {
+		if (!j)
+			printf("%-13s LOST: %s\n", "last crash:", line);
+		else
+			m = json_set_text(j, "lost_crash", line);
+	}
+	if (m == 0 && test_line(c, last, line, sizeof(line))) {
+		if (!j)
+			printf("%-13s %s\n", "test:", line);
+		else
+			m = json_set_text(j, "test", line);
+	}
+	return m;
+}
+
 int verb_status(int argc _unused_, char *argv[] _unused_)
 {
-	unsigned long long reserved = 0, loaded = 0;
-	char state[8192] = "", dir[PATH_MAX], lockdown[128] = "";
-	char base[PATH_MAX], line[PATH_MAX + 2048];
 	struct json_object *j = NULL, *set = NULL;
+	unsigned long long loaded = 0;
+	bool have_dump = false;
 	struct dump_info d;
 	struct kdump_conf c;
-	bool have_dump = false, reserved_known;
-	unsigned long long next = 0;
-	char dropin[32] = "";
-	int r, m = 0;
+	int r, m;
 
 	r = load_config(&c);
 	if (r < 0)
@@ -240,113 +389,19 @@ int verb_status(int argc _unused_, char *argv[] _unused_)
 			return -ENOMEM;
 		}
 	}
-	reserved_known = read_ull_file(SYS_CRASH_SIZE, &reserved) == 0;
-	(void)read_ull_file(SYS_CRASH_LOADED, &loaded);
-	if (j) {
-		if (reserved_known)
-			m = json_set_int(j, "reservation_bytes", reserved);
-		if (m == 0)
-			m = json_set_bool(j, "loaded", loaded != 0);
-		if (m == 0 && dropin_reservation(dropin, sizeof(dropin), &next) == 0)
-			m = json_set_int(j, "next_boot_reservation_bytes", next);
-	} else {
-		if (!reserved_known)
-			printf("reservation:  unknown (%s unreadable)\n", SYS_CRASH_SIZE);
-		else if (reserved == 0)
-			printf("reservation:  none (run 'kdump-file setup' and reboot, or add crashkernel=256M to the kernel command line)\n");
-		else
-			printf("reservation:  %llu MiB\n", reserved >> 20);
-		if (dropin_reservation(dropin, sizeof(dropin), &next) == 0 &&
-		    next != reserved)
-			printf("setup:        crashkernel=%s is set for the next boot (%s): reboot to reserve it\n",
-			       dropin, GRUB_DROPIN);
-		if (loaded)
-			printf("loaded:       yes\n");
-		else if (reserved)
-			printf("loaded:       no: a crash now is not captured (systemctl enable --now kdump-file, or kdump-file load)\n");
-		else
-			printf("loaded:       no\n");
-		if (loaded && geteuid() != 0 && access(RUN_DIR "/loaded", R_OK) < 0)
-			printf("kernel:       unknown: %s/loaded is root's (run status as root)\n",
-			       RUN_DIR);
-	}
-	if (loaded && read_line_file(RUN_DIR "/loaded", state, sizeof(state)) == 0) {
-		for (char *l = strtok(state, "\n"); l; l = strtok(NULL, "\n")) {
-			char *eq = strchr(l, '=');
-
-			if (!eq)
-				continue;
-			*eq = '\0';
-			if (j) {
-				if (m == 0)
-					m = json_set_text(set, l, eq + 1);
-				if (m == 0 && strcmp(l, "initramfs") == 0)
-					m = json_set_text(set, "initramfs_state",
-							  initramfs_state(eq + 1));
-				continue;
-			}
-			printf("%-13s %s", l, eq + 1);
-			if (strcmp(l, "initramfs") == 0)
-				printf(" (%s)", initramfs_state(eq + 1));
-			putchar('\n');
-		}
-	}
+	m = status_reservation(j, &loaded);
+	if (m == 0 && loaded)
+		m = status_loaded_set(set);
 	if (m == 0)
 		m = status_panic_on(&c, loaded != 0, j);
 	if (m == 0)
 		m = hotplug_report(j, 13);
-	if (read_line_file("/sys/kernel/security/lockdown", lockdown,
-			   sizeof(lockdown)) == 0) {
-		if (!j)
-			printf("lockdown:     %s\n", lockdown);
-		else if (m == 0)
-			m = json_set_text(j, "lockdown", lockdown);
-	}
-	r = dumps_base(&c, base, sizeof(base));
-	if (r == 0 && dumps_mounted_privately() && !j)
-		printf("dump target:  %s, not mounted: read through a mount of this command's own\n",
-		       c.target);
-	if (r < 0) {
-		snprintf(line, sizeof(line), "unknown: dump target %s %s",
-			 c.target[0] ? c.target : c.raw,
-			 r == -ENODEV ? "is not attached to this machine" :
-			 "is not mounted here (mount it, or run status as root, to see its dumps)");
-	} else {
-		if (j && m == 0)
-			m = json_set_text(j, "dump_dir", base);
-		r = dump_find_last(base, dir, sizeof(dir));
-		if (r == 0 && dump_inspect(dir, &d) == 0) {
-			have_dump = true;
-			if (!j)
-				print_dump("last dump:", &d);
-			else if (m == 0)
-				m = json_object_object_add(j, "last_dump",
-							   dump_json(&d)) ? -ENOMEM : 0;
-		} else if (r == -EACCES || r == -EPERM) {
-			snprintf(line, sizeof(line), "unknown: %s is root's alone (run status as root)",
-				 base);
-		} else {
-			snprintf(line, sizeof(line), "none in %s", base);
-		}
-	}
-	if (!have_dump) {
-		if (!j)
-			printf("last dump:    %s\n", line);
-		else if (m == 0)
-			m = json_set_text(j, "last_dump_note", line);
-	}
-	if (lost_line(&c, line, sizeof(line))) {
-		if (!j)
-			printf("%-13s LOST: %s\n", "last crash:", line);
-		else if (m == 0)
-			m = json_set_text(j, "lost_crash", line);
-	}
-	if (test_line(&c, have_dump ? &d : NULL, line, sizeof(line))) {
-		if (!j)
-			printf("%-13s %s\n", "test:", line);
-		else if (m == 0)
-			m = json_set_text(j, "test", line);
-	}
+	if (m == 0)
+		m = status_lockdown(j);
+	if (m == 0)
+		m = status_last_dump(&c, j, &d, &have_dump);
+	if (m == 0)
+		m = status_crashes(&c, j, have_dump ? &d : NULL);
 	if (j) {
 		if (m == 0 && loaded)
 			m = json_object_object_add(j, "loaded_set", set) ? -ENOMEM : 0;
