@@ -245,92 +245,71 @@ static void print_capture_extras(struct json_object *hooks,
 	}
 }
 
-int verb_info(int argc, char *argv[])
-{
-	char dir[PATH_MAX + 64], p[PATH_MAX + 96], id[DUMP_ID_LEN + 1];
-	char when[32], mods[2048], *text = NULL;
-	struct json_object *rep = NULL, *j = NULL, *v, *hooks, *extra;
+/* What info shows of one dump. */
+struct info {
+	char dir[PATH_MAX + 64];
+	char id[DUMP_ID_LEN + 1];
+	char when[32];
+	char mods[2048];	/* "Modules linked in:" of the crash */
 	struct dump_info d;
-	int r, m = 0;
+	/* report.json, and the hooks and extra modules of metadata.json. */
+	struct json_object *rep, *hooks, *extra;
+};
 
-	arg_dump = argc > 1 ? argv[1] : NULL;
+/* info --json: one object. */
+static int info_json(const struct info *in)
+{
+	const struct dump_info *d = &in->d;
+	struct json_object *j = json_object_new_object();
+	int m = j ? 0 : -ENOMEM;
 
-	r = store_find(dir, sizeof(dir), id);
-	if (r < 0)
-		return r;
-	r = dump_inspect(dir, &d);
-	if (r < 0) {
-		log_error("cannot read dump %s: %s", dir, strerror(-r));
-		return r;
+	if (m == 0)
+		m = json_set_text(j, "id", in->id);
+	if (m == 0)
+		m = json_set_text(j, "dir", in->dir);
+	if (m == 0)
+		m = json_set_text(j, "state", dump_state(d));
+	if (m == 0 && d->dmesg_only)
+		m = json_set_bool(j, "dmesg_only", 1);
+	if (m == 0 && d->error[0])
+		m = json_set_text(j, "error", d->error);
+	if (m == 0 && d->has_vmcore)
+		m = json_set_int(j, "vmcore_bytes", d->vmcore_bytes);
+	if (m == 0 && dump_time(d) >= 0)
+		m = json_set_int(j, "crash_time", dump_time(d));
+	if (m == 0)
+		m = json_set_text(j, "kernel_release", d->release);
+	if (m == 0)
+		m = json_set_text(j, "panic", d->panic);
+	if (m == 0)
+		m = json_set_text(j, "modules", in->mods);
+	if (m == 0 && in->rep)
+		m = json_object_object_add(j, "report", json_object_get(in->rep)) ?
+			    -ENOMEM : 0;
+	if (m == 0 && in->hooks)
+		m = json_object_object_add(j, "hooks", json_object_get(in->hooks)) ?
+			    -ENOMEM : 0;
+	if (m == 0 && in->extra)
+		m = json_object_object_add(j, "extra_modules",
+					   json_object_get(in->extra)) ?
+			    -ENOMEM : 0;
+	if (m < 0) {
+		json_object_put(j);
+		return m;
 	}
-	snprintf(p, sizeof(p), "%s/report.json", dir);
-	if (read_file_max(p, &text, 1 << 20) >= 0)
-		rep = json_tokener_parse(text);
-	free(text);
-	dmesg_modules(dir, mods, sizeof(mods));
-	capture_extras(dir, &hooks, &extra);
-	utc_time(dump_time(&d), when, sizeof(when));
-	if (arg_json) {
-		j = json_object_new_object();
-		m = j ? 0 : -ENOMEM;
-		if (m == 0)
-			m = json_set_text(j, "id", id);
-		if (m == 0)
-			m = json_set_text(j, "dir", dir);
-		if (m == 0)
-			m = json_set_text(j, "state", dump_state(&d));
-		if (m == 0 && d.dmesg_only)
-			m = json_set_bool(j, "dmesg_only", 1);
-		if (m == 0 && d.error[0])
-			m = json_set_text(j, "error", d.error);
-		if (m == 0 && d.has_vmcore)
-			m = json_set_int(j, "vmcore_bytes", d.vmcore_bytes);
-		if (m == 0 && dump_time(&d) >= 0)
-			m = json_set_int(j, "crash_time", dump_time(&d));
-		if (m == 0)
-			m = json_set_text(j, "kernel_release", d.release);
-		if (m == 0)
-			m = json_set_text(j, "panic", d.panic);
-		if (m == 0)
-			m = json_set_text(j, "modules", mods);
-		if (m == 0 && rep)
-			m = json_object_object_add(j, "report", json_object_get(rep)) ?
-				    -ENOMEM : 0;
-		if (m == 0 && hooks)
-			m = json_object_object_add(j, "hooks", json_object_get(hooks)) ?
-				    -ENOMEM : 0;
-		if (m == 0 && extra)
-			m = json_object_object_add(j, "extra_modules",
-						   json_object_get(extra)) ?
-				    -ENOMEM : 0;
-		json_object_put(rep);
-		json_object_put(hooks);
-		json_object_put(extra);
-		if (m < 0) {
-			json_object_put(j);
-			return m;
-		}
-		return print_json(j);
-	}
-	printf("id:          %s\n", id);
-	printf("directory:   %s\n", dir);
-	printf("crash time:  %s\n", when);
-	printf("kernel:      %s\n", d.release[0] ? d.release : "unknown");
-	if (d.has_vmcore)
-		printf("state:       complete: vmcore of %lld MiB\n",
-		       (d.vmcore_bytes + (1 << 20) - 1) >> 20);
-	else if (dump_complete(&d))
-		printf("state:       complete, dmesg only: no vmcore, by configuration (dump_level = dmesg saved the kernel log alone)\n");
-	else
-		printf("state:       %s%s%s\n", dump_state(&d),
-		       d.error[0] ? ": " : "", d.error);
-	if (d.panic[0])
-		printf("panic:       %s\n", d.panic);
-	if (rep && json_object_object_get_ex(rep, "signature", &v) && v)
+	return print_json(j);
+}
+
+/* The lines info gives of the report: signature, oops, task, backtrace. */
+static void info_report(struct json_object *rep)
+{
+	struct json_object *v;
+
+	if (json_object_object_get_ex(rep, "signature", &v) && v)
 		printf("signature:   %s\n", json_object_get_string(v));
-	if (rep && json_object_object_get_ex(rep, "oops", &v) && v)
+	if (json_object_object_get_ex(rep, "oops", &v) && v)
 		printf("oops:        %s\n", json_object_get_string(v));
-	if (rep && json_object_object_get_ex(rep, "task", &v) && v) {
+	if (json_object_object_get_ex(rep, "task", &v) && v) {
 		struct json_object *c = NULL, *pid = NULL;
 
 		json_object_object_get_ex(v, "command", &c);
@@ -339,9 +318,9 @@ int verb_info(int argc, char *argv[])
 			printf("task:        %s (pid %s)\n", json_object_get_string(c),
 			       pid ? json_object_get_string(pid) : "?");
 	}
-	if (rep && json_object_object_get_ex(rep, "taint", &v) && v)
+	if (json_object_object_get_ex(rep, "taint", &v) && v)
 		printf("taint:       %s\n", json_object_get_string(v));
-	if (rep && json_object_object_get_ex(rep, "backtrace", &v) && v &&
+	if (json_object_object_get_ex(rep, "backtrace", &v) && v &&
 	    json_object_is_type(v, json_type_array)) {
 		size_t len = json_object_array_length(v);
 
@@ -349,31 +328,87 @@ int verb_info(int argc, char *argv[])
 			printf("%-12s %s\n", k ? "" : "backtrace:",
 			       json_object_get_string(json_object_array_get_idx(v, k)));
 	}
-	if (mods[0])
-		printf("modules:     %s\n", mods);
-	print_capture_extras(hooks, extra);
-	json_object_put(hooks);
-	json_object_put(extra);
-	printf("files:      ");
-	{
-		static const char *const files[] = { "vmcore", "vmcore-incomplete",
-						     "dmesg.txt", "metadata.json",
-						     "hooks.log", "report.txt",
-						     "report.json" };
+}
 
-		for (size_t k = 0; k < sizeof(files) / sizeof(files[0]); k++) {
-			snprintf(p, sizeof(p), "%s/%s", dir, files[k]);
-			if (access(p, F_OK) == 0)
-				printf(" %s", files[k]);
-		}
+/* The files of the dump directory info names, those that exist. */
+static void info_files(const char *dir)
+{
+	static const char *const files[] = {
+		"vmcore", "vmcore-incomplete", "dmesg.txt", "metadata.json",
+		"hooks.log", "report.txt", "report.json",
+	};
+	char p[PATH_MAX + 96];
+
+	printf("files:      ");
+	for (size_t k = 0; k < sizeof(files) / sizeof(files[0]); k++) {
+		snprintf(p, sizeof(p), "%s/%s", dir, files[k]);
+		if (access(p, F_OK) == 0)
+			printf(" %s", files[k]);
 	}
 	putchar('\n');
-	if (!rep)
-		printf("report:      none yet (kdump-file report %s)\n", dir);
-	if (d.has_vmcore)
-		printf("debug:       kdump-file debug %s\n", id);
-	json_object_put(rep);
-	return 0;
+}
+
+static void info_text(const struct info *in)
+{
+	const struct dump_info *d = &in->d;
+
+	printf("id:          %s\n", in->id);
+	printf("directory:   %s\n", in->dir);
+	printf("crash time:  %s\n", in->when);
+	printf("kernel:      %s\n", d->release[0] ? d->release : "unknown");
+	if (d->has_vmcore)
+		printf("state:       complete: vmcore of %lld MiB\n",
+		       (d->vmcore_bytes + (1 << 20) - 1) >> 20);
+	else if (dump_complete(d))
+		printf("state:       complete, dmesg only: no vmcore, by configuration (dump_level = dmesg saved the kernel log alone)\n");
+	else
+		printf("state:       %s%s%s\n", dump_state(d),
+		       d->error[0] ? ": " : "", d->error);
+	if (d->panic[0])
+		printf("panic:       %s\n", d->panic);
+	if (in->rep)
+		info_report(in->rep);
+	if (in->mods[0])
+		printf("modules:     %s\n", in->mods);
+	print_capture_extras(in->hooks, in->extra);
+	info_files(in->dir);
+	if (!in->rep)
+		printf("report:      none yet (kdump-file report %s)\n", in->dir);
+	if (d->has_vmcore)
+		printf("debug:       kdump-file debug %s\n", in->id);
+}
+
+int verb_info(int argc, char *argv[])
+{
+	static struct info in;
+	char p[PATH_MAX + 96], *text = NULL;
+	int r;
+
+	arg_dump = argc > 1 ? argv[1] : NULL;
+	r = store_find(in.dir, sizeof(in.dir), in.id);
+	if (r < 0)
+		return r;
+	r = dump_inspect(in.dir, &in.d);
+	if (r < 0) {
+		log_error("cannot read dump %s: %s", in.dir, strerror(-r));
+		return r;
+	}
+	snprintf(p, sizeof(p), "%s/report.json", in.dir);
+	if (read_file_max(p, &text, 1 << 20) >= 0)
+		in.rep = json_tokener_parse(text);
+	free(text);
+	dmesg_modules(in.dir, in.mods, sizeof(in.mods));
+	capture_extras(in.dir, &in.hooks, &in.extra);
+	utc_time(dump_time(&in.d), in.when, sizeof(in.when));
+	r = 0;
+	if (arg_json)
+		r = info_json(&in);
+	else
+		info_text(&in);
+	json_object_put(in.rep);
+	json_object_put(in.hooks);
+	json_object_put(in.extra);
+	return r;
 }
 
 /* crash(8) on a dump, with the vmlinux its build ID names. */
