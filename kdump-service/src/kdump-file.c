@@ -7,6 +7,7 @@
  * verb-*.c); the verb table says which options and how many arguments each
  * takes, so that every verb refuses the same way.
  */
+#include <ctype.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -179,8 +180,10 @@ static void help(void)
 
 static void help_verb(const struct verb *v)
 {
-	printf("Usage: kdump-file [OPTIONS] %s%s%s\n\n%s.\n\nOptions:\n",
-	       v->name, v->args[0] ? " " : "", v->args, v->help);
+	/* The table's line, as a sentence. */
+	printf("Usage: kdump-file [OPTIONS] %s%s%s\n\n%c%s.\n\nOptions:\n",
+	       v->name, v->args[0] ? " " : "", v->args, toupper(v->help[0]),
+	       v->help + 1);
 	help_options(v->options | OPT_COMMON);
 }
 
@@ -230,6 +233,9 @@ static int bad_option(int c, int optopt_c, const char *arg)
 	if (c == ':')
 		log_error("option '%s' needs an argument; see kdump-file --help",
 			  what);
+	else if (strncmp(arg, "--", 2) == 0 && strchr(arg, '='))
+		log_error("option '%s' takes no argument; see kdump-file --help",
+			  what);
 	else
 		log_error("unknown option '%s'; see kdump-file --help", what);
 	return EXIT_USAGE;
@@ -270,98 +276,97 @@ static int check_verb(const struct verb *v, unsigned int seen, int nargs,
 	return 0;
 }
 
+enum {
+	ARG_VERSION = 0x100, ARG_JSON, ARG_VMLINUX, ARG_KVER, ARG_UNDO,
+	ARG_DRY_RUN, ARG_FORCE, ARG_AFTER_HOTPLUG, ARG_NO_PAGER,
+};
+
+static const struct option options[] = {
+	{ "config", required_argument, NULL, 'c' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "yes", no_argument, NULL, 'y' },
+	{ "new", no_argument, NULL, 'n' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "json", no_argument, NULL, ARG_JSON },
+	{ "version", no_argument, NULL, ARG_VERSION },
+	{ "vmlinux", required_argument, NULL, ARG_VMLINUX },
+	{ "kver", required_argument, NULL, ARG_KVER },
+	{ "undo", no_argument, NULL, ARG_UNDO },
+	{ "dry-run", no_argument, NULL, ARG_DRY_RUN },
+	{ "output", required_argument, NULL, 'o' },
+	{ "force", no_argument, NULL, ARG_FORCE },
+	{ "after-hotplug", no_argument, NULL, ARG_AFTER_HOTPLUG },
+	{ "no-pager", no_argument, NULL, ARG_NO_PAGER },
+	{}
+};
+
+/* Where each option goes: its bit, and the arg_* it sets. */
+static const struct {
+	int val;
+	unsigned int bit;
+	bool *flag;
+	const char **value;
+} option_args[] = {
+	{ 'c', OPT_CONFIG, NULL, &arg_config },
+	{ 'h', OPT_HELP, NULL, NULL },
+	{ 'y', OPT_YES, &arg_yes, NULL },
+	{ 'n', OPT_NEW, &arg_new, NULL },
+	{ 'q', OPT_QUIET, &arg_quiet, NULL },
+	{ ARG_JSON, OPT_JSON, &arg_json, NULL },
+	{ ARG_VMLINUX, OPT_VMLINUX, NULL, &arg_vmlinux },
+	{ ARG_KVER, OPT_KVER, NULL, &arg_kver },
+	{ ARG_UNDO, OPT_UNDO, &arg_undo, NULL },
+	{ ARG_DRY_RUN, OPT_DRY_RUN, &arg_dry_run, NULL },
+	{ 'o', OPT_OUTPUT, NULL, &arg_output },
+	{ ARG_FORCE, OPT_FORCE, &arg_force, NULL },
+	{ ARG_AFTER_HOTPLUG, OPT_AFTER_HOTPLUG, &arg_after_hotplug, NULL },
+	{ ARG_NO_PAGER, OPT_NO_PAGER, NULL, NULL },
+};
+
+/*
+ * The options into the arg_* globals and *ret_seen (which were given, for
+ * the verb table to check).  Returns 1 to go on, 0 when done (--version),
+ * EXIT_USAGE after saying what is wrong.
+ */
+static int parse_argv(int argc, char *argv[], unsigned int *ret_seen)
+{
+	unsigned int seen = 0;
+	int c;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":c:hynqo:", options, NULL)) >= 0) {
+		size_t i;
+
+		if (c == ARG_VERSION) {
+			printf("kdump-file %s\n", KDUMP_FILE_VERSION);
+			return 0;
+		}
+		for (i = 0; i < ELEMENTSOF(option_args); i++)
+			if (option_args[i].val == c)
+				break;
+		if (i == ELEMENTSOF(option_args))
+			return bad_option(c, optopt, argv[optind - 1]);
+		seen |= option_args[i].bit;
+		if (option_args[i].flag)
+			*option_args[i].flag = true;
+		if (option_args[i].value)
+			*option_args[i].value = optarg;
+	}
+	*ret_seen = seen;
+	return 1;
+}
+
 int main(int argc, char *argv[])
 {
-	enum { ARG_VERSION = 0x100, ARG_JSON, ARG_VMLINUX, ARG_KVER, ARG_UNDO,
-	       ARG_DRY_RUN, ARG_FORCE, ARG_AFTER_HOTPLUG, ARG_NO_PAGER };
-	static const struct option options[] = {
-		{ "config", required_argument, NULL, 'c' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "yes", no_argument, NULL, 'y' },
-		{ "new", no_argument, NULL, 'n' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "json", no_argument, NULL, ARG_JSON },
-		{ "version", no_argument, NULL, ARG_VERSION },
-		{ "vmlinux", required_argument, NULL, ARG_VMLINUX },
-		{ "kver", required_argument, NULL, ARG_KVER },
-		{ "undo", no_argument, NULL, ARG_UNDO },
-		{ "dry-run", no_argument, NULL, ARG_DRY_RUN },
-		{ "output", required_argument, NULL, 'o' },
-		{ "force", no_argument, NULL, ARG_FORCE },
-		{ "after-hotplug", no_argument, NULL, ARG_AFTER_HOTPLUG },
-		{ "no-pager", no_argument, NULL, ARG_NO_PAGER },
-		{}
-	};
 	const struct verb *v;
 	unsigned int seen = 0;
-	int c, r;
+	int r;
 
 	/* Dumps, reports, the initramfs and state are root's alone. */
 	umask(0077);
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":c:hynqo:", options, NULL)) >= 0) {
-		switch (c) {
-		case 'c':
-			seen |= OPT_CONFIG;
-			arg_config = optarg;
-			break;
-		case 'h':
-			seen |= OPT_HELP;
-			break;
-		case 'y':
-			seen |= OPT_YES;
-			arg_yes = true;
-			break;
-		case 'n':
-			seen |= OPT_NEW;
-			arg_new = true;
-			break;
-		case 'q':
-			seen |= OPT_QUIET;
-			arg_quiet = true;
-			break;
-		case ARG_JSON:
-			seen |= OPT_JSON;
-			arg_json = true;
-			break;
-		case ARG_VMLINUX:
-			seen |= OPT_VMLINUX;
-			arg_vmlinux = optarg;
-			break;
-		case ARG_KVER:
-			seen |= OPT_KVER;
-			arg_kver = optarg;
-			break;
-		case ARG_UNDO:
-			seen |= OPT_UNDO;
-			arg_undo = true;
-			break;
-		case ARG_DRY_RUN:
-			seen |= OPT_DRY_RUN;
-			arg_dry_run = true;
-			break;
-		case 'o':
-			seen |= OPT_OUTPUT;
-			arg_output = optarg;
-			break;
-		case ARG_FORCE:
-			seen |= OPT_FORCE;
-			arg_force = true;
-			break;
-		case ARG_AFTER_HOTPLUG:
-			seen |= OPT_AFTER_HOTPLUG;
-			arg_after_hotplug = true;
-			break;
-		case ARG_NO_PAGER:
-			seen |= OPT_NO_PAGER;
-			break;
-		case ARG_VERSION:
-			printf("kdump-file %s\n", KDUMP_FILE_VERSION);
-			return 0;
-		default:
-			return bad_option(c, optopt, argv[optind - 1]);
-		}
-	}
+	r = parse_argv(argc, argv, &seen);
+	if (r != 1)
+		return r;
 	if (optind >= argc) {
 		if (seen & OPT_HELP) {
 			help();

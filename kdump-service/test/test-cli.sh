@@ -105,6 +105,8 @@ expect "an unknown short option" 2 -- "$kf" status -x
 has "unknown short option: named" "$t/err" "kdump-file: error: unknown option '-x'"
 expect "an option without its argument" 2 -- "$kf" status --config
 has "missing argument: named" "$t/err" "kdump-file: error: option '--config' needs an argument"
+expect "an argument to an option without one" 2 -- "$kf" status --json=yes
+has "an argument too many: named" "$t/err" "kdump-file: error: option '--json' takes no argument"
 if grep -qF -- "$kf" "$t/err"; then
 	fail "getopt's message names the binary's path: $(cat "$t/err")"
 else
