@@ -301,12 +301,48 @@ static int plan_helpers(struct plan *p)
 }
 
 /*
- * The user's hooks and extra binaries (each must be a root-only regular
- * executable, as every other input of the capture initramfs) and extra
- * modules (each must exist for the capture kernel's release; a module,
- * not a built-in driver, goes to dracut with the target's).
+ * One hook or extra binary: it must be a root-only regular executable, as
+ * every other input of the capture initramfs.
  */
-static int plan_extras(struct plan *p)
+static int plan_extra_program(struct plan *p, const char *key,
+			      const char *word)
+{
+	struct input_violation bad = { 0 };
+	int r;
+
+	r = input_check_program(word, &bad);
+	if (r == -ENOENT) {
+		plan_error(p, "cannot use %s '%s' from %s: it does not exist (install it, or remove it from %s)",
+			   key, word, p->config, p->config);
+		return r;
+	}
+	if (r == -EPERM && bad.fault == INPUT_NOT_REGULAR) {
+		plan_error(p, "cannot use %s '%s' from %s: it is not a regular file (name the program itself)",
+			   key, word, p->config);
+		return r;
+	}
+	if (r == -EPERM && bad.fault == INPUT_NOT_EXECUTABLE) {
+		plan_error(p, "cannot use %s '%s' from %s: it is not executable (chmod 0755 '%s')",
+			   key, word, p->config, word);
+		return r;
+	}
+	if (r == -EPERM) {
+		plan_error(p, "cannot use %s '%s' from %s: '%s' is %s, and what the capture runs must be root's alone (chown root and chmod go-w '%s')",
+			   key, word, p->config, bad.path,
+			   plan_violation_text(&bad), bad.path);
+		return r;
+	}
+	if (r < 0) {
+		plan_error(p, "cannot check %s '%s': '%s': %s",
+			   key, word, bad.path,
+			   strerror(-r));
+		return r;
+	}
+	return 0;
+}
+
+/* The hooks and extra binaries, checked, into p->extra_files. */
+static int plan_extra_files(struct plan *p)
 {
 	static const struct {
 		const char *key;
@@ -316,9 +352,8 @@ static int plan_extras(struct plan *p)
 		{ "post_hook", offsetof(struct kdump_conf, post_hook) },
 		{ "extra_binaries", offsetof(struct kdump_conf, extra_binaries) },
 	};
-	char word[CONF_VALUE_MAX], moddir[PATH_MAX];
+	char word[CONF_VALUE_MAX];
 	size_t pos, fl = 0;
-	struct modload *km;
 	int r;
 
 	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
@@ -326,41 +361,28 @@ static int plan_extras(struct plan *p)
 
 		pos = 0;
 		while (conf_list_next(list, &pos, word, sizeof(word))) {
-			struct input_violation bad = { 0 };
-
-			r = input_check_program(word, &bad);
-			if (r == -ENOENT) {
-				plan_error(p, "cannot use %s '%s' from %s: it does not exist (install it, or remove it from %s)",
-					   lists[i].key, word, p->config, p->config);
+			r = plan_extra_program(p, lists[i].key, word);
+			if (r < 0)
 				return r;
-			}
-			if (r == -EPERM && bad.fault == INPUT_NOT_REGULAR) {
-				plan_error(p, "cannot use %s '%s' from %s: it is not a regular file (name the program itself)",
-					   lists[i].key, word, p->config);
-				return r;
-			}
-			if (r == -EPERM && bad.fault == INPUT_NOT_EXECUTABLE) {
-				plan_error(p, "cannot use %s '%s' from %s: it is not executable (chmod 0755 '%s')",
-					   lists[i].key, word, p->config, word);
-				return r;
-			}
-			if (r == -EPERM) {
-				plan_error(p, "cannot use %s '%s' from %s: '%s' is %s, and what the capture runs must be root's alone (chown root and chmod go-w '%s')",
-					   lists[i].key, word, p->config, bad.path,
-					   plan_violation_text(&bad), bad.path);
-				return r;
-			}
-			if (r < 0) {
-				plan_error(p, "cannot check %s '%s': '%s': %s",
-					   lists[i].key, word, bad.path,
-					   strerror(-r));
-				return r;
-			}
 			fl += snprintf(p->extra_files + fl,
 				       sizeof(p->extra_files) - fl, "%s%s",
 				       fl ? " " : "", word);
 		}
 	}
+	return 0;
+}
+
+/*
+ * extra_modules: each must exist for the capture kernel's release; a
+ * module, not a built-in driver, goes to dracut with the target's.
+ */
+static int plan_extra_modules(struct plan *p)
+{
+	char word[CONF_VALUE_MAX], moddir[PATH_MAX];
+	struct modload *km;
+	size_t pos;
+	int r;
+
 	if (!p->conf.extra_modules[0])
 		return 0;
 	snprintf(moddir, sizeof(moddir), "/lib/modules/%s", p->release);
@@ -397,6 +419,17 @@ static int plan_extras(struct plan *p)
 	}
 	modload_free(km);
 	return 0;
+}
+
+/* What the user adds to the capture: programs and modules. */
+static int plan_extras(struct plan *p)
+{
+	int r;
+
+	r = plan_extra_files(p);
+	if (r < 0)
+		return r;
+	return plan_extra_modules(p);
 }
 
 /*
