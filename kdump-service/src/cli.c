@@ -105,7 +105,6 @@ int load_config(struct kdump_conf *c)
 	return 0;
 }
 
-
 int make_plan(struct plan *p, bool create)
 {
 	const struct plan_input in = {
@@ -317,7 +316,6 @@ double mib_f(unsigned long long b)
 {
 	return b / 1048576.0;
 }
-
 
 int dropin_reservation(char *value, size_t size,
 			      unsigned long long *ret_bytes)

@@ -124,7 +124,6 @@ static const struct verb *verb_find(const char *name)
 	return NULL;
 }
 
-
 /* "status, show, list and info": the verbs that take option bit. */
 static void verbs_taking(unsigned int bit, char *buf, size_t size)
 {

@@ -625,7 +625,6 @@ const char *plan_violation_text(const struct input_violation *bad)
 	return what;
 }
 
-
 unsigned long long plan_system_ram(void)
 {
 	unsigned long long kib = 0, reserved = 0;

@@ -158,4 +158,3 @@ out:
 	free(im);
 	return r;
 }
-

@@ -266,7 +266,6 @@ static void panic_on_failed(const char *what, const struct panicon_result *res,
 			  value ? value : "", strerror(-r), panic_on_hint(r));
 }
 
-
 /* The values panicon put back, "kernel.panic_on_warn=0, ...". */
 static void panic_on_restored(const struct panicon_result *res, char *buf,
 			      size_t size)
@@ -448,7 +447,6 @@ static void previous_restore(struct previous *prev)
 	/* No capture kernel: a crash made to panic would not be saved. */
 	(void)unload_panic_on();
 }
-
 
 /* The reservation, or why there is none to load into. */
 static int read_reservation(unsigned long long *ret)

@@ -471,7 +471,6 @@ int verb_debug(int argc, char *argv[])
 	return r;
 }
 
-
 /*
  * The journal entry of a crash (journal.h), sent when its dump's first
  * report is written: the report is the mark that the dump was reported
