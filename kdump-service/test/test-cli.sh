@@ -41,6 +41,58 @@ has "--version names the program" "$t/out" "kdump-file "
 expect "--json with another command" 2 -- "$kf" --json estimate
 has "--json: which commands take it" "$t/err" "--json is for status, show, list and info"
 
+# Every command refuses alike, from the one table: an option it does not
+# take, with the commands that do; per-command help; getopt's complaints
+# naming kdump-file, not the binary's path; other tools' command names and
+# typos answered with ours.
+expect "an option the command does not take" 2 -- "$kf" list --force
+has "refused: the command and the option" "$t/err" "kdump-file: error: 'list' does not take --force"
+has "refused: which command takes it" "$t/err" "--force is for import"
+expect "a short option the command does not take" 2 -- "$kf" status -y
+has "refused: -y by its long name" "$t/err" "'status' does not take --yes; --yes is for test"
+expect "list --help" 0 -- "$kf" list --help
+has "list --help: its usage" "$t/out" "Usage: kdump-file [OPTIONS] list"
+has "list --help: its option" "$t/out" "--json"
+has "list --help: the common options" "$t/out" "--quiet"
+if grep -q -- "--force\|--kver" "$t/out"; then
+	fail "list --help: another command's option: $(cat "$t/out")"
+else
+	pass "list --help: only the options list takes"
+fi
+expect "--help info" 0 -- "$kf" --help info
+has "--help info: info's usage" "$t/out" "Usage: kdump-file [OPTIONS] info [ID]"
+expect "--help" 0 -- "$kf" --help
+has "--help: the commands" "$t/out" "Commands"
+has "--help: which commands take --json" "$t/out" "(status, show, list and info)"
+expect "an unknown option" 2 -- "$kf" --frob status
+has "unknown option: named, with kdump-file" "$t/err" "kdump-file: error: unknown option '--frob'"
+expect "an unknown short option" 2 -- "$kf" status -x
+has "unknown short option: named" "$t/err" "kdump-file: error: unknown option '-x'"
+expect "an option without its argument" 2 -- "$kf" status --config
+has "missing argument: named" "$t/err" "kdump-file: error: option '--config' needs an argument"
+expect "an argument to an option without one" 2 -- "$kf" status --json=yes
+has "an argument too many: named" "$t/err" "kdump-file: error: option '--json' takes no argument"
+if grep -qF -- "$kf" "$t/err"; then
+	fail "getopt's message names the binary's path: $(cat "$t/err")"
+else
+	pass "getopt's messages: no path"
+fi
+for pair in start:load stop:unload restart:reload showmem:estimate stauts:status lsit:list; do
+	expect "unknown command ${pair%:*}" 2 -- "$kf" "${pair%:*}"
+	has "${pair%:*}: did you mean ${pair#*:}" "$t/err" "unknown command '${pair%:*}': did you mean '${pair#*:}'?"
+done
+expect "unknown command propagate" 2 -- "$kf" propagate
+has "propagate: no network targets yet" "$t/err" "kdump-file has no network dump targets yet"
+expect "an unknown command" 2 -- "$kf" frobnicate
+if grep -q "did you mean" "$t/err"; then
+	fail "frobnicate: a suggestion: $(cat "$t/err")"
+else
+	pass "frobnicate: no suggestion"
+fi
+has "an unknown command: where to look" "$t/err" "unknown command 'frobnicate'; see kdump-file --help"
+expect "too many arguments" 2 -- "$kf" info a b
+has "too many arguments: how many" "$t/err" "'info' takes at most 1 argument, not 'b'"
+
 # status and show as JSON; an inline comment in the file.
 conf "path = $dumps # dumps go here" "keep = 2"
 expect "status --json" 0 3 -- "$kf" -c "$t/conf" --json status
@@ -201,6 +253,31 @@ ln -s "$dumps" "$t/link"
 conf "path = $t/link"
 expect "show with a link as the dump directory" 1 -- "$kf" -c "$t/conf" show
 has "the link is named" "$t/err" "is a symbolic link"
+
+# --no-pager and -q: every command takes them; -q keeps the results.
+conf "path = $dumps"
+expect "list --no-pager -q" 0 -- "$kf" -c "$t/conf" --no-pager -q list
+has "list -q: the dumps still listed" "$t/out" "ID        TIME"
+expect "status --no-pager" 0 3 -- "$kf" -c "$t/conf" status --no-pager
+has "status --no-pager: the status" "$t/out" "reservation:"
+expect "import -q" 0 -- "$kf" -q --no-pager import "$(dirname "$(realpath "$0")")/import/debian12-kdump-tools"
+has "import -q: the configuration" "$t/out" "path = /var/crash"
+
+# Another user than root: the commands that need root say so, instead of
+# what they could not create.
+if [ "$(id -u)" != 0 ]; then
+	echo "skip as another user: the tests do not run as root"
+elif ! command -v setpriv >/dev/null; then
+	echo "skip as another user: no setpriv"
+elif ! setpriv --reuid=65534 --regid=65534 --clear-groups test -x "$kf"; then
+	echo "skip as another user: nobody cannot run $kf"
+else
+	for verb in unload recover rebuild; do
+		expect "$verb as nobody" 1 -- setpriv --reuid=65534 --regid=65534 \
+			--clear-groups "$kf" "$verb"
+		has "$verb as nobody: must be root" "$t/err" "kdump-file: error: '$verb' must be run as root"
+	done
+fi
 
 # Bad values: what was wrong, where, and the character.
 conf "path = $t/crash dumps"
@@ -504,6 +581,8 @@ has "reload --after-hotplug: nothing to reload" "$t/out" "no capture kernel is l
 no_pending "reload --after-hotplug: the mark removed"
 hotplug "reload --after-hotplug, nothing pending" 0 -- "$kf" reload --after-hotplug
 has "reload --after-hotplug: nothing pending" "$t/out" "no reload after CPU or memory hotplug is pending"
+hotplug "reload --after-hotplug -q" 0 -- "$kf" -q reload --after-hotplug
+if [ -s "$t/out" ]; then fail "reload -q: $(cat "$t/out")"; else pass "reload -q: no progress line"; fi
 expect "--after-hotplug with another command" 2 -- "$kf" -c "$t/conf" status --after-hotplug
 has "--after-hotplug: which command takes it" "$t/err" "--after-hotplug is for reload"
 # The mark cannot be made: a file where its directory goes, a link in its

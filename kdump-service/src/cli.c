@@ -1,0 +1,404 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What the verbs share (see cli.h): the option globals, the messages, the
+ * configuration and plan as a verb makes them, the lock, the dump store's
+ * place.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "dump.h"
+#include "json.h"
+#include "panicon.h"
+#include "record.h"
+#include "target.h"
+#include "target-mount.h"
+#include "util.h"
+
+const char *arg_config = CONF_PATH_DEFAULT;
+bool arg_yes;
+bool arg_json;
+const char *arg_vmlinux;
+const char *arg_kver;
+bool arg_dry_run;
+bool arg_undo;
+bool arg_after_hotplug;
+bool arg_new;
+const char *arg_output;
+bool arg_force;
+bool arg_quiet;
+bool arg_writable;
+const char *cli_verb = "kdump-file";
+
+void log_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("kdump-file: error: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+void log_info(const char *fmt, ...)
+	      {
+	      va_list ap;
+
+	if (arg_quiet)
+		return;
+	fputs("kdump-file: ", stdout);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+}
+
+/*
+ * /run/kdump-file and what is below it are root's alone (mode 0700): for
+ * anyone else, EACCES there means the command needs root, which is what
+ * the user can act on.
+ */
+int log_create_error(const char *what, const char *path, int r)
+{
+	if ((r == -EACCES || r == -EPERM) && geteuid() != 0)
+		log_error("'%s' must be run as root (cannot %s %s: %s)",
+			  cli_verb, what, path, strerror(-r));
+	else
+		log_error("cannot %s %s: %s", what, path, strerror(-r));
+	return r;
+}
+
+int load_config(struct kdump_conf *c)
+{
+	struct conf_error err = { 0 };
+	int r;
+
+	r = conf_parse_file(c, arg_config, &err);
+	if (r == -ENOENT && strcmp(arg_config, CONF_PATH_DEFAULT) == 0) {
+		conf_init(c); /* no file: the documented defaults */
+		return 0;
+	}
+	if (r < 0) {
+		if (err.line && err.key[0])
+			log_error("%s:%u: key '%s': %s", arg_config, err.line,
+				  err.key, err.msg);
+		else if (err.line)
+			log_error("%s:%u: %s", arg_config, err.line, err.msg);
+		else
+			log_error("cannot read configuration '%s': %s",
+				  arg_config, err.msg[0] ? err.msg : strerror(-r));
+		return r;
+	}
+	return 0;
+}
+
+int make_plan(struct plan *p, bool create)
+{
+	const struct plan_input in = {
+		.config = arg_config, .kver = arg_kver, .create = create,
+	};
+	struct kdump_conf c;
+	int r;
+
+	r = load_config(&c);
+	if (r < 0)
+		return r;
+	r = plan_make(p, &c, &in);
+	for (char *l = p->warnings, *nl; *l; l = nl + 1) {
+		nl = strchr(l, '\n');
+		if (!nl)
+			break;
+		fprintf(stderr, "kdump-file: warning: %.*s\n", (int)(nl - l), l);
+	}
+	/* load, rebuild and setup make the dump directory: root's work. */
+	if (create && (r == -EACCES || r == -EPERM) && geteuid() != 0)
+		log_error("'%s' must be run as root (%s)", cli_verb,
+			  p->error[0] ? p->error : strerror(-r));
+	else if (r < 0 && p->error[0])
+		log_error("%s", p->error);
+	else if (r < 0)
+		log_error("cannot plan the load from %s: %s", arg_config,
+			  strerror(-r));
+	return r;
+}
+
+int check_dump_base(const char *base)
+{
+	char msg[2 * PATH_MAX + 256];
+	int r;
+
+	r = plan_check_dump_base(base, arg_config, msg, sizeof(msg));
+	if (r < 0 && msg[0])
+		log_error("%s", msg);
+	return r;
+}
+
+int open_regular(const char *what, const char *path, int *ret_fd)
+{
+	struct stat st;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0) {
+		int r = -errno;
+
+		log_error("cannot open %s '%s': %s%s%s%s", what, path,
+			  strerror(-r), r == -ENOENT ? " (set it in " : "",
+			  r == -ENOENT ? arg_config : "",
+			  r == -ENOENT ? ")" : "");
+		return r;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size == 0) {
+		log_error("%s '%s' is not a non-empty regular file", what, path);
+		close(fd);
+		return -EINVAL;
+	}
+	*ret_fd = fd;
+	return 0;
+}
+
+/*
+ * A dump target that nothing mounts here: mounted by this process alone,
+ * in a mount namespace of its own (nobody else sees it; it goes when the
+ * process ends), read-only unless writable.  Once per process.
+ */
+static char private_mount[PATH_MAX];
+
+static int mount_target_private(const char *dev, const char *fstype,
+				bool writable, char *ret, size_t size)
+{
+	const char *where = RUN_DIR "/target";
+	int r;
+
+	if (!private_mount[0]) {
+		if (geteuid() != 0)
+			return -EPERM;
+		r = mkdir_p(where, 0700);
+		if (r < 0)
+			return r;
+		if (unshare(CLONE_NEWNS) < 0 ||
+		    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+			return -errno;
+		/* btrfs: the top level, where the capture writes (subvolid=5). */
+		if (mount(dev, where, fstype, (writable ? 0 : MS_RDONLY) |
+			  MS_NOSUID | MS_NODEV | MS_NOEXEC,
+			  strcmp(fstype, "btrfs") == 0 ? "subvolid=5" : NULL) < 0)
+			return -errno;
+		snprintf(private_mount, sizeof(private_mount), "%s", where);
+	}
+	return snprintf(ret, size, "%s", private_mount) >= (int)size ?
+		       -ENAMETOOLONG : 0;
+}
+
+bool dumps_mounted_privately(void)
+{
+	return private_mount[0] != '\0';
+}
+
+int dumps_base(const struct kdump_conf *c, char *ret, size_t size)
+{
+	char dev[PATH_MAX], mnt[PATH_MAX], fstype[64] = "";
+	int r;
+
+	if (!c->target[0] && !c->raw[0]) {
+		snprintf(ret, size, "%s", c->path);
+		return 0;
+	}
+	if (!c->target[0]) {
+		/* raw: "kdump-file recover" brings dumps into path. */
+		snprintf(ret, size, "%s", c->path);
+		return 0;
+	}
+	r = target_find_device(c->target, dev, sizeof(dev), fstype,
+			       sizeof(fstype));
+	if (r >= 0)
+		r = target_mountpoint(dev, mnt, sizeof(mnt));
+	if (r == -ENOENT && fstype[0])
+		r = mount_target_private(dev, fstype, arg_writable, mnt,
+					 sizeof(mnt));
+	if (r < 0)
+		return r;
+	if (strcmp(c->path, "/") == 0)
+		snprintf(ret, size, "%s", mnt);
+	else
+		snprintf(ret, size, "%s%s", strcmp(mnt, "/") ? mnt : "", c->path);
+	return 0;
+}
+
+/* The newest dump's and newest complete dump's times, as dump_scan(). */
+int dump_times(const struct kdump_conf *c, long long *ret_newest,
+		      long long *ret_complete)
+{
+	char base[PATH_MAX];
+	int r;
+
+	r = dumps_base(c, base, sizeof(base));
+	if (r < 0)
+		return r;
+	r = dump_scan(base, ret_newest, ret_complete);
+	if (r == -ENOENT) {
+		*ret_newest = *ret_complete = -1;
+		return 0;
+	}
+	return r;
+}
+
+int take_lock(bool wait, int *ret_fd)
+{
+	int fd, r;
+
+	r = mkdir_p(RUN_DIR, 0700);
+	if (r < 0)
+		return log_create_error("create", RUN_DIR, r);
+	fd = open(RUN_DIR "/lock", O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return log_create_error("open", RUN_DIR "/lock", -errno);
+	/*
+	 * A reload after hotplug waits for a load under way: that load may
+	 * have read the CPUs and memory before the hotplug.
+	 */
+	if (flock(fd, LOCK_EX | (wait ? 0 : LOCK_NB)) < 0) {
+		r = -errno;
+		close(fd);
+		if (r == -EWOULDBLOCK) {
+			log_error("another kdump-file is loading or unloading the capture kernel (busy): try again when it has finished");
+			return -EBUSY;
+		}
+		log_error("cannot lock %s/lock: %s", RUN_DIR, strerror(-r));
+		return r;
+	}
+	*ret_fd = fd;
+	return 0;
+}
+
+const char *const pstore_dirs[] = {
+	"/sys/fs/pstore", "/var/lib/systemd/pstore", NULL,
+};
+
+/* What status and the journal say of a lost crash: the record's reason if any. */
+int lost_text(const struct armed *a, char *buf, size_t size)
+{
+	struct capture_record rec;
+
+	if (record_find(pstore_dirs, a->time, &rec) == 0 &&
+	    record_describe(&rec, buf, size) == 0)
+		return 0;
+	return lost_describe(a, buf, size);
+}
+
+/* "oops (kernel.panic_on_oops=1), warn (kernel.panic_on_warn=1)" */
+void panic_on_list(unsigned int mask, char *buf, size_t size)
+{
+	size_t pos = 0;
+
+	buf[0] = '\0';
+	for (unsigned int i = 0; i < PANIC_ON_COUNT && pos < size; i++)
+		if (mask & (1U << i))
+			pos += snprintf(buf + pos, size - pos, "%s%s (%s=1)",
+					pos ? ", " : "", conf_panic_on_name(i),
+					panicon_sysctl(i));
+}
+
+double mib_f(unsigned long long b)
+{
+	return b / 1048576.0;
+}
+
+int dropin_reservation(char *value, size_t size,
+			      unsigned long long *ret_bytes)
+{
+	char *text = NULL, *p, *end;
+	unsigned long long v;
+	int r;
+
+	r = read_file_max(GRUB_DROPIN, &text, 4096);
+	if (r < 0)
+		return r;
+	p = strstr(text, "crashkernel=");
+	if (!p) {
+		free(text);
+		return -EBADMSG;
+	}
+	p += strlen("crashkernel=");
+	snprintf(value, size, "%.*s", (int)strcspn(p, "\" \n"), p);
+	errno = 0;
+	v = strtoull(value, &end, 10);
+	if (errno || end == value || (*end != 'M' && *end != 'G')) {
+		free(text);
+		return -EBADMSG;
+	}
+	*ret_bytes = v << (*end == 'G' ? 30 : 20);
+	free(text);
+	return 0;
+}
+
+int print_json(struct json_object *obj)
+{
+	const char *text;
+	int r = 0;
+
+	text = obj ? json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PRETTY |
+						    JSON_C_TO_STRING_NOSLASHESCAPE) : NULL;
+	if (!text)
+		r = -ENOMEM;
+	else if (printf("%s\n", text) < 0)
+		r = -EIO;
+	json_object_put(obj);
+	return r;
+}
+
+/* Levenshtein's distance between a and b, up to 64 letters of b. */
+static size_t edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), row[65];
+
+	if (lb > 64)
+		return SIZE_MAX;
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		size_t diag = row[0];
+
+		row[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t up = row[j], best = diag + (a[i - 1] != b[j - 1]);
+
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			diag = up;
+			row[j] = best;
+		}
+	}
+	return row[lb];
+}
+
+const char *cli_closest(const char *word, const char *const *names, size_t n)
+{
+	const char *best = NULL;
+	size_t best_d = 3;
+
+	for (size_t i = 0; i < n; i++) {
+		size_t d = edit_distance(word, names[i]);
+
+		if (d < best_d && d < strlen(word)) {
+			best = names[i];
+			best_d = d;
+		}
+	}
+	return best;
+}

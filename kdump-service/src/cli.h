@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the verbs of kdump-file share: the options main parsed, the
+ * messages, the configuration, the plan as a verb makes it (saying what
+ * failed), the lock, and the places on disk.  The program layer: these
+ * print, the library code below them does not.
+ */
+#ifndef KDUMP_FILE_CLI_H
+#define KDUMP_FILE_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <json-c/json.h>
+
+#include "conf.h"
+#include "plan.h"
+#include "state.h"
+
+#define RUN_DIR "/run/kdump-file"
+#define SYS_CRASH_LOADED "/sys/kernel/kexec_crash_loaded"
+#define BOOT_ID_FILE "/proc/sys/kernel/random/boot_id"
+/* A capture kernel is loaded (removed by unload, so by a clean shutdown). */
+#define ARMED_FILE KDUMP_FILE_STATE_DIR "/armed"
+/* A boot ended uncleanly while armed, and no dump from it was saved. */
+#define LOST_FILE KDUMP_FILE_STATE_DIR "/lost"
+/* The sysctls panic_on set, with their values before (see panicon.h). */
+#define PANIC_ON_FILE RUN_DIR "/panic-on"
+/* The last "kdump-file test": its ID, time and boot. */
+#define TEST_FILE KDUMP_FILE_STATE_DIR "/test"
+#define GRUB_DROPIN_DIR "/etc/default/grub.d"
+#define GRUB_DROPIN GRUB_DROPIN_DIR "/kdump-file.cfg"
+
+#define EXIT_USAGE 2
+#define EXIT_NOT_LOADED 3
+
+/* A verb's argc and argv it has no use for. */
+#define _unused_ __attribute__((unused))
+
+/* The options, as main parsed them (main refuses those a verb does not take). */
+extern const char *arg_config;
+extern bool arg_yes;
+extern bool arg_json;
+extern const char *arg_vmlinux;
+extern const char *arg_kver;
+extern bool arg_dry_run;
+extern bool arg_undo;
+extern bool arg_after_hotplug;	/* reload: only over kdump-file's own */
+extern bool arg_new;
+extern const char *arg_output;
+extern bool arg_force;
+extern bool arg_quiet;
+extern bool arg_writable;	/* report: a private mount must take writes */
+/* The verb running, for the messages that name it. */
+extern const char *cli_verb;
+
+void log_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* An informational line on stdout, "kdump-file: ...", unless --quiet. */
+void log_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * Say that path cannot be created or opened: "must be run as root" when
+ * that is why.  Returns r.
+ */
+int log_create_error(const char *what, const char *path, int r);
+
+/* The configuration, or the documented defaults without the default file. */
+int load_config(struct kdump_conf *c);
+/* The plan from the configuration; says its warnings and what failed. */
+int make_plan(struct plan *p, bool create);
+/* Says why a dump directory is not safe to read dumps from as root. */
+int check_dump_base(const char *base);
+int open_regular(const char *what, const char *path, int *ret_fd);
+
+/*
+ * Where this system sees the dumps: path itself for the default target, or
+ * path below wherever the target device is mounted (by this process alone
+ * when nothing mounts it: dumps_mounted_privately()).
+ */
+int dumps_base(const struct kdump_conf *c, char *ret, size_t size);
+bool dumps_mounted_privately(void);
+/* The newest dump's and newest complete dump's times, as dump_scan(). */
+int dump_times(const struct kdump_conf *c, long long *ret_newest,
+	       long long *ret_complete);
+
+/*
+ * The lock of load, unload and rebuild; wait: for the one holding it
+ * rather than fail as busy.
+ */
+int take_lock(bool wait, int *ret_fd);
+
+/* Where pstore records are: the kernel's, and systemd-pstore's archive. */
+extern const char *const pstore_dirs[];
+/* What status and the journal say of a lost crash. */
+int lost_text(const struct armed *a, char *buf, size_t size);
+/* "oops (kernel.panic_on_oops=1), warn (kernel.panic_on_warn=1)" */
+void panic_on_list(unsigned int mask, char *buf, size_t size);
+double mib_f(unsigned long long b);
+/* The crashkernel= value the GRUB drop-in of setup gives, in bytes. */
+int dropin_reservation(char *value, size_t size,
+		       unsigned long long *ret_bytes);
+/* Print obj as JSON on stdout, and free it. */
+int print_json(struct json_object *obj);
+/*
+ * The one of names[n] closest to word, a typo of it (at most two letters
+ * added, dropped or changed, and fewer than word has), or NULL.
+ */
+const char *cli_closest(const char *word, const char *const *names, size_t n);
+
+/*
+ * The verbs: argv[0] is the verb, then its arguments (main checked their
+ * number).  Each returns a negative errno, or an exit status.
+ */
+int verb_load(int argc, char *argv[]);
+int verb_unload(int argc, char *argv[]);
+int verb_reload(int argc, char *argv[]);
+int verb_rebuild(int argc, char *argv[]);
+int verb_test(int argc, char *argv[]);
+int verb_status(int argc, char *argv[]);
+int verb_show(int argc, char *argv[]);
+int verb_estimate(int argc, char *argv[]);
+int verb_list(int argc, char *argv[]);
+int verb_info(int argc, char *argv[]);
+int verb_debug(int argc, char *argv[]);
+int verb_report(int argc, char *argv[]);
+int verb_setup(int argc, char *argv[]);
+int verb_import(int argc, char *argv[]);
+int verb_recover(int argc, char *argv[]);
+int verb_hotplug(int argc, char *argv[]);
+
+/*
+ * Load the capture kernel (load, reload).  after_hotplug: only over
+ * kdump-file's own capture kernel, waiting for the lock; returns 1 when
+ * none of kdump-file's is loaded.
+ */
+int load_capture(bool after_hotplug);
+/*
+ * Before a capture initramfs is built or a capture kernel loaded: what
+ * goes in must be root's alone (check_boot_files()), and the initramfs
+ * kdump-file builds current (ensure_initramfs(), force: build anyway).
+ */
+int check_boot_files(const struct plan *p);
+int ensure_initramfs(struct plan *p, bool force);
+/* Bring a dump from the raw dump device into the dump directory. */
+int recover_raw(void);
+/* reload --after-hotplug. */
+int reload_after_hotplug(void);
+/* The hotplug line of status and show (label width wide), or j's fields. */
+int hotplug_report(struct json_object *j, int width);
+
+#endif

@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The load plan: what a load would do, made from the configuration and the
+ * running system (the kernel release, the dump target's device and drivers,
+ * the pstore backend and watchdog, /proc/cmdline).  Every verb that loads,
+ * builds or shows the capture reads one.  Nothing here prints: a failure
+ * leaves its message in the plan, and the caller says it.
+ */
+#ifndef KDUMP_FILE_PLAN_H
+#define KDUMP_FILE_PLAN_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "cmdline.h"
+#include "conf.h"
+#include "devchain.h"
+#include "initramfs.h"
+
+#define SYS_CRASH_SIZE "/sys/kernel/kexec_crash_size"
+#define SYS_WATCHDOG "/sys/class/watchdog/watchdog0"
+
+/* What the plan is made for. */
+struct plan_input {
+	const char *config;	/* the configuration file, named in messages */
+	const char *kver;	/* another installed kernel's release, or NULL */
+	bool create;		/* make the dump directory (load, rebuild, setup) */
+};
+
+/* Everything load, show and rebuild derive from the configuration. */
+struct plan {
+	char config[PATH_MAX];	/* the configuration file, for messages */
+	struct kdump_conf conf;
+	struct kdump_conf capture; /* as the capture kernel will see it */
+	char release[65];
+	char kernel[PATH_MAX];
+	char initramfs[PATH_MAX];
+	bool initramfs_managed; /* ours to build (not a user override) */
+	char capture_conf_text[16384];
+	char cmdline[CMDLINE_KERNEL_MAX * 2];
+	/* What the capture loads and activates to reach the target. */
+	struct devchain chain;
+	bool chain_known;
+	char chain_what[PATH_MAX];	/* the device it was resolved for */
+	char chain_text[4096];		/* as the capture reads it */
+	char chain_drivers[4096];	/* for dracut --add-drivers */
+	/* The helpers' modules, "" when none, " (built in)" appended if so. */
+	char pstore[96];		/* keeps a failed capture's record */
+	bool pstore_ram;		/* ...in RAM (ramoops), not EFI variables */
+	char cmdline_pstore[512];	/* ramoops' layout for the capture kernel */
+	unsigned int auto_timeout;	/* capture_timeout chosen here, or 0 */
+	char watchdog[96];		/* resets a capture that hangs */
+	/* The hooks and extra binaries, blank-separated, for dracut. */
+	char extra_files[3 * CONF_VALUE_MAX + 4];
+	/*
+	 * What the caller says: warnings, one a line, whatever the result;
+	 * on failure, the error ("" when the errno says it all).
+	 */
+	char warnings[3 * (PATH_MAX + 256)];
+	char error[2 * PATH_MAX + 512];
+};
+
+/*
+ * Make *p from conf and the running system.  Returns 0, or a negative
+ * errno with p->error saying what failed and what to do.
+ */
+int plan_make(struct plan *p, const struct kdump_conf *conf,
+	      const struct plan_input *in);
+
+/*
+ * Whether dump directory base is safe for root to read dumps from:
+ * -EPERM with why in msg when others may write it, -ENOENT when missing,
+ * another negative errno (and msg) when it cannot be checked.
+ */
+int plan_check_dump_base(const char *base, const char *config, char *msg,
+			 size_t size);
+
+/* What the plan's initramfs is to the next load: current, out of date... */
+const char *plan_initramfs_state(const struct plan *p);
+
+/*
+ * The module files the capture loads for the target and extra_modules (0
+ * when built in), for the estimate: a modular kernel holds them again.
+ */
+unsigned long long plan_modules_bytes(const struct plan *p);
+
+/* System RAM as the crashed kernel will have it: MemTotal + the reservation. */
+unsigned long long plan_system_ram(void);
+
+/* "world-writable", "owned by uid 1000"...: why bad was refused. */
+const char *plan_violation_text(const struct input_violation *bad);
+
+#endif

@@ -1,0 +1,808 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * load, unload, reload, rebuild and test: the capture kernel in and out of
+ * the kernel, the capture initramfs it boots, and the panic_on sysctls
+ * that go with a loaded capture kernel.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+#include "dump.h"
+#include "estimate.h"
+#include "initramfs.h"
+#include "kexec.h"
+#include "panicon.h"
+#include "record.h"
+#include "state.h"
+#include "util.h"
+
+/*
+ * The capture kernel and a configured initramfs run as the crashed
+ * system's last word: at every load, not only when an initramfs is built,
+ * they and the directories above them must be root's alone.
+ */
+int check_boot_files(const struct plan *p)
+{
+	const char *paths[] = { p->kernel, p->initramfs };
+	struct input_violation bad = { 0 };
+	int r;
+
+	r = paths_check_root_only(paths, p->initramfs_managed ? 1 : 2, &bad);
+	if (r == -EPERM)
+		log_error("refusing to load '%s': it is %s, and what the capture kernel boots must be root's alone (chown root and chmod go-w '%s')",
+			  bad.path, plan_violation_text(&bad), bad.path);
+	else if (r < 0 && r != -ENOENT)
+		log_error("cannot check '%s': %s", bad.path, strerror(-r));
+	return r == -ENOENT ? 0 : r;
+}
+
+int ensure_initramfs(struct plan *p, bool force)
+{
+	char fingerprint[32768], conf_file[] = RUN_DIR "/capture.conf";
+	char chain_file[] = RUN_DIR "/capture-chain";
+	struct input_violation bad;
+	unsigned long long t0;
+	int r;
+
+	if (!p->initramfs_managed)
+		return 0;
+	r = initramfs_fingerprint(p->kernel, p->capture_conf_text,
+				  p->chain_text, p->extra_files, fingerprint,
+				  sizeof(fingerprint));
+	if (r < 0) {
+		log_error("cannot inspect the capture inputs (is the dracut module installed in %s?): %s",
+			  KDUMP_FILE_DRACUT_MODULE, strerror(-r));
+		return r;
+	}
+	if (!force && initramfs_is_current(p->initramfs, fingerprint))
+		return 0;
+	r = initramfs_check_inputs(p->kernel, &bad);
+	if (r == -EPERM) {
+		log_error("refusing to build the capture initramfs: '%s' is %s: only root-owned files that only root can modify go into it (chown root and chmod go-w '%s')",
+			  bad.path, plan_violation_text(&bad), bad.path);
+		return r;
+	}
+	if (r < 0) {
+		log_error("cannot check what goes into the capture initramfs: '%s': %s",
+			  bad.path, strerror(-r));
+		return r;
+	}
+	r = mkdir_p(KDUMP_FILE_STATE_DIR, 0700);
+	if (r >= 0)
+		r = mkdir_p(RUN_DIR, 0700);
+	if (r >= 0)
+		r = write_file_atomic(conf_file, p->capture_conf_text,
+				      strlen(p->capture_conf_text), 0600);
+	if (r < 0)
+		return log_create_error("write", conf_file, r);
+	r = write_file_atomic(chain_file, p->chain_text, strlen(p->chain_text),
+			      0600);
+	if (r < 0) {
+		log_error("cannot write %s: %s", chain_file, strerror(-r));
+		return r;
+	}
+	log_info("building capture initramfs %s", p->initramfs);
+	fflush(stdout);
+	t0 = now_ms();
+	r = initramfs_build(p->initramfs, p->release, conf_file, chain_file,
+			    p->chain_drivers, p->extra_files, fingerprint);
+	if (r < 0) {
+		log_error("cannot build capture initramfs '%s' with dracut: %s",
+			  p->initramfs,
+			  r == -ENOENT ? "dracut is not installed" :
+			  r == -EIO ? "dracut failed (its messages are above)" :
+				      strerror(-r));
+		return r;
+	}
+	log_info("built %s in %.1f s", p->initramfs,
+		 (now_ms() - t0) / 1000.0);
+	return 0;
+}
+
+static void fill_context(struct kexec_context *ctx, const struct plan *p,
+			 int kfd, char *lockdown, size_t lsize)
+{
+	unsigned long long v;
+	char *s, *e;
+	int sig;
+
+	memset(ctx, 0, sizeof(*ctx));
+	ctx->kernel = p->kernel;
+	ctx->initramfs = p->initramfs;
+	ctx->is_root = geteuid() == 0;
+	if (read_ull_file(SYS_CRASH_SIZE, &v) == 0)
+		ctx->reserved = v;
+	if (read_ull_file("/proc/sys/kernel/kexec_load_disabled", &v) == 0)
+		ctx->kexec_disabled = v != 0;
+	/* "none [integrity] confidentiality": the bracketed one is active. */
+	if (read_line_file("/sys/kernel/security/lockdown", lockdown, lsize) == 0 &&
+	    (s = strchr(lockdown, '[')) && (e = strchr(s, ']'))) {
+		*e = '\0';
+		ctx->lockdown = s + 1;
+	} else if (read_line_file("/proc/cmdline", lockdown, lsize) == 0) {
+		/*
+		 * Without securityfs (CONFIG_SECURITYFS, or not mounted) the
+		 * mode is not readable; lockdown= on the command line is the
+		 * next best witness.
+		 */
+		for (s = strtok_r(lockdown, " \t\n", &e); s;
+		     s = strtok_r(NULL, " \t\n", &e))
+			if (strncmp(s, "lockdown=", 9) == 0 && s[9]) {
+				ctx->lockdown = s + 9;
+				break;
+			}
+	}
+	sig = kexec_image_signature(kfd);
+	ctx->signed_state = sig > 0 ? sig : KEXEC_SIG_UNKNOWN;
+}
+
+static int write_state(const struct plan *p)
+{
+	char buf[PATH_MAX * 2 + sizeof(p->cmdline) + 64];
+	int r;
+
+	r = loaded_format(p->kernel, p->initramfs, p->cmdline, buf, sizeof(buf));
+	if (r < 0)
+		return r;
+	return write_file_atomic(RUN_DIR "/loaded", buf, strlen(buf), 0600);
+}
+
+/* Record that kernel is loaded as the capture kernel in this boot. */
+static int write_armed(const char *kernel)
+{
+	char boot[64], buf[PATH_MAX + 128];
+	int r;
+
+	r = read_line_file(BOOT_ID_FILE, boot, sizeof(boot));
+	if (r >= 0)
+		r = armed_format(boot, (long long)time(NULL), kernel, buf,
+				 sizeof(buf));
+	if (r >= 0)
+		r = mkdir_p(KDUMP_FILE_STATE_DIR, 0700);
+	if (r >= 0)
+		r = write_file_atomic(ARMED_FILE, buf, strlen(buf), 0600);
+	return r;
+}
+
+/*
+ * Before a load arms a new marker: a marker from another boot means that
+ * boot ended without a clean shutdown (which unloads) while a capture
+ * kernel was loaded.  Without a dump from then on, its crash, if it was
+ * one, was lost: record that in LOST_FILE for status.  Nothing is decided
+ * while the dumps cannot be seen from here (a target not mounted).
+ */
+
+static void record_lost_crash(const struct kdump_conf *c)
+{
+	char marker[PATH_MAX + 128], boot[64] = "", buf[256];
+	long long newest, complete;
+	struct capture_record rec;
+	enum crash_verdict v;
+	struct armed a;
+	bool seen;
+	int r;
+
+	/*
+	 * Dumps that cannot be seen (a target not mounted here) decide
+	 * nothing, unless the capture's own record says it failed.
+	 */
+	seen = dump_times(c, &newest, &complete) == 0;
+	if (!seen)
+		newest = complete = -1;
+	if (seen && read_line_file(LOST_FILE, buf, sizeof(buf)) == 0 &&
+	    armed_parse(buf, &a) == 0 && !lost_is_current(&a, complete))
+		(void)unlink(LOST_FILE);
+	if (read_line_file(ARMED_FILE, marker, sizeof(marker)) < 0 ||
+	    read_line_file(BOOT_ID_FILE, boot, sizeof(boot)) < 0)
+		return;
+	v = crash_verdict(marker, boot, newest, &a);
+	if (!seen && (v != CRASH_LOST ||
+		      record_find(pstore_dirs, a.time, &rec) < 0))
+		return;
+	switch (v) {
+	case CRASH_NONE:
+		return;
+	case CRASH_LOST: {
+		char text[2048];
+
+		if (lost_text(&a, text, sizeof(text)) == 0)
+			fprintf(stderr, "kdump-file: a crash was lost: %s\n", text);
+		r = armed_format(a.boot, a.time, NULL, buf, sizeof(buf));
+		if (r >= 0)
+			r = write_file_atomic(LOST_FILE, buf, strlen(buf), 0600);
+		if (r < 0) {
+			log_error("cannot record in %s that boot %s lost its crash: %s",
+				  LOST_FILE, a.boot, strerror(-r));
+			return;
+		}
+		break;
+	}
+	case CRASH_SAVED:
+		break;
+	}
+	(void)unlink(ARMED_FILE);
+}
+
+/*
+ * panic_on: the sysctls behind it, set after a load and put back by unload
+ * (see panicon.h).  The messages name the sysctl, its value and why.
+ */
+static const char *panic_on_hint(int r)
+{
+	switch (r) {
+	case -EROFS:
+		return " (/proc/sys is read-only here: kdump-file.service must list the sysctl in ReadWritePaths=)";
+	case -EACCES:
+	case -EPERM:
+		return " (run as root)";
+	default:
+		return "";
+	}
+}
+
+static void panic_on_failed(const char *what, const struct panicon_result *res,
+			    const char *value, int r)
+{
+	if (r == -EBADMSG && res->failed < 0)
+		log_error("cannot %s the panic_on sysctls: %s is damaged, so their values before kdump-file are unknown: check them with 'sysctl kernel' and remove the file",
+			  what, PANIC_ON_FILE);
+	else if (r == -EBADMSG)
+		log_error("cannot %s %s: it does not read as a number",
+			  what, panicon_sysctl(res->failed));
+	else if (res->failed < 0)
+		log_error("cannot record the panic_on sysctls' values before kdump-file in %s: %s",
+			  PANIC_ON_FILE, strerror(-r));
+	else
+		log_error("cannot %s %s%s%s: %s%s", what,
+			  panicon_sysctl(res->failed), value ? "=" : "",
+			  value ? value : "", strerror(-r), panic_on_hint(r));
+}
+
+/* The values panicon put back, "kernel.panic_on_warn=0, ...". */
+static void panic_on_restored(const struct panicon_result *res, char *buf,
+			      size_t size)
+{
+	size_t pos = 0;
+
+	buf[0] = '\0';
+	for (unsigned int i = 0; i < PANIC_ON_COUNT && pos < size; i++)
+		if (res->restored & (1U << i))
+			pos += snprintf(buf + pos, size - pos, "%s%s=%s",
+					pos ? ", " : "", panicon_sysctl(i),
+					res->value[i]);
+}
+
+/*
+ * After a capture kernel was loaded: panic on what panic_on names, and on
+ * nothing more of ours.  A failure changes nothing and is an error.
+ */
+static int load_panic_on(unsigned int want)
+{
+	struct panicon_result res;
+	char text[1024];
+	int r;
+
+	r = panicon_apply(PANICON_SYSCTL_ROOT, PANIC_ON_FILE, want, &res);
+	if (r < 0) {
+		panic_on_failed("set", &res, "1", r);
+		fprintf(stderr, "kdump-file: panic_on in %s is not in effect (the sysctls are as they were); the capture kernel is loaded\n",
+			arg_config);
+		return r;
+	}
+	for (unsigned int i = 0; i < PANIC_ON_COUNT; i++)
+		if (res.missing & (1U << i))
+			fprintf(stderr, "kdump-file: warning: panic_on %s left out: %s (no %s)\n",
+				conf_panic_on_name(i), panicon_missing_reason(i),
+				panicon_sysctl(i));
+	if (res.restored) {
+		panic_on_restored(&res, text, sizeof(text));
+		log_info("panic on: no longer asked for, put back as before: %s",
+			 text);
+	}
+	if (res.set) {
+		panic_on_list(res.set, text, sizeof(text));
+		log_info("panic on: %s", text);
+	}
+	return 0;
+}
+
+/* No capture kernel is loaded any more: put the sysctls back. */
+static int unload_panic_on(void)
+{
+	struct panicon_result res;
+	char text[1024];
+	int r;
+
+	r = panicon_restore(PANICON_SYSCTL_ROOT, PANIC_ON_FILE, &res);
+	if (res.restored) {
+		panic_on_restored(&res, text, sizeof(text));
+		log_info("panic on: put back as before: %s", text);
+	}
+	if (r < 0) {
+		panic_on_failed("put back", &res, NULL, r);
+		fprintf(stderr, "kdump-file: what could not be put back stays in %s for the next unload\n",
+			PANIC_ON_FILE);
+	}
+	return r;
+}
+
+/*
+ * The capture kernel loaded before this load, opened before the syscall:
+ * kexec_file_load(KEXEC_FILE_ON_CRASH) frees it before it parses the new
+ * one (kernel/kexec_file.c), so a load the kernel refuses leaves none.
+ */
+struct previous {
+	bool known;		/* loaded, and RUN_DIR/loaded says what */
+	struct loaded_state s;
+	int kfd, ifd;
+	char open_error[PATH_MAX + 64];	/* why it cannot be loaded again */
+	bool restored;		/* loaded again after the kernel refused */
+};
+
+/*
+ * After a failed load: one line on what protects the machine now, so that
+ * whoever reads the failure also reads whether a crash is still captured.
+ */
+static void say_loaded_now(bool restored)
+{
+	unsigned long long loaded = 0;
+	struct loaded_state s;
+	char text[sizeof(s) + 64];
+
+	if (read_ull_file(SYS_CRASH_LOADED, &loaded) < 0)
+		return;
+	if (loaded != 1) {
+		fprintf(stderr, "kdump-file: no capture kernel is loaded: a crash now is not captured\n");
+		return;
+	}
+	if (read_line_file(RUN_DIR "/loaded", text, sizeof(text)) < 0 ||
+	    loaded_parse(text, &s) < 0) {
+		fprintf(stderr, "kdump-file: a capture kernel loaded by another tool stays loaded\n");
+		return;
+	}
+	fprintf(stderr, "kdump-file: %s: %s with initramfs %s, as before this command: a crash is still captured\n",
+		restored ? "loaded again" : "still loaded", s.kernel,
+		s.initramfs[0] ? s.initramfs : "(none)");
+}
+
+static void previous_open(struct previous *prev)
+{
+	char text[sizeof(prev->s) + 64];
+	unsigned long long loaded = 0;
+	const char *path = NULL;
+
+	prev->known = false;
+	prev->kfd = prev->ifd = -1;
+	prev->open_error[0] = '\0';
+	if (read_ull_file(SYS_CRASH_LOADED, &loaded) < 0 || loaded != 1 ||
+	    read_line_file(RUN_DIR "/loaded", text, sizeof(text)) < 0 ||
+	    loaded_parse(text, &prev->s) < 0)
+		return;
+	prev->known = true;
+	prev->kfd = open(prev->s.kernel, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (prev->kfd < 0)
+		path = prev->s.kernel;
+	else if (prev->s.initramfs[0]) {
+		prev->ifd = open(prev->s.initramfs,
+				 O_RDONLY | O_CLOEXEC | O_NOCTTY);
+		if (prev->ifd < 0)
+			path = prev->s.initramfs;
+	}
+	if (path)
+		snprintf(prev->open_error, sizeof(prev->open_error),
+			 "cannot open '%s': %s", path, strerror(errno));
+}
+
+static void previous_close(struct previous *prev)
+{
+	if (prev->ifd >= 0)
+		close(prev->ifd);
+	if (prev->kfd >= 0)
+		close(prev->kfd);
+	prev->kfd = prev->ifd = -1;
+}
+
+/* After the kernel refused a load: load the previous capture kernel again. */
+static void previous_restore(struct previous *prev)
+{
+	unsigned long long loaded = 0;
+	char why[PATH_MAX + 64];
+	int r;
+
+	/* EBUSY, or EPERM for want of CAP_SYS_BOOT: refused before freeing. */
+	if (read_ull_file(SYS_CRASH_LOADED, &loaded) == 0 && loaded == 1)
+		return;
+	if (!prev->known) {
+		(void)unlink(RUN_DIR "/loaded");
+		(void)unlink(ARMED_FILE);
+		(void)unload_panic_on();
+		return;
+	}
+	if (prev->open_error[0]) {
+		snprintf(why, sizeof(why), "%s", prev->open_error);
+	} else {
+		r = kexec_crash_load(prev->kfd, prev->ifd, prev->s.cmdline);
+		if (r == 0) {
+			fprintf(stderr, "kdump-file: the previously loaded capture kernel %s was loaded again\n",
+				prev->s.kernel);
+			prev->restored = true;
+			/* RUN_DIR/loaded still describes it. */
+			(void)write_armed(prev->s.kernel);
+			return;
+		}
+		snprintf(why, sizeof(why), "kexec_file_load: %s", strerror(-r));
+	}
+	log_error("the previously loaded capture kernel %s could not be loaded again: %s",
+		  prev->s.kernel, why);
+	(void)unlink(RUN_DIR "/loaded");
+	(void)unlink(ARMED_FILE);
+	/* No capture kernel: a crash made to panic would not be saved. */
+	(void)unload_panic_on();
+}
+
+/* The reservation, or why there is none to load into. */
+static int read_reservation(unsigned long long *ret)
+{
+	unsigned long long reserved = 0;
+	int r;
+
+	r = read_ull_file(SYS_CRASH_SIZE, &reserved);
+	if (r < 0) {
+		log_error("cannot read %s: %s (is this kernel built with CONFIG_KEXEC_FILE and CONFIG_CRASH_DUMP?)",
+			  SYS_CRASH_SIZE, strerror(-r));
+		return r;
+	}
+	if (reserved == 0) {
+		log_error("cannot load a capture kernel: no crashkernel= memory is reserved (add crashkernel=256M to the kernel command line, e.g. in GRUB_CMDLINE_LINUX of /etc/default/grub, run update-grub and reboot)");
+		return -EADDRNOTAVAIL;
+	}
+	*ret = reserved;
+	return 0;
+}
+
+/* The capture kernel, opened and checked as kexec_file_load would. */
+static int open_capture_kernel(const struct plan *p, int *ret_fd)
+{
+	int fd, r;
+
+	r = open_regular("capture kernel", p->kernel, &fd);
+	if (r < 0)
+		return r;
+	r = kexec_check_bzimage(fd);
+	if (r == -EBADMSG)
+		log_error("capture kernel '%s' is truncated: its boot header announces more than the file holds (a copy cut short?): reinstall it, or point 'kernel' in %s at a complete vmlinuz",
+			  p->kernel, arg_config);
+	else if (r < 0)
+		log_error("cannot load capture kernel '%s': not an x86_64 bzImage that kexec_file_load accepts (boot protocol 2.12, 64-bit entry): point 'kernel' in %s at a vmlinuz",
+			  p->kernel, arg_config);
+	if (r < 0) {
+		close(fd);
+		return r;
+	}
+	*ret_fd = fd;
+	return 0;
+}
+
+/* The capture initramfs, opened and read through to its end. */
+static int open_capture_initramfs(const struct plan *p, int *ret_fd)
+{
+	struct initramfs_problem bad = { 0 };
+	int fd, r;
+
+	r = open_regular("capture initramfs", p->initramfs, &fd);
+	if (r < 0)
+		return r;
+	r = initramfs_verify(fd, &bad);
+	if (r == -EBADMSG && p->initramfs_managed)
+		log_error("capture initramfs '%s' is truncated or corrupt: rebuild it with 'kdump-file rebuild' (%s at byte %llu)",
+			  p->initramfs, bad.what, bad.offset);
+	else if (r == -EBADMSG)
+		log_error("capture initramfs '%s' is truncated or corrupt: rebuild or replace that file, or remove 'initramfs' from %s to have kdump-file build one (%s at byte %llu)",
+			  p->initramfs, arg_config, bad.what, bad.offset);
+	else if (r == -EINVAL)
+		log_error("capture initramfs '%s' is neither a cpio archive nor a compressed one: %s",
+			  p->initramfs, p->initramfs_managed ?
+			  "rebuild it with 'kdump-file rebuild'" :
+			  "point 'initramfs' at an initramfs image");
+	else if (r < 0)
+		log_error("cannot read capture initramfs '%s': %s", p->initramfs,
+			  strerror(-r));
+	if (r < 0) {
+		close(fd);
+		return r;
+	}
+	*ret_fd = fd;
+	return 0;
+}
+
+/*
+ * A set that cannot fit the reservation is refused here: the kernel would
+ * refuse it too, but only after it has dropped the loaded capture kernel,
+ * which then has to be loaded again.  One that fits but leaves the capture
+ * less than it needs is a warning.
+ */
+static int check_fits(const struct plan *p, int kfd, int ifd,
+		      unsigned long long reserved)
+{
+	struct estimate e;
+
+	if (estimate_capture(kfd, ifd, plan_system_ram(),
+			     plan_modules_bytes(p), &e) < 0)
+		return 0;
+	if (e.kernel + e.initramfs > reserved) {
+		log_error("cannot load capture kernel '%s' with initramfs '%s': they take %llu MiB in memory (the kernel's init_size %llu MiB, the initramfs %llu MiB), more than the %llu MiB crashkernel= reserves: raise crashkernel= and reboot, or use a smaller initramfs",
+			  p->kernel, p->initramfs,
+			  (e.kernel + e.initramfs) >> 20, e.kernel >> 20,
+			  e.initramfs >> 20, reserved >> 20);
+		return -E2BIG;
+	}
+	if (reserved < e.needed)
+		fprintf(stderr,
+			"kdump-file: warning: the crashkernel= reservation (%llu MiB) is smaller than the %llu MiB the capture needs: it may run out of memory and save nothing (see 'kdump-file estimate')\n",
+			reserved >> 20, (e.needed + (1ULL << 20) - 1) >> 20);
+	return 0;
+}
+
+/* Every check before the syscall: a refused input leaves the kernel alone. */
+static int prepare_load(struct plan *p, unsigned long long reserved,
+			int *ret_kfd, int *ret_ifd)
+{
+	int kfd = -1, ifd = -1, r;
+
+	r = open_capture_kernel(p, &kfd);
+	if (r >= 0)
+		r = check_boot_files(p);
+	if (r >= 0)
+		r = ensure_initramfs(p, false);
+	if (r >= 0)
+		r = open_capture_initramfs(p, &ifd);
+	if (r >= 0)
+		r = check_fits(p, kfd, ifd, reserved);
+	if (r < 0) {
+		if (ifd >= 0)
+			close(ifd);
+		if (kfd >= 0)
+			close(kfd);
+		return r;
+	}
+	*ret_kfd = kfd;
+	*ret_ifd = ifd;
+	return 0;
+}
+
+/* The kernel refused the set: why, in words a user can act on. */
+static void load_refused(const struct plan *p, int kfd, int ifd, int r)
+{
+	char lockdown[4096] = "", why[1024];
+	struct kexec_context ctx;
+	struct estimate e;
+
+	fill_context(&ctx, p, kfd, lockdown, sizeof(lockdown));
+	if (estimate_capture(kfd, ifd, plan_system_ram(),
+			     plan_modules_bytes(p), &e) == 0)
+		ctx.needed = e.needed;
+	kexec_explain(-r, &ctx, why, sizeof(why));
+	log_error("cannot load capture kernel '%s' with initramfs '%s': kexec_file_load: %s: %s",
+		  p->kernel, p->initramfs, strerror(-r), why);
+}
+
+/* The kernel took the set: check, record it, and say so. */
+static int load_done(const struct plan *p, unsigned long long reserved)
+{
+	unsigned long long loaded = 0;
+	int r;
+
+	r = read_ull_file(SYS_CRASH_LOADED, &loaded);
+	if (r < 0 || loaded != 1) {
+		log_error("the kernel accepted capture kernel '%s' but %s does not read 1",
+			  p->kernel, SYS_CRASH_LOADED);
+		return -EIO;
+	}
+	r = write_state(p);
+	if (r < 0)
+		log_error("capture kernel loaded, but cannot record it in %s/loaded: %s",
+			  RUN_DIR, strerror(-r));
+	r = write_armed(p->kernel);
+	if (r < 0)
+		log_error("capture kernel loaded, but cannot record it in %s: %s (a lost crash will not be reported)",
+			  ARMED_FILE, strerror(-r));
+	log_info("capture kernel %s loaded (initramfs %s, %llu MiB reserved)",
+		 p->kernel, p->initramfs, reserved >> 20);
+	return 0;
+}
+
+int load_capture(bool after_hotplug)
+{
+	struct previous prev = { .kfd = -1, .ifd = -1 };
+	unsigned long long reserved = 0;
+	bool loaded_new = false;
+	struct kdump_conf c;
+	struct plan p;
+	int lock_fd = -1, kfd = -1, ifd = -1, r;
+
+	r = read_reservation(&reserved);
+	if (r < 0)
+		return r;
+	/*
+	 * A dump left on the raw device comes out before a capture kernel
+	 * that could be needed goes in (the capture keeps an unrecovered
+	 * dump, so a crash before it was copied would be lost).  Its failure
+	 * is said, and the load goes on: protection first.  A configuration
+	 * that does not parse is left for make_plan() to report, once.
+	 */
+	if (conf_parse_file(&c, arg_config, NULL) == 0 && c.raw[0])
+		(void)recover_raw();
+	r = make_plan(&p, true);
+	if (r < 0) {
+		say_loaded_now(false);
+		return r;
+	}
+	r = take_lock(after_hotplug, &lock_fd);
+	if (r < 0)
+		return r;
+	record_lost_crash(&p.conf);
+	/* Before a rebuild can replace the initramfs it was loaded with. */
+	previous_open(&prev);
+	/*
+	 * After a hotplug, only kdump-file's own capture kernel is loaded
+	 * again: never one that an unload, while this waited for the lock,
+	 * took away, nor another tool's.
+	 */
+	if (after_hotplug && !prev.known) {
+		r = 1;
+		goto out;
+	}
+	r = prepare_load(&p, reserved, &kfd, &ifd);
+	if (r < 0)
+		goto out;
+	r = kexec_crash_load(kfd, ifd, p.cmdline);
+	if (r < 0) {
+		load_refused(&p, kfd, ifd, r);
+		previous_restore(&prev);
+		goto out;
+	}
+	r = load_done(&p, reserved);
+	if (r < 0)
+		goto out;
+	loaded_new = true;
+	r = load_panic_on(p.conf.panic_on);
+out:
+	if (r < 0 && !loaded_new)
+		say_loaded_now(prev.restored);
+	previous_close(&prev);
+	if (ifd >= 0)
+		close(ifd);
+	if (kfd >= 0)
+		close(kfd);
+	close(lock_fd);
+	return r;
+}
+
+int verb_unload(int argc _unused_, char *argv[] _unused_)
+{
+	unsigned long long loaded = 0;
+	int lock_fd, r;
+
+	r = take_lock(false, &lock_fd);
+	if (r < 0)
+		return r;
+	r = kexec_crash_unload();
+	if (r < 0) {
+		log_error("cannot unload the capture kernel: kexec_file_load: %s%s",
+			  strerror(-r),
+			  r == -EPERM ? " (run as root)" : "");
+		goto out;
+	}
+	(void)unlink(RUN_DIR "/loaded");
+	/* Unloaded: a boot that ends now has no capture to lose. */
+	(void)unlink(ARMED_FILE);
+	if (read_ull_file(SYS_CRASH_LOADED, &loaded) == 0 && loaded) {
+		log_error("the capture kernel is still loaded after unloading (%s reads 1)",
+			  SYS_CRASH_LOADED);
+		r = -EIO;
+		goto out;
+	}
+	log_info("capture kernel unloaded");
+	r = unload_panic_on();
+out:
+	close(lock_fd);
+	return r;
+}
+
+int verb_test(int argc _unused_, char *argv[] _unused_)
+{
+	char id[64] = "", boot[64] = "", buf[256], answer[16];
+	unsigned long long loaded = 0;
+	int fd, n, r;
+
+	if (read_ull_file(SYS_CRASH_LOADED, &loaded) < 0 || loaded != 1) {
+		log_error("no capture kernel is loaded: run 'kdump-file load' (or systemctl start kdump-file) first, or the test crash would save nothing");
+		return -ENOENT;
+	}
+	if (!arg_yes) {
+		if (!isatty(STDIN_FILENO)) {
+			log_error("'test' crashes this machine now; pass --yes to confirm when not on a terminal");
+			return -ECANCELED;
+		}
+		printf("This crashes the machine now to test the capture. Type 'yes' to go on: ");
+		fflush(stdout);
+		if (!fgets(answer, sizeof(answer), stdin) ||
+		    strcmp(answer, "yes\n") != 0) {
+			log_info("test cancelled");
+			return -ECANCELED;
+		}
+	}
+	(void)read_line_file("/proc/sys/kernel/random/uuid", id, 9);
+	(void)read_line_file("/proc/sys/kernel/random/boot_id", boot, sizeof(boot));
+	n = snprintf(buf, sizeof(buf), "id=%s time=%lld boot=%s\n", id,
+		     (long long)time(NULL), boot);
+	r = mkdir_p(KDUMP_FILE_STATE_DIR, 0700);
+	if (r >= 0)
+		r = write_file_atomic(TEST_FILE, buf, n, 0600);
+	if (r < 0)
+		return log_create_error("record the test in", TEST_FILE, r);
+	log_info("test %s: crashing now; after the reboot, 'kdump-file status' tells the result",
+		 id);
+	fflush(stdout);
+	sync();
+	fd = open("/proc/sysrq-trigger", O_WRONLY | O_CLOEXEC);
+	if (fd < 0 || write(fd, "c", 1) != 1) {
+		r = -errno;
+		log_error("cannot crash the machine through /proc/sysrq-trigger: %s",
+			  strerror(-r));
+		if (fd >= 0)
+			close(fd);
+		return r;
+	}
+	/* Not reached: the kernel panicked. */
+	close(fd);
+	return 0;
+}
+
+int verb_rebuild(int argc _unused_, char *argv[] _unused_)
+{
+	struct plan p;
+	int lock_fd, r;
+
+	r = make_plan(&p, true);
+	if (r < 0)
+		return r;
+	if (!p.initramfs_managed) {
+		log_error("'initramfs' is set to '%s' in %s: kdump-file does not build an initramfs it does not own",
+			  p.initramfs, arg_config);
+		return -EINVAL;
+	}
+	r = take_lock(false, &lock_fd);
+	if (r < 0)
+		return r;
+	r = ensure_initramfs(&p, true);
+	close(lock_fd);
+	return r;
+}
+
+int verb_load(int argc _unused_, char *argv[] _unused_)
+{
+	return load_capture(false);
+}
+
+/*
+ * reload is a load over the loaded capture kernel, never an unload first:
+ * every check runs before the syscall, and when the kernel refuses the new
+ * set, load puts the previous one back (see previous_restore()), so a
+ * failed reload leaves the machine protected.
+ */
+int verb_reload(int argc _unused_, char *argv[] _unused_)
+{
+	int r;
+
+	r = arg_after_hotplug ? reload_after_hotplug() : load_capture(false);
+	return r < 0 ? r : 0;
+}

@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * setup: reserve memory for the capture kernel from the next boot, as
+ * much as estimate recommends, through a GRUB drop-in; --undo takes it
+ * back.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+#include "estimate.h"
+#include "util.h"
+
+static int update_grub(void)
+{
+	char *const argv[] = { "update-grub", NULL };
+	int r;
+
+	fflush(stdout);
+	/* Its chatter goes to stderr, ours stays on stdout. */
+	r = run_program(argv, STDERR_FILENO);
+	return r > 0 ? -EIO : r;
+}
+
+/* setup --undo: the drop-in removed, and update-grub run. */
+static int setup_undo(unsigned long long reserved)
+{
+	int r;
+
+	if (arg_dry_run) {
+		if (access(GRUB_DROPIN, F_OK) < 0)
+			log_info("nothing to undo: %s does not exist", GRUB_DROPIN);
+		else
+			printf("kdump-file: setup --undo would remove %s and run update-grub\n",
+			       GRUB_DROPIN);
+		return 0;
+	}
+	if (unlink(GRUB_DROPIN) < 0) {
+		if (errno == ENOENT) {
+			log_info("nothing to undo: %s does not exist",
+				 GRUB_DROPIN);
+			return 0;
+		}
+		r = -errno;
+		log_error("cannot remove %s: %s", GRUB_DROPIN, strerror(-r));
+		return r;
+	}
+	r = update_grub();
+	if (r < 0) {
+		log_error("removed %s, but update-grub %s: run it yourself", GRUB_DROPIN,
+			  r == -ENOENT ? "is not installed" : "failed");
+		return r;
+	}
+	log_info("crashkernel= removed from the next boot's command line%s",
+		 reserved ? "; reboot to free the memory reserved now" : "");
+	return 0;
+}
+
+/*
+ * What the capture needs, measured on the capture kernel and initramfs the
+ * plan names (the one kdump-file builds is built first if missing).
+ */
+static int setup_estimate(struct estimate *ret)
+{
+	struct plan p;
+	int kfd = -1, ifd = -1, lock_fd, r;
+
+	r = make_plan(&p, true);
+	if (r < 0)
+		return r;
+	if (p.initramfs_managed) {
+		r = check_boot_files(&p);
+		if (r < 0)
+			return r;
+		r = take_lock(false, &lock_fd);
+		if (r < 0)
+			return r;
+		r = ensure_initramfs(&p, false);
+		close(lock_fd);
+		if (r < 0)
+			return r;
+	}
+	r = open_regular("capture kernel", p.kernel, &kfd);
+	if (r >= 0)
+		r = open_regular("capture initramfs", p.initramfs, &ifd);
+	if (r >= 0)
+		r = estimate_capture(kfd, ifd, plan_system_ram(),
+				     plan_modules_bytes(&p), ret);
+	if (kfd >= 0)
+		close(kfd);
+	if (ifd >= 0)
+		close(ifd);
+	if (r < 0)
+		log_error("cannot estimate the reservation from '%s' and '%s': %s",
+			  p.kernel, p.initramfs, strerror(-r));
+	return r;
+}
+
+/* The drop-in written with text, and update-grub run. */
+static int setup_write(const char *text, const char *value,
+		       const struct estimate *e)
+{
+	int r;
+
+	r = mkdir_p(GRUB_DROPIN_DIR, 0755);
+	if (r >= 0)
+		r = write_file_atomic(GRUB_DROPIN, text, strlen(text), 0644);
+	if (r < 0) {
+		log_error("cannot write %s: %s", GRUB_DROPIN, strerror(-r));
+		return r;
+	}
+	r = update_grub();
+	if (r == -ENOENT) {
+		log_error("wrote %s, but update-grub is not installed: add crashkernel=%s to the kernel command line of your boot loader",
+			  GRUB_DROPIN, value);
+		return r;
+	}
+	if (r < 0) {
+		log_error("wrote %s, but update-grub failed: fix it and run update-grub", GRUB_DROPIN);
+		return r;
+	}
+	log_info("crashkernel=%s (kdump-file estimate: %.0f MiB needed) is on the next boot's command line (%s)",
+		 value, e->needed / 1048576.0, GRUB_DROPIN);
+	return 0;
+}
+
+/*
+ * setup: reserve memory for the capture kernel at the next boot, as much
+ * as estimate recommends, through a GRUB drop-in; --undo takes it back.
+ */
+int verb_setup(int argc _unused_, char *argv[] _unused_)
+{
+	char text[512], value[32] = "", old[512] = "", *cur = NULL;
+	unsigned long long reserved = 0, want;
+	struct estimate e;
+	int r;
+
+	(void)read_ull_file(SYS_CRASH_SIZE, &reserved);
+	if (arg_undo)
+		return setup_undo(reserved);
+	r = setup_estimate(&e);
+	if (r < 0)
+		return r;
+	want = e.recommended;
+	snprintf(value, sizeof(value), "%lluM", want >> 20);
+	snprintf(text, sizeof(text),
+		 "# Written by \"kdump-file setup\"; \"kdump-file setup --undo\" removes it.\n"
+		 "# Memory reserved at boot for the capture kernel (kdump-file estimate).\n"
+		 "GRUB_CMDLINE_LINUX_DEFAULT=\"$GRUB_CMDLINE_LINUX_DEFAULT crashkernel=%s\"\n",
+		 value);
+	if (read_file_max(GRUB_DROPIN, &cur, sizeof(old) - 1) >= 0) {
+		snprintf(old, sizeof(old), "%s", cur);
+		free(cur);
+	}
+	if (arg_dry_run) {
+		/*
+		 * One line with the size: debian/config shows it in its
+		 * question.  A result, not information: --quiet keeps it.
+		 */
+		printf("kdump-file: setup would write crashkernel=%s (kdump-file estimate: %.0f MiB needed) to %s%s\n",
+		       value, e.needed / 1048576.0, GRUB_DROPIN,
+		       strcmp(old, text) == 0 ? ", which has it already" : "");
+		return 0;
+	}
+	if (strcmp(old, text) != 0) {
+		r = setup_write(text, value, &e);
+		if (r < 0)
+			return r;
+	} else {
+		log_info("already set up: crashkernel=%s in %s", value,
+			 GRUB_DROPIN);
+	}
+	if (reserved == want)
+		log_info("%llu MiB are reserved in this boot: nothing more to do",
+			 reserved >> 20);
+	else
+		log_info("reboot to reserve it (this boot: %llu MiB); kdump-file.service then loads the capture kernel",
+			 reserved >> 20);
+	return 0;
+}

@@ -1,0 +1,685 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * status, show and estimate: what is reserved, loaded and saved, what the
+ * plan would load, and how much memory the capture needs.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+#include "dump.h"
+#include "estimate.h"
+#include "initramfs.h"
+#include "json.h"
+#include "panicon.h"
+#include "record.h"
+#include "state.h"
+#include "util.h"
+
+/* Whether img, the loaded initramfs, would be rebuilt by the next load. */
+static const char *initramfs_state(const char *img)
+{
+	static struct plan p;
+
+	if (make_plan(&p, false) < 0 || strcmp(p.initramfs, img) != 0)
+		return "not the configured one: reload to change";
+	return plan_initramfs_state(&p);
+}
+
+static void print_dump(const char *label, const struct dump_info *d)
+{
+	if (d->has_vmcore)
+		printf("%-13s %s: complete, %lld MiB", label, d->dir,
+		       d->vmcore_bytes >> 20);
+	else if (dump_complete(d))
+		printf("%-13s %s: complete, dmesg only (dump_level = dmesg: no vmcore)",
+		       label, d->dir);
+	else if (d->has_dmesg)
+		printf("%-13s %s: INCOMPLETE (dmesg saved, no vmcore%s%s%s)", label,
+		       d->dir, d->has_incomplete ? "; vmcore-incomplete left" : "",
+		       d->error[0] ? ": " : "", d->error);
+	else
+		printf("%-13s %s: FAILED (nothing saved)", label, d->dir);
+	if (d->panic[0])
+		printf(", panic \"%s\"", d->panic);
+	putchar('\n');
+	if (d->summary[0])
+		printf("%-13s %s\n", "report:", d->summary);
+}
+
+/*
+ * What the last "kdump-file test" came to, into buf; false when none ran.
+ * Passed when a complete dump from a crash at or after the test's time
+ * exists, pending while the machine has not rebooted since, failed
+ * otherwise.
+ */
+static bool test_line(const struct kdump_conf *c, const struct dump_info *last,
+		      char *out, size_t size)
+{
+	char buf[512], id[64] = "", boot[64] = "", now_boot[64] = "";
+	long long t = -1;
+
+	if (read_line_file(TEST_FILE, buf, sizeof(buf)) < 0)
+		return false;
+	if (sscanf(buf, "id=%63s time=%lld boot=%63s", id, &t, boot) != 3) {
+		snprintf(out, size, "unreadable record %s", TEST_FILE);
+		return true;
+	}
+	(void)read_line_file("/proc/sys/kernel/random/boot_id", now_boot,
+			     sizeof(now_boot));
+	if (strcmp(boot, now_boot) == 0)
+		snprintf(out, size, "%s pending (the machine has not crashed yet)", id);
+	else if (last && last->crash_time >= t && dump_complete(last))
+		snprintf(out, size, "%s passed: dump %s", id, last->dir);
+	else if (last && last->crash_time >= t)
+		snprintf(out, size, "%s FAILED: dump %s is incomplete", id, last->dir);
+	else
+		snprintf(out, size, "%s FAILED: no dump in %s from the test crash",
+			 id, c->path);
+	return true;
+}
+
+/*
+ * A crash lost: the armed marker of a boot that ended without a clean
+ * shutdown and left no dump (before the next load records it), or the
+ * record of one, until a complete dump at or after it exists.
+ */
+static bool lost_line(const struct kdump_conf *c, char *text, size_t size)
+{
+	char marker[PATH_MAX + 128], boot[64] = "";
+	long long newest, complete;
+	struct capture_record rec;
+	struct armed a;
+	bool seen;
+
+	/* Dumps not seen: only the capture's own record tells. */
+	seen = dump_times(c, &newest, &complete) == 0;
+	if (!seen)
+		newest = complete = -1;
+	(void)read_line_file(BOOT_ID_FILE, boot, sizeof(boot));
+	if (!(read_line_file(ARMED_FILE, marker, sizeof(marker)) == 0 &&
+	      crash_verdict(marker, boot, newest, &a) == CRASH_LOST) &&
+	    !(read_line_file(LOST_FILE, marker, sizeof(marker)) == 0 &&
+	      armed_parse(marker, &a) == 0 && lost_is_current(&a, complete)))
+		return false;
+	if (!seen && record_find(pstore_dirs, a.time, &rec) < 0)
+		return false;
+	return lost_text(&a, text, size) == 0;
+}
+
+/* One dump as status --json gives it. */
+static struct json_object *dump_json(const struct dump_info *d)
+{
+	struct json_object *o = json_object_new_object();
+	int r = o ? 0 : -ENOMEM;
+
+	if (r == 0)
+		r = json_set_text(o, "dir", d->dir);
+	if (r == 0)
+		r = json_set_text(o, "state", dump_complete(d) ? "complete" :
+				  d->has_dmesg ? "incomplete" : "failed");
+	if (r == 0 && d->dmesg_only)
+		r = json_set_bool(o, "dmesg_only", 1);
+	if (r == 0 && d->has_vmcore)
+		r = json_set_int(o, "vmcore_bytes", d->vmcore_bytes);
+	if (r == 0 && d->crash_time >= 0)
+		r = json_set_int(o, "crash_time", d->crash_time);
+	if (r == 0 && d->release[0])
+		r = json_set_text(o, "kernel_release", d->release);
+	if (r == 0 && d->panic[0])
+		r = json_set_text(o, "panic", d->panic);
+	if (r == 0 && d->error[0])
+		r = json_set_text(o, "error", d->error);
+	if (r == 0 && d->summary[0])
+		r = json_set_text(o, "report", d->summary);
+	if (r < 0) {
+		json_object_put(o);
+		return NULL;
+	}
+	return o;
+}
+
+/* The words of mask as a JSON array. */
+static struct json_object *panic_on_json(unsigned int mask)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (unsigned int i = 0; a && i < PANIC_ON_COUNT; i++) {
+		struct json_object *w;
+
+		if (!(mask & (1U << i)))
+			continue;
+		w = json_text(conf_panic_on_name(i));
+		if (!w || json_object_array_add(a, w)) {
+			json_object_put(w);
+			json_object_put(a);
+			return NULL;
+		}
+	}
+	return a;
+}
+
+/*
+ * status: which of panic_on's crashes panic now, whoever set them, and
+ * what the configuration asks for when it is not that.
+ */
+static int status_panic_on(const struct kdump_conf *c, bool loaded,
+			   struct json_object *j)
+{
+	unsigned int set, present, want = c->panic_on;
+	char text[1024], words[128];
+
+	if (panicon_read(PANICON_SYSCTL_ROOT, &set, &present) < 0)
+		return 0;
+	if (j) {
+		static const char *const keys[] = {
+			"panic_on", "panic_on_configured", "panic_on_unavailable",
+		};
+		unsigned int masks[] = { set, want, want & ~present };
+
+		for (unsigned int k = 0; k < 3; k++) {
+			struct json_object *a = panic_on_json(masks[k]);
+
+			if (!a || json_object_object_add(j, keys[k], a)) {
+				json_object_put(a);
+				return -ENOMEM;
+			}
+		}
+		return 0;
+	}
+	if (set)
+		panic_on_list(set, text, sizeof(text));
+	else
+		snprintf(text, sizeof(text), "none");
+	printf("panic on:     %s", text);
+	if (conf_panic_on_format(want & present & ~set, words, sizeof(words)) == 0 &&
+	    (want & present & ~set)) {
+		if (loaded)
+			printf("; panic_on asks for %s too: run 'kdump-file reload'",
+			       words);
+		else
+			printf("; panic_on = %s takes effect while a capture kernel is loaded",
+			       words);
+	}
+	if (conf_panic_on_format(want & ~present, words, sizeof(words)) == 0 &&
+	    (want & ~present))
+		printf("; this kernel cannot panic on %s (no such detector)",
+		       words);
+	putchar('\n');
+	return 0;
+}
+
+/* The reservation, this boot's and the next's, and whether one is loaded. */
+static int status_reservation(struct json_object *j,
+			      unsigned long long *ret_loaded)
+{
+	unsigned long long reserved = 0, loaded = 0, next = 0;
+	bool reserved_known;
+	char dropin[32] = "";
+	int m = 0;
+
+	reserved_known = read_ull_file(SYS_CRASH_SIZE, &reserved) == 0;
+	(void)read_ull_file(SYS_CRASH_LOADED, &loaded);
+	*ret_loaded = loaded;
+	if (j) {
+		if (reserved_known)
+			m = json_set_int(j, "reservation_bytes", reserved);
+		if (m == 0)
+			m = json_set_bool(j, "loaded", loaded != 0);
+		if (m == 0 && dropin_reservation(dropin, sizeof(dropin), &next) == 0)
+			m = json_set_int(j, "next_boot_reservation_bytes", next);
+		return m;
+	}
+	if (!reserved_known)
+		printf("reservation:  unknown (%s unreadable)\n", SYS_CRASH_SIZE);
+	else if (reserved == 0)
+		printf("reservation:  none (run 'kdump-file setup' and reboot, or add crashkernel=256M to the kernel command line)\n");
+	else
+		printf("reservation:  %llu MiB\n", reserved >> 20);
+	if (dropin_reservation(dropin, sizeof(dropin), &next) == 0 &&
+	    next != reserved)
+		printf("setup:        crashkernel=%s is set for the next boot (%s): reboot to reserve it\n",
+		       dropin, GRUB_DROPIN);
+	if (loaded)
+		printf("loaded:       yes\n");
+	else if (reserved)
+		printf("loaded:       no: a crash now is not captured (systemctl enable --now kdump-file, or kdump-file load)\n");
+	else
+		printf("loaded:       no\n");
+	if (loaded && geteuid() != 0 && access(RUN_DIR "/loaded", R_OK) < 0)
+		printf("kernel:       unknown: %s/loaded is root's (run status as root)\n",
+		       RUN_DIR);
+	return 0;
+}
+
+/* What load recorded of the loaded set: printed, or into set. */
+static int status_loaded_set(struct json_object *set)
+{
+	char state[8192] = "";
+	int m = 0;
+
+	if (read_line_file(RUN_DIR "/loaded", state, sizeof(state)) < 0)
+		return 0;
+	for (char *l = strtok(state, "\n"); l && m == 0; l = strtok(NULL, "\n")) {
+		char *eq = strchr(l, '=');
+
+		if (!eq)
+			continue;
+		*eq = '\0';
+		if (set) {
+			m = json_set_text(set, l, eq + 1);
+			if (m == 0 && strcmp(l, "initramfs") == 0)
+				m = json_set_text(set, "initramfs_state",
+						  initramfs_state(eq + 1));
+			continue;
+		}
+		printf("%-13s %s", l, eq + 1);
+		if (strcmp(l, "initramfs") == 0)
+			printf(" (%s)", initramfs_state(eq + 1));
+		putchar('\n');
+	}
+	return m;
+}
+
+static int status_lockdown(struct json_object *j)
+{
+	char lockdown[128] = "";
+
+	if (read_line_file("/sys/kernel/security/lockdown", lockdown,
+			   sizeof(lockdown)) < 0)
+		return 0;
+	if (j)
+		return json_set_text(j, "lockdown", lockdown);
+	printf("lockdown:     %s\n", lockdown);
+	return 0;
+}
+
+/*
+ * The last dump, into *d (*ret_have: there is one), or why there is none;
+ * printed, or into j.
+ */
+static int status_last_dump(const struct kdump_conf *c, struct json_object *j,
+			    struct dump_info *d, bool *ret_have)
+{
+	char base[PATH_MAX], dir[PATH_MAX], line[PATH_MAX + 2048];
+	int r, m = 0;
+
+	*ret_have = false;
+	r = dumps_base(c, base, sizeof(base));
+	if (r == 0 && dumps_mounted_privately() && !j)
+		printf("dump target:  %s, not mounted: read through a mount of this command's own\n",
+		       c->target);
+	if (r < 0) {
+		snprintf(line, sizeof(line), "unknown: dump target %s %s",
+			 c->target[0] ? c->target : c->raw,
+			 r == -ENODEV ? "is not attached to this machine" :
+			 "is not mounted here (mount it, or run status as root, to see its dumps)");
+	} else {
+		if (j)
+			m = json_set_text(j, "dump_dir", base);
+		r = dump_find_last(base, dir, sizeof(dir));
+		if (r == 0 && dump_inspect(dir, d) == 0) {
+			*ret_have = true;
+			if (!j)
+				print_dump("last dump:", d);
+			else if (m == 0)
+				m = json_object_object_add(j, "last_dump",
+							   dump_json(d)) ? -ENOMEM : 0;
+			return m;
+		}
+		if (r == -EACCES || r == -EPERM)
+			snprintf(line, sizeof(line), "unknown: %s is root's alone (run status as root)",
+				 base);
+		else
+			snprintf(line, sizeof(line), "none in %s", base);
+	}
+	if (!j)
+		printf("last dump:    %s\n", line);
+	else if (m == 0)
+		m = json_set_text(j, "last_dump_note", line);
+	return m;
+}
+
+/* A lost crash and the last test's outcome, when there are. */
+static int status_crashes(const struct kdump_conf *c, struct json_object *j,
+			  const struct dump_info *last)
+{
+	char line[PATH_MAX + 2048];
+	int m = 0;
+
+	if (lost_line(c, line, sizeof(line))) {
+		if (!j)
+			printf("%-13s LOST: %s\n", "last crash:", line);
+		else
+			m = json_set_text(j, "lost_crash", line);
+	}
+	if (m == 0 && test_line(c, last, line, sizeof(line))) {
+		if (!j)
+			printf("%-13s %s\n", "test:", line);
+		else
+			m = json_set_text(j, "test", line);
+	}
+	return m;
+}
+
+int verb_status(int argc _unused_, char *argv[] _unused_)
+{
+	struct json_object *j = NULL, *set = NULL;
+	unsigned long long loaded = 0;
+	bool have_dump = false;
+	struct dump_info d;
+	struct kdump_conf c;
+	int r, m;
+
+	r = load_config(&c);
+	if (r < 0)
+		return r;
+	if (arg_json) {
+		j = json_object_new_object();
+		set = json_object_new_object();
+		if (!j || !set) {
+			json_object_put(j);
+			json_object_put(set);
+			return -ENOMEM;
+		}
+	}
+	m = status_reservation(j, &loaded);
+	if (m == 0 && loaded)
+		m = status_loaded_set(set);
+	if (m == 0)
+		m = status_panic_on(&c, loaded != 0, j);
+	if (m == 0)
+		m = hotplug_report(j, 13);
+	if (m == 0)
+		m = status_lockdown(j);
+	if (m == 0)
+		m = status_last_dump(&c, j, &d, &have_dump);
+	if (m == 0)
+		m = status_crashes(&c, j, have_dump ? &d : NULL);
+	if (j) {
+		if (m == 0 && loaded)
+			m = json_object_object_add(j, "loaded_set", set) ? -ENOMEM : 0;
+		else
+			json_object_put(set);
+		if (m == 0)
+			m = print_json(j);
+		else
+			json_object_put(j);
+		if (m < 0)
+			return m;
+	}
+	return loaded ? 0 : EXIT_NOT_LOADED;
+}
+
+/* The pstore and watchdog lines of show. */
+static void show_helpers(const struct plan *p)
+{
+	char state[32] = "", timeout[32] = "";
+
+	if (p->pstore[0])
+		printf("pstore:      %s: a failed capture's reason is kept in %s for the next boot\n",
+		       p->pstore, p->pstore_ram ?
+		       "RAM (ramoops, its layout passed on the command line)" :
+		       "EFI variables");
+	else
+		printf("pstore:      none: a failed capture's reason is kept only next to the dump, when the target is reachable\n");
+	if (!p->watchdog[0]) {
+		printf("watchdog:    none: a capture that hangs outside capture_timeout's reach (before /init) is not reset\n");
+		return;
+	}
+	(void)read_line_file(SYS_WATCHDOG "/state", state, sizeof(state));
+	(void)read_line_file(SYS_WATCHDOG "/timeout", timeout, sizeof(timeout));
+	printf("watchdog:    %s: the capture arms it for capture_timeout + %d s\n",
+	       p->watchdog, CAPTURE_WATCHDOG_MARGIN);
+	if (strcmp(state, "active") == 0)
+		printf("watchdog:    active in this system (timeout %s s): it also resets a capture kernel that hangs before the capture starts\n",
+		       timeout);
+	else
+		printf("watchdog:    not active in this system: a capture kernel that hangs before the capture starts is not reset (set RuntimeWatchdogSec= in /etc/systemd/system.conf)\n");
+}
+
+/*
+ * The makedumpfile command lines the capture runs: the kernel log's into
+ * dmesg, the vmcore's into vmcore ("" for dump_level = dmesg), with the
+ * dump directory named as this system sees it; both buffers of size.
+ */
+static void show_makedumpfile(const struct plan *p, char *dmesg, char *vmcore,
+			      size_t size)
+{
+	static struct conf_makedumpfile_cmd cmd;
+	char dir[PATH_MAX + 16], out[PATH_MAX + 48];
+	size_t pos = 0;
+
+	snprintf(dir, sizeof(dir), "%s/<time>",
+		 strcmp(p->conf.path, "/") ? p->conf.path : "");
+	vmcore[0] = '\0';
+	if (p->conf.raw[0]) {
+		snprintf(dmesg, size, "makedumpfile --dump-dmesg /proc/vmcore <file>, copied to raw device %s",
+			 p->conf.raw);
+	} else {
+		snprintf(dmesg, size, "makedumpfile --dump-dmesg /proc/vmcore %s/dmesg.txt",
+			 dir);
+	}
+	if (p->capture.dmesg_only)
+		return;
+	snprintf(out, sizeof(out), "%s/vmcore-incomplete", dir);
+	if (conf_makedumpfile_cmd(&p->capture, "/proc/vmcore",
+				  p->conf.raw[0] ? NULL : out, dir, &cmd) < 0)
+		return;
+	for (char **a = cmd.argv; *a && pos < size; a++)
+		pos += snprintf(vmcore + pos, size - pos, "%s%s",
+				a == cmd.argv ? "" : " ", *a);
+	if (p->conf.raw[0] && pos < size)
+		snprintf(vmcore + pos, size - pos, " > raw device %s",
+			 p->conf.raw);
+}
+
+/* show --json: the plan as one object. */
+static int show_json(const struct plan *p)
+{
+	struct json_object *j = json_object_new_object();
+	struct json_object *cc = json_object_new_object();
+	struct json_object *mods = json_object_new_array();
+	struct json_object *lvs = json_object_new_array();
+	char text[sizeof(p->capture_conf_text)];
+	char mdf_dmesg[CONF_VALUE_MAX + PATH_MAX], mdf_vmcore[CONF_VALUE_MAX + PATH_MAX];
+	int r = j && cc && mods && lvs ? 0 : -ENOMEM;
+
+	show_makedumpfile(p, mdf_dmesg, mdf_vmcore, sizeof(mdf_vmcore));
+	if (r == 0)
+		r = json_set_text(j, "config", arg_config);
+	if (r == 0)
+		r = json_set_text(j, "makedumpfile_dmesg", mdf_dmesg);
+	/* "" for dump_level = dmesg: no vmcore. */
+	if (r == 0)
+		r = json_set_text(j, "makedumpfile", mdf_vmcore);
+	if (r == 0)
+		r = json_set_text(j, "kernel", p->kernel);
+	if (r == 0)
+		r = json_set_text(j, "initramfs", p->initramfs);
+	if (r == 0)
+		r = json_set_text(j, "initramfs_state", plan_initramfs_state(p));
+	if (r == 0)
+		r = json_set_text(j, "cmdline", p->cmdline);
+	/* The capture's configuration, as written: "key = value" lines. */
+	snprintf(text, sizeof(text), "%s", p->capture_conf_text);
+	for (char *l = strtok(text, "\n"); l && r == 0; l = strtok(NULL, "\n")) {
+		char *eq = strstr(l, " = ");
+
+		if (!eq)
+			continue;
+		*eq = '\0';
+		r = json_set_text(cc, l, eq + 3);
+	}
+	if (r == 0) {
+		struct json_object *a = panic_on_json(p->conf.panic_on);
+
+		r = a && !json_object_object_add(j, "panic_on", a) ? 0 : -ENOMEM;
+		if (r < 0)
+			json_object_put(a);
+	}
+	if (r == 0)
+		r = json_set_text(j, "pstore", p->pstore);
+	if (r == 0)
+		r = json_set_text(j, "watchdog", p->watchdog);
+	if (r == 0)
+		r = hotplug_report(j, 12);
+	if (r == 0)
+		r = json_set_bool(j, "chain_known", p->chain_known);
+	for (unsigned int i = 0; p->chain_known && i < p->chain.n && r == 0; i++) {
+		const struct devchain_module *m = &p->chain.mods[i];
+		struct json_object *o;
+
+		if (m->state != MODLOAD_MODULE && m->state != MODLOAD_BUILTIN)
+			continue;
+		o = json_object_new_object();
+		r = o ? 0 : -ENOMEM;
+		if (r == 0)
+			r = json_set_text(o, "name", m->name);
+		if (r == 0)
+			r = json_set_bool(o, "builtin", m->state == MODLOAD_BUILTIN);
+		if (r == 0)
+			r = json_set_text(o, "reason", m->reason);
+		if (r == 0)
+			r = json_set_text(o, "deps", m->deps);
+		if (r == 0)
+			r = json_object_array_add(mods, o) ? -ENOMEM : 0;
+		else
+			json_object_put(o);
+	}
+	for (unsigned int i = 0; p->chain_known && i < p->chain.n_lvs && r == 0; i++)
+		r = json_object_array_add(lvs, json_text(p->chain.lvs[i])) ? -ENOMEM : 0;
+	if (r == 0) {
+		json_object_object_add(j, "capture_config", cc);
+		json_object_object_add(j, "modules", mods);
+		json_object_object_add(j, "lvm_volumes", lvs);
+		return print_json(j);
+	}
+	json_object_put(cc);
+	json_object_put(mods);
+	json_object_put(lvs);
+	json_object_put(j);
+	return r;
+}
+
+int verb_show(int argc _unused_, char *argv[] _unused_)
+{
+	struct plan p;
+	int r;
+
+	r = make_plan(&p, false);
+	if (r < 0)
+		return r;
+	if (arg_json)
+		return show_json(&p);
+	printf("# configuration: %s\n", arg_config);
+	printf("kernel:      %s\ninitramfs:   %s (%s)\ncmdline:     %s\n", p.kernel,
+	       p.initramfs, plan_initramfs_state(&p), p.cmdline);
+	{
+		char dmesg[CONF_VALUE_MAX + PATH_MAX], vmcore[CONF_VALUE_MAX + PATH_MAX];
+
+		show_makedumpfile(&p, dmesg, vmcore, sizeof(vmcore));
+		printf("dmesg:       %s\n", dmesg);
+		if (vmcore[0])
+			printf("vmcore:      %s\n", vmcore);
+		else
+			printf("vmcore:      none: dump_level = dmesg saves the kernel log alone\n");
+	}
+	printf("# as the capture kernel sees it:\n%s", p.capture_conf_text);
+	{
+		char words[128];
+
+		if (conf_panic_on_format(p.conf.panic_on, words, sizeof(words)) == 0)
+			printf("panic_on:    %s (this kernel's sysctls, set by load: see status)\n",
+			       words);
+	}
+	show_helpers(&p);
+	(void)hotplug_report(NULL, 12);
+	if (p.conf.extra_modules[0])
+		printf("# the capture loads extra_modules first: %s\n",
+		       p.conf.extra_modules);
+	if (p.extra_files[0])
+		printf("# hooks and extra binaries packed into the capture initramfs: %s\n",
+		       p.extra_files);
+	if (!p.chain_known) {
+		printf("# the capture loads the drivers of the devices it finds\n");
+		return 0;
+	}
+	printf("# the capture loads these for dump target %s, in this order, then the drivers of any device still without one:\n",
+	       p.chain_what);
+	for (unsigned int i = 0; i < p.chain.n; i++) {
+		const struct devchain_module *m = &p.chain.mods[i];
+
+		if (m->state != MODLOAD_MODULE)
+			continue;
+		printf("module %-16s %s%s%s%s\n", m->name, m->reason,
+		       m->deps[0] ? " (with " : "", m->deps,
+		       m->deps[0] ? ")" : "");
+	}
+	for (unsigned int i = 0; i < p.chain.n; i++)
+		if (p.chain.mods[i].state == MODLOAD_BUILTIN)
+			printf("built-in %-14s %s\n", p.chain.mods[i].name,
+			       p.chain.mods[i].reason);
+	for (unsigned int i = 0; i < p.chain.n_lvs; i++)
+		printf("activate LVM volume %s\n", p.chain.lvs[i]);
+	return 0;
+}
+
+int verb_estimate(int argc _unused_, char *argv[] _unused_)
+{
+	unsigned long long reserved = 0;
+	struct estimate e;
+	struct plan p;
+	int kfd = -1, ifd = -1, r;
+
+	r = make_plan(&p, false);
+	if (r < 0)
+		return r;
+	r = open_regular("capture kernel", p.kernel, &kfd);
+	if (r < 0)
+		return r;
+	/* One message: the initramfs kdump-file builds is not built yet. */
+	if (p.initramfs_managed && access(p.initramfs, F_OK) < 0 && errno == ENOENT) {
+		close(kfd);
+		log_error("estimate measures the capture initramfs, and %s is not built yet: run 'kdump-file rebuild' (or load) first",
+			  p.initramfs);
+		return -ENOENT;
+	}
+	r = open_regular("capture initramfs", p.initramfs, &ifd);
+	if (r < 0) {
+		close(kfd);
+		return r;
+	}
+	r = estimate_capture(kfd, ifd, plan_system_ram(), plan_modules_bytes(&p), &e);
+	close(ifd);
+	close(kfd);
+	if (r < 0) {
+		log_error("cannot read capture kernel '%s': not a bzImage", p.kernel);
+		return r;
+	}
+	printf("capture kernel     %7.1f MiB  %s (in memory: its init_size)\n",
+	       mib_f(e.kernel), p.kernel);
+	printf("capture initramfs  %7.1f MiB  %s (compressed, held while it unpacks)\n",
+	       mib_f(e.initramfs), p.initramfs);
+	printf("  unpacked         %7.1f MiB\n", mib_f(e.initramfs_unpacked));
+	printf("target's modules   %7.1f MiB  (held again once loaded; 0 when built in)\n",
+	       mib_f(e.modules));
+	printf("run time           %7.1f MiB  (capture kernel, init and makedumpfile, measured)\n",
+	       mib_f(e.runtime));
+	printf("system RAM share   %7.1f MiB  (for %.1f GiB of RAM)\n",
+	       mib_f(e.ram_share), e.ram / 1073741824.0);
+	printf("needed             %7.1f MiB\n", mib_f(e.needed));
+	printf("recommended: crashkernel=%lluM (needed plus a quarter, in 8M steps)\n",
+	       e.recommended >> 20);
+	if (read_ull_file(SYS_CRASH_SIZE, &reserved) == 0)
+		printf("reserved now: %llu MiB%s\n", reserved >> 20,
+		       reserved == 0 ? " (none)" :
+		       reserved < e.needed ? " (too small)" : "");
+	return 0;
+}

@@ -1,0 +1,578 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The dump store's verbs: list, info, debug and report (see dump.h for
+ * the store itself).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <systemd/sd-journal.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+#include "dump.h"
+#include "journal.h"
+#include "json.h"
+#include "target.h"
+#include "util.h"
+
+/* The dump named on the command line, or the newest one. */
+static const char *arg_dump;
+
+/* The dumps below the dump directory, oldest first, for list/info/debug. */
+static int store_open(char *base, size_t size, char ***names, size_t *n)
+{
+	struct kdump_conf c;
+	int r;
+
+	r = load_config(&c);
+	if (r < 0)
+		return r;
+	r = dumps_base(&c, base, size);
+	if (r < 0) {
+		log_error("cannot reach dump target %s: %s",
+			  c.target[0] ? c.target : c.path, strerror(-r));
+		return r;
+	}
+	r = dump_list(base, names, n);
+	if (r == -ENOENT) {
+		*names = NULL;
+		*n = 0;
+		return 0;
+	}
+	if (r < 0)
+		log_error("cannot read dump directory %s: %s%s", base,
+			  strerror(-r),
+			  r == -EACCES ? " (it is root's: run as root)" : "");
+	return r;
+}
+
+/*
+ * The directory and ID of the dump arg_dump names (the newest without one);
+ * logs when there is none or the name fits several.
+ */
+static int store_find(char *dir, size_t size, char id[DUMP_ID_LEN + 1])
+{
+	const char *what = arg_dump ? arg_dump : "last";
+	char base[PATH_MAX], **names = NULL;
+	size_t n = 0, i;
+	int r;
+
+	r = store_open(base, sizeof(base), &names, &n);
+	if (r < 0)
+		return r;
+	r = dump_resolve(names, n, what, &i);
+	if (r == -ENOENT && n == 0)
+		log_error("no dumps in %s", base);
+	else if (r == -ENOENT)
+		log_error("no dump '%s' in %s: see 'kdump-file list'", what, base);
+	else if (r == -ENOTUNIQ)
+		log_error("'%s' is the start of several dump IDs: give more of it",
+			  what);
+	if (r == 0) {
+		snprintf(dir, size, "%s/%s", base, names[i]);
+		dump_id(names[i], id);
+	}
+	dump_list_free(names, n);
+	return r;
+}
+
+static const char *dump_state(const struct dump_info *d)
+{
+	return dump_complete(d) ? "complete" : d->has_dmesg ? "incomplete" : "failed";
+}
+
+int verb_list(int argc _unused_, char *argv[] _unused_)
+{
+	char base[PATH_MAX], **names = NULL;
+	struct json_object *arr = NULL;
+	size_t n = 0;
+	int r, m = 0;
+
+	r = store_open(base, sizeof(base), &names, &n);
+	if (r < 0)
+		return r;
+	if (arg_json) {
+		arr = json_object_new_array();
+		if (!arr) {
+			dump_list_free(names, n);
+			return -ENOMEM;
+		}
+	} else if (n == 0) {
+		printf("no dumps in %s\n", base);
+	} else {
+		printf("%-8s  %-20s  %-20s  %-16s  %8s  %s\n", "ID", "TIME",
+		       "KERNEL", "SIGNATURE", "SIZE", "STATE");
+	}
+	for (size_t i = 0; i < n && m == 0; i++) {
+		char dir[PATH_MAX + 64], id[DUMP_ID_LEN + 1], when[32], size[16];
+		struct dump_info d;
+		struct json_object *o;
+
+		snprintf(dir, sizeof(dir), "%s/%s", base, names[i]);
+		if (dump_inspect(dir, &d) < 0)
+			continue;
+		dump_id(names[i], id);
+		utc_time(dump_time(&d), when, sizeof(when));
+		if (!arr) {
+			if (d.has_vmcore)
+				snprintf(size, sizeof(size), "%lldM",
+					 (d.vmcore_bytes + (1 << 20) - 1) >> 20);
+			else
+				snprintf(size, sizeof(size), "-");
+			printf("%-8s  %-20s  %-20s  %-16.16s  %8s  %s%s%s%s\n", id,
+			       when, d.release[0] ? d.release : "-",
+			       d.signature[0] ? d.signature : "-", size,
+			       dump_state(&d),
+			       d.dmesg_only && dump_complete(&d) ? ", dmesg only" : "",
+			       d.error[0] ? ": " : "", d.error);
+			continue;
+		}
+		o = json_object_new_object();
+		m = o ? 0 : -ENOMEM;
+		if (m == 0)
+			m = json_set_text(o, "id", id);
+		if (m == 0)
+			m = json_set_text(o, "dir", dir);
+		if (m == 0 && dump_time(&d) >= 0)
+			m = json_set_int(o, "crash_time", dump_time(&d));
+		if (m == 0)
+			m = json_set_text(o, "kernel_release", d.release);
+		if (m == 0)
+			m = json_set_text(o, "signature", d.signature);
+		if (m == 0 && d.has_vmcore)
+			m = json_set_int(o, "vmcore_bytes", d.vmcore_bytes);
+		if (m == 0)
+			m = json_set_text(o, "state", dump_state(&d));
+		if (m == 0 && d.dmesg_only)
+			m = json_set_bool(o, "dmesg_only", 1);
+		if (m == 0 && d.error[0])
+			m = json_set_text(o, "error", d.error);
+		if (m == 0)
+			m = json_object_array_add(arr, o) ? -ENOMEM : 0;
+		else
+			json_object_put(o);
+	}
+	dump_list_free(names, n);
+	if (arr)
+		return m == 0 ? print_json(arr) : (json_object_put(arr), m);
+	return m;
+}
+
+/* "Modules linked in: ..." of the crash, from the saved kernel log. */
+static void dmesg_modules(const char *dir, char *buf, size_t size)
+{
+	char p[PATH_MAX + 16], line[4096];
+	FILE *f;
+
+	buf[0] = '\0';
+	snprintf(p, sizeof(p), "%s/dmesg.txt", dir);
+	f = fopen(p, "re");
+	while (f && fgets(line, sizeof(line), f)) {
+		const char *m = strstr(line, "Modules linked in:");
+
+		if (!m)
+			continue;
+		m += strlen("Modules linked in:");
+		while (*m == ' ')
+			m++;
+		snprintf(buf, size, "%s", m);
+		buf[strcspn(buf, "\n")] = '\0';
+	}
+	if (f)
+		fclose(f);
+}
+
+/* The hooks' results and extra modules the capture recorded in metadata.json. */
+static void capture_extras(const char *dir, struct json_object **ret_hooks,
+			   struct json_object **ret_mods)
+{
+	char p[PATH_MAX + 32], *text = NULL;
+	struct json_object *meta = NULL, *v;
+
+	*ret_hooks = *ret_mods = NULL;
+	snprintf(p, sizeof(p), "%s/metadata.json", dir);
+	if (read_file_max(p, &text, 1 << 20) >= 0)
+		meta = json_tokener_parse(text);
+	free(text);
+	if (!meta)
+		return;
+	if (json_object_object_get_ex(meta, "hooks", &v) &&
+	    json_object_is_type(v, json_type_array))
+		*ret_hooks = json_object_get(v);
+	if (json_object_object_get_ex(meta, "extra_modules", &v) &&
+	    json_object_is_type(v, json_type_array))
+		*ret_mods = json_object_get(v);
+	json_object_put(meta);
+}
+
+static const char *field_text(struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v) || !v)
+		return "";
+	return json_object_get_string(v);
+}
+
+static void print_capture_extras(struct json_object *hooks,
+				 struct json_object *mods)
+{
+	size_t len = hooks ? json_object_array_length(hooks) : 0;
+
+	for (size_t k = 0; k < len; k++) {
+		struct json_object *h = json_object_array_get_idx(hooks, k), *s;
+		double secs = json_object_object_get_ex(h, "seconds", &s) ?
+				      json_object_get_double(s) : 0;
+
+		printf("%-12s %s %s: %s (%.1f s)\n", k ? "" : "hooks:",
+		       field_text(h, "phase"), field_text(h, "path"),
+		       field_text(h, "result"), secs);
+	}
+	len = mods ? json_object_array_length(mods) : 0;
+	for (size_t k = 0; k < len; k++) {
+		struct json_object *m = json_object_array_get_idx(mods, k);
+		const char *e = field_text(m, "error");
+
+		printf("%-12s %s: %s%s\n", k ? "" : "extra mods:",
+		       field_text(m, "name"), e[0] ? "not loaded, " : "loaded",
+		       e);
+	}
+}
+
+/* What info shows of one dump. */
+struct info {
+	char dir[PATH_MAX + 64];
+	char id[DUMP_ID_LEN + 1];
+	char when[32];
+	char mods[2048];	/* "Modules linked in:" of the crash */
+	struct dump_info d;
+	/* report.json, and the hooks and extra modules of metadata.json. */
+	struct json_object *rep, *hooks, *extra;
+};
+
+/* info --json: one object. */
+static int info_json(const struct info *in)
+{
+	const struct dump_info *d = &in->d;
+	struct json_object *j = json_object_new_object();
+	int m = j ? 0 : -ENOMEM;
+
+	if (m == 0)
+		m = json_set_text(j, "id", in->id);
+	if (m == 0)
+		m = json_set_text(j, "dir", in->dir);
+	if (m == 0)
+		m = json_set_text(j, "state", dump_state(d));
+	if (m == 0 && d->dmesg_only)
+		m = json_set_bool(j, "dmesg_only", 1);
+	if (m == 0 && d->error[0])
+		m = json_set_text(j, "error", d->error);
+	if (m == 0 && d->has_vmcore)
+		m = json_set_int(j, "vmcore_bytes", d->vmcore_bytes);
+	if (m == 0 && dump_time(d) >= 0)
+		m = json_set_int(j, "crash_time", dump_time(d));
+	if (m == 0)
+		m = json_set_text(j, "kernel_release", d->release);
+	if (m == 0)
+		m = json_set_text(j, "panic", d->panic);
+	if (m == 0)
+		m = json_set_text(j, "modules", in->mods);
+	if (m == 0 && in->rep)
+		m = json_object_object_add(j, "report", json_object_get(in->rep)) ?
+			    -ENOMEM : 0;
+	if (m == 0 && in->hooks)
+		m = json_object_object_add(j, "hooks", json_object_get(in->hooks)) ?
+			    -ENOMEM : 0;
+	if (m == 0 && in->extra)
+		m = json_object_object_add(j, "extra_modules",
+					   json_object_get(in->extra)) ?
+			    -ENOMEM : 0;
+	if (m < 0) {
+		json_object_put(j);
+		return m;
+	}
+	return print_json(j);
+}
+
+/* The lines info gives of the report: signature, oops, task, backtrace. */
+static void info_report(struct json_object *rep)
+{
+	struct json_object *v;
+
+	if (json_object_object_get_ex(rep, "signature", &v) && v)
+		printf("signature:   %s\n", json_object_get_string(v));
+	if (json_object_object_get_ex(rep, "oops", &v) && v)
+		printf("oops:        %s\n", json_object_get_string(v));
+	if (json_object_object_get_ex(rep, "task", &v) && v) {
+		struct json_object *c = NULL, *pid = NULL;
+
+		json_object_object_get_ex(v, "command", &c);
+		json_object_object_get_ex(v, "pid", &pid);
+		if (c)
+			printf("task:        %s (pid %s)\n", json_object_get_string(c),
+			       pid ? json_object_get_string(pid) : "?");
+	}
+	if (json_object_object_get_ex(rep, "taint", &v) && v)
+		printf("taint:       %s\n", json_object_get_string(v));
+	if (json_object_object_get_ex(rep, "backtrace", &v) && v &&
+	    json_object_is_type(v, json_type_array)) {
+		size_t len = json_object_array_length(v);
+
+		for (size_t k = 0; k < len && k < 8; k++)
+			printf("%-12s %s\n", k ? "" : "backtrace:",
+			       json_object_get_string(json_object_array_get_idx(v, k)));
+	}
+}
+
+/* The files of the dump directory info names, those that exist. */
+static void info_files(const char *dir)
+{
+	static const char *const files[] = {
+		"vmcore", "vmcore-incomplete", "dmesg.txt", "metadata.json",
+		"hooks.log", "report.txt", "report.json",
+	};
+	char p[PATH_MAX + 96];
+
+	printf("files:      ");
+	for (size_t k = 0; k < sizeof(files) / sizeof(files[0]); k++) {
+		snprintf(p, sizeof(p), "%s/%s", dir, files[k]);
+		if (access(p, F_OK) == 0)
+			printf(" %s", files[k]);
+	}
+	putchar('\n');
+}
+
+static void info_text(const struct info *in)
+{
+	const struct dump_info *d = &in->d;
+
+	printf("id:          %s\n", in->id);
+	printf("directory:   %s\n", in->dir);
+	printf("crash time:  %s\n", in->when);
+	printf("kernel:      %s\n", d->release[0] ? d->release : "unknown");
+	if (d->has_vmcore)
+		printf("state:       complete: vmcore of %lld MiB\n",
+		       (d->vmcore_bytes + (1 << 20) - 1) >> 20);
+	else if (dump_complete(d))
+		printf("state:       complete, dmesg only: no vmcore, by configuration (dump_level = dmesg saved the kernel log alone)\n");
+	else
+		printf("state:       %s%s%s\n", dump_state(d),
+		       d->error[0] ? ": " : "", d->error);
+	if (d->panic[0])
+		printf("panic:       %s\n", d->panic);
+	if (in->rep)
+		info_report(in->rep);
+	if (in->mods[0])
+		printf("modules:     %s\n", in->mods);
+	print_capture_extras(in->hooks, in->extra);
+	info_files(in->dir);
+	if (!in->rep)
+		printf("report:      none yet (kdump-file report %s)\n", in->dir);
+	if (d->has_vmcore)
+		printf("debug:       kdump-file debug %s\n", in->id);
+}
+
+int verb_info(int argc, char *argv[])
+{
+	static struct info in;
+	char p[PATH_MAX + 96], *text = NULL;
+	int r;
+
+	arg_dump = argc > 1 ? argv[1] : NULL;
+	r = store_find(in.dir, sizeof(in.dir), in.id);
+	if (r < 0)
+		return r;
+	r = dump_inspect(in.dir, &in.d);
+	if (r < 0) {
+		log_error("cannot read dump %s: %s", in.dir, strerror(-r));
+		return r;
+	}
+	snprintf(p, sizeof(p), "%s/report.json", in.dir);
+	if (read_file_max(p, &text, 1 << 20) >= 0)
+		in.rep = json_tokener_parse(text);
+	free(text);
+	dmesg_modules(in.dir, in.mods, sizeof(in.mods));
+	capture_extras(in.dir, &in.hooks, &in.extra);
+	utc_time(dump_time(&in.d), in.when, sizeof(in.when));
+	r = 0;
+	if (arg_json)
+		r = info_json(&in);
+	else
+		info_text(&in);
+	json_object_put(in.rep);
+	json_object_put(in.hooks);
+	json_object_put(in.extra);
+	return r;
+}
+
+/* crash(8) on a dump, with the vmlinux its build ID names. */
+int verb_debug(int argc, char *argv[])
+{
+	char dir[PATH_MAX + 64], core[PATH_MAX + 96], id[DUMP_ID_LEN + 1];
+	char vmlinux[PATH_MAX] = "";
+	int pfd[2], r;
+
+	arg_dump = argc > 1 ? argv[1] : NULL;
+
+	r = store_find(dir, sizeof(dir), id);
+	if (r < 0)
+		return r;
+	snprintf(core, sizeof(core), "%s/vmcore", dir);
+	if (access(core, R_OK) < 0) {
+		struct dump_info d;
+
+		if (dump_inspect(dir, &d) == 0 && d.dmesg_only)
+			log_error("dump %s has no vmcore: it is a dmesg-only dump (dump_level = dmesg), so there is nothing for crash; its kernel log is %s/dmesg.txt (kdump-file info %s)",
+				  dir, dir, id);
+		else
+			log_error("dump %s has no vmcore (the capture did not complete): its kernel log is %s/dmesg.txt",
+				  dir, dir);
+		return -ENOENT;
+	}
+	/* kdump-file-analyze finds the vmlinux; its errors are its own. */
+	if (pipe2(pfd, O_CLOEXEC) < 0)
+		return -errno;
+	{
+		char *cmd[] = { "kdump-file-analyze", "vmlinux", core,
+				 arg_vmlinux ? "--vmlinux" : NULL,
+				 (char *)arg_vmlinux, NULL };
+		ssize_t got;
+
+		r = run_program(cmd, pfd[1]);
+		close(pfd[1]);
+		got = read(pfd[0], vmlinux, sizeof(vmlinux) - 1);
+		close(pfd[0]);
+		if (got > 0)
+			vmlinux[got] = '\0';
+		vmlinux[strcspn(vmlinux, "\n")] = '\0';
+	}
+	if (r == -ENOENT) {
+		log_error("cannot run kdump-file-analyze: it is not installed");
+		return r;
+	}
+	if (r != 0 || !vmlinux[0])
+		return -ENOENT;
+	fprintf(stderr, "kdump-file: crash %s %s\n", vmlinux, core);
+	fflush(stdout);
+	{
+		char *cmd[] = { "crash", vmlinux, core, NULL };
+
+		execvp(cmd[0], cmd);
+	}
+	r = -errno;
+	log_error("cannot run crash: %s%s", strerror(-r),
+		  r == -ENOENT ? " (apt-get install crash)" : "");
+	return r;
+}
+
+/*
+ * The journal entry of a crash (journal.h), sent when its dump's first
+ * report is written: the report is the mark that the dump was reported
+ * (report --new skips a dump that has one), so the entry goes out once per
+ * crash.  A failure to send it is said then, once, and the report stands.
+ */
+static void report_to_journal(const char *path)
+{
+	char dir[PATH_MAX], id[DUMP_ID_LEN + 1];
+	struct iovec iov[JOURNAL_CRASH_FIELDS];
+	struct journal_fields f;
+	struct dump_info d;
+	const char *name;
+	size_t len;
+	int r;
+
+	/* As list names it: absolute, without a trailing slash. */
+	if (!realpath(path, dir))
+		snprintf(dir, sizeof(dir), "%s", path);
+	len = strlen(dir);
+	while (len > 1 && dir[len - 1] == '/')
+		dir[--len] = '\0';
+	name = strrchr(dir, '/');
+	name = name ? name + 1 : dir;
+	/* The ID that list shows: a hash of the directory's name. */
+	dump_id(name, id);
+	r = dump_inspect(dir, &d);
+	if (r < 0) {
+		fprintf(stderr, "kdump-file: warning: wrote the report of %s, but cannot read the dump again for its journal entry: %s; 'kdump-file info %s' shows the crash\n",
+			dir, strerror(-r), id);
+		return;
+	}
+	journal_crash_fields(&d, id, &f);
+	for (size_t i = 0; i < f.n; i++) {
+		iov[i].iov_base = f.field[i];
+		iov[i].iov_len = strlen(f.field[i]);
+	}
+	r = sd_journal_sendv(iov, (int)f.n);
+	if (r < 0)
+		fprintf(stderr, "kdump-file: warning: wrote the report of %s, but cannot send its crash entry to the journal: %s (is systemd-journald running?); 'kdump-file info %s' shows the crash\n",
+			dir, strerror(-r), id);
+}
+
+int verb_report(int argc, char *argv[])
+{
+	char dir[PATH_MAX], rep[PATH_MAX + 16];
+	struct kdump_conf c;
+	bool reported;
+	int r;
+
+	arg_dump = argc > 1 ? argv[1] : NULL;
+
+	r = load_config(&c);
+	if (r < 0)
+		return r;
+	if (arg_dump) {
+		snprintf(dir, sizeof(dir), "%s", arg_dump);
+	} else {
+		char base[PATH_MAX];
+
+		/* The report goes into the dump's directory. */
+		arg_writable = true;
+		r = dumps_base(&c, base, sizeof(base));
+		if (r < 0) {
+			if (arg_new && r == -ENODEV)
+				return 0;
+			log_error("cannot reach dump target %s: %s", c.target,
+				  strerror(-r));
+			return r;
+		}
+		r = check_dump_base(base);
+		if (r == -ENOENT && arg_new)
+			return 0;
+		if (r < 0)
+			return r;
+		r = dump_find_last(base, dir, sizeof(dir));
+		if (r < 0) {
+			if (arg_new)
+				return 0;
+			log_error("no dump to report on in %s: %s", base,
+				  strerror(-r));
+			return r;
+		}
+	}
+	snprintf(rep, sizeof(rep), "%s/report.json", dir);
+	reported = access(rep, F_OK) == 0;
+	if (arg_new && reported)
+		return 0;
+	{
+		char *const cmd[] = { "kdump-file-analyze", "report", dir, NULL };
+
+		fflush(stdout);
+		r = run_program(cmd, -1);
+	}
+	if (r < 0) {
+		log_error("cannot run kdump-file-analyze for '%s': %s", dir,
+			  r == -ENOENT ? "it is not installed" : strerror(-r));
+		return r;
+	}
+	if (r != 0)
+		return -EIO;
+	if (!reported && access(rep, F_OK) == 0)
+		report_to_journal(dir);
+	return 0;
+}
