@@ -223,6 +223,14 @@ static bool carry(struct import *im, enum import_key k, const char *v,
 	return true;
 }
 
+static bool in_list(const char *name, const char *const *list)
+{
+	for (; *list; list++)
+		if (strcmp(name, *list) == 0)
+			return true;
+	return false;
+}
+
 /* One word of s (blank separated, double quotes kept together), or NULL. */
 static const char *next_word(const char *s, char *buf, size_t size)
 {
@@ -255,90 +263,150 @@ static bool is_number(const char *s, unsigned long max)
 }
 
 /*
+ * makedumpfile's options that take a value (makedumpfile 1.7.2's getopt
+ * string and long options): the value is the next word, or after '=' for
+ * a long option, and is never read as an option itself.
+ */
+static const char *const mdf_with_value[] = {
+	"-b", "-d", "-g", "-i", "-x", "--message-level", "--num-threads",
+	"--cyclic-buffer", "--splitblock-size", "--work-dir", "--config",
+	"--eppic", "--vtop", NULL,
+};
+
+/* The options makedumpfile_args takes (see conf.c), carried as they are. */
+static const char *const mdf_passed[] = {
+	"--message-level", "--num-threads", "--cyclic-buffer",
+	"--splitblock-size", "--non-mmap", "-e", "-D", NULL,
+};
+
+#define MDF_MAX 32
+
+struct mdf_opt {
+	char name[32];
+	char value[64];
+	char word[112];		/* as the source wrote it, for the notes */
+};
+
+/* -c, -l, -p or -z: makedumpfile's compression flags. */
+static bool is_compression(const char *name)
+{
+	return name[0] == '-' && name[1] && strchr("clpz", name[1]) &&
+	       !name[2];
+}
+
+/*
  * makedumpfile's arguments (kdump-tools' MAKEDUMP_ARGS, kdump-utils'
  * core_collector after "makedumpfile"): compression, dump level and the
- * options kdump-file passes through makedumpfile_args.
+ * options kdump-file passes through makedumpfile_args.  makedumpfile
+ * reads its options with getopt_long(3) and keeps the last value of a
+ * repeated one, so does this: an option a later one overrides is noted
+ * as needing nothing.
  */
 static void map_makedumpfile(struct import *im, const char *setting,
 			     const char *args)
 {
+	struct mdf_opt opts[MDF_MAX], *comp = NULL, *level = NULL;
+	unsigned int n = 0;
 	char w[128], arg[160];
-	bool compression = false;
 	const char *p = args;
 
 	while ((p = next_word(p, w, sizeof(w)))) {
-		if (strcmp(w, "-c") == 0 || strcmp(w, "-l") == 0) {
-			compression = true;
-			carry(im, IK_COMPRESSION, w[1] == 'c' ? "zlib" : "lzo",
-			      setting, w);
-		} else if (strcmp(w, "-p") == 0 || strcmp(w, "-z") == 0) {
-			compression = true;
-			if (carry(im, IK_COMPRESSION, "lzo", setting, w))
-				note(im, IMPORT_NOT_CARRIED, setting, w,
-				     "%s compression is not in Debian 12's makedumpfile (1.7.2) and kdump-file cannot use it: compression = lzo instead",
-				     w[1] == 'p' ? "snappy" : "zstd");
-		} else if (strcmp(w, "-F") == 0) {
+		struct mdf_opt o = { 0 };
+		const char *eq = NULL;
+		size_t nl;
+
+		if (strncmp(w, "--", 2) == 0)
+			eq = strchr(w, '=');
+		nl = eq ? (size_t)(eq - w) : strlen(w);
+		/* -d31 as getopt takes it: the value right after -d. */
+		if (strncmp(w, "-d", 2) == 0 && w[2]) {
+			nl = 2;
+			eq = w + 1;
+		}
+		snprintf(o.name, sizeof(o.name), "%.*s", (int)nl, w);
+		if (in_list(o.name, mdf_with_value)) {
+			if (eq) {
+				snprintf(o.value, sizeof(o.value), "%s", eq + 1);
+			} else {
+				const char *q = next_word(p, o.value,
+							  sizeof(o.value));
+
+				if (!q) {
+					note(im, IMPORT_NOT_CARRIED, setting,
+					     o.name, "%s without a value",
+					     o.name);
+					break;
+				}
+				p = q;
+			}
+			snprintf(o.word, sizeof(o.word), "%s %s", o.name,
+				 o.value);
+		} else {
+			snprintf(o.word, sizeof(o.word), "%s", w);
+		}
+		if (strcmp(o.name, "-F") == 0) {
 			note(im, IMPORT_NO_NEED, setting, w,
 			     "kdump-file writes a flattened dump by itself where it needs one (to a raw device)");
-		} else if (strncmp(w, "-d", 2) == 0) {
-			const char *lvl = w + 2, *q;
-			char d[16];
+			continue;
+		}
+		/* A later one of the same option, or compression, wins. */
+		for (unsigned int i = 0; i < n; i++) {
+			bool both_comp = is_compression(opts[i].name) &&
+					 is_compression(o.name);
 
-			if (!*lvl) {
-				q = next_word(p, d, sizeof(d));
-				if (!q) {
-					note(im, IMPORT_NOT_CARRIED, setting,
-					     "-d", "-d without a dump level");
-					break;
-				}
-				p = q;
-				lvl = d;
-			}
-			snprintf(arg, sizeof(arg), "-d %s", lvl);
-			carry(im, IK_DUMP_LEVEL, lvl, setting, arg);
-		} else if (strcmp(w, "-e") == 0) {
-			carry(im, IK_MAKEDUMPFILE_ARGS, "-e", setting, w);
-		} else if (strncmp(w, "--message-level", 15) == 0 ||
-			   strncmp(w, "--num-threads", 13) == 0) {
-			bool ml = w[2] == 'm';
-			const char *opt = ml ? "--message-level" : "--num-threads";
-			size_t ol = strlen(opt);
-			char num[16];
-			const char *x;
-
-			if (w[ol] == '=') {
-				x = w + ol + 1;
-			} else if (w[ol] == '\0') {
-				const char *q = next_word(p, num, sizeof(num));
-
-				if (!q) {
-					note(im, IMPORT_NOT_CARRIED, setting,
-					     opt, "%s without a number", opt);
-					break;
-				}
-				p = q;
-				x = num;
-			} else {
-				note(im, IMPORT_NOT_CARRIED, setting, w,
-				     "not a makedumpfile option kdump-file passes on");
+			if (strcmp(opts[i].name, o.name) != 0 && !both_comp)
 				continue;
-			}
-			snprintf(arg, sizeof(arg), "%s %s", opt, x);
-			if (!is_number(x, ml ? 31 : 256)) {
-				note(im, IMPORT_NOT_CARRIED, setting, arg,
-				     "'%s' is not a number from 0 to %d", x,
-				     ml ? 31 : 256);
-				continue;
-			}
-			carry(im, IK_MAKEDUMPFILE_ARGS, arg, setting, arg);
+			note(im, IMPORT_NO_NEED, setting, opts[i].word,
+			     "a later %s overrides it, as makedumpfile keeps the last",
+			     o.word);
+			memmove(&opts[i], &opts[i + 1],
+				(n - i - 1) * sizeof(opts[0]));
+			n--;
+			break;
+		}
+		if (n == MDF_MAX) {
+			note(im, IMPORT_NOT_CARRIED, setting, o.word,
+			     "more than %d makedumpfile options", MDF_MAX);
+			break;
+		}
+		opts[n++] = o;
+	}
+	for (unsigned int i = 0; i < n; i++) {
+		struct mdf_opt *o = &opts[i];
+
+		if (is_compression(o->name)) {
+			comp = o;
+		} else if (strcmp(o->name, "-d") == 0) {
+			level = o;
+		} else if (in_list(o->name, mdf_passed)) {
+			snprintf(arg, sizeof(arg), "%s", o->word);
+			carry(im, IK_MAKEDUMPFILE_ARGS, arg, setting, o->word);
 		} else {
-			note(im, IMPORT_NOT_CARRIED, setting, w,
-			     "not a makedumpfile option kdump-file passes on (it chooses the output format and files itself; makedumpfile_args takes --message-level, -e and --num-threads)");
+			/* conf.c's own reason: it names what kdump-file does instead. */
+			char why[300];
+
+			if (check_value(IK_MAKEDUMPFILE_ARGS, o->word, why,
+					sizeof(why)) < 0)
+				note(im, IMPORT_NOT_CARRIED, setting, o->word,
+				     "%s", why);
+			else
+				note(im, IMPORT_NOT_CARRIED, setting, o->word,
+				     "not a makedumpfile option kdump-file passes on");
 		}
 	}
-	if (!compression)
+	if (level)
+		carry(im, IK_DUMP_LEVEL, level->value, setting, level->word);
+	if (!comp) {
 		carry(im, IK_COMPRESSION, "none", setting,
 		      "no -c, -l, -p or -z: uncompressed");
+	} else if (comp->name[1] == 'p' || comp->name[1] == 'z') {
+		note(im, IMPORT_NOT_CARRIED, setting, comp->word,
+		     "%s compression is not in Debian 12's makedumpfile (1.7.2) and kdump-file cannot use it: set compression = lzo or zlib by hand",
+		     comp->name[1] == 'p' ? "snappy" : "zstd");
+	} else {
+		carry(im, IK_COMPRESSION, comp->name[1] == 'c' ? "zlib" : "lzo",
+		      setting, comp->word);
+	}
 }
 
 /*
@@ -681,14 +749,6 @@ static int shell_line(const char *line, unsigned int lineno, void *ctx)
 	}
 	sc->v[sc->n++] = a;
 	return 0;
-}
-
-static bool in_list(const char *name, const char *const *list)
-{
-	for (; *list; list++)
-		if (strcmp(name, *list) == 0)
-			return true;
-	return false;
 }
 
 static const char *const kdump_tools_network[] = {
