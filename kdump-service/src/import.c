@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cmdline.h"
 #include "import.h"
@@ -39,6 +40,7 @@ static const struct {
 	[IK_PANIC_ON] = { "panic_on", true, true },
 	[IK_PRE_HOOK] = { "pre_hook" },
 	[IK_POST_HOOK] = { "post_hook" },
+	[IK_HOOK_FAILURE] = { "hook_failure" },
 	[IK_EXTRA_BINARIES] = { "extra_binaries", true, true },
 	[IK_EXTRA_MODULES] = { "extra_modules", true, true },
 };
@@ -120,6 +122,8 @@ static void note(struct import *im, enum import_kind kind,
 		im->n_carried++;
 	else if (kind == IMPORT_NOT_CARRIED)
 		im->n_not_carried++;
+	else if (kind == IMPORT_CHANGED)
+		im->n_changed++;
 	else
 		im->n_no_need++;
 	if (im->n_notes == im->cap_notes) {
@@ -175,11 +179,14 @@ static int check_value(enum import_key k, const char *v, char *why,
 static void add_from(struct import *im, enum import_key k, const char *setting)
 {
 	char *f = im->from[k];
-	size_t n = strlen(f);
+	size_t n = strlen(f), l = strlen(setting);
 
-	if (word_in_list(setting, f))
-		return;
-	snprintf(f + n, sizeof(im->from[k]) - n, "%s%s", n ? " " : "",
+	/* Settings have blanks ("kdump-tools' default X"): whole entries. */
+	for (const char *e = f; (e = strstr(e, setting)); e++)
+		if ((e == f || (e >= f + 2 && e[-2] == ',')) &&
+		    (e[l] == '\0' || e[l] == ','))
+			return;
+	snprintf(f + n, sizeof(im->from[k]) - n, "%s%s", n ? ", " : "",
 		 setting);
 }
 
@@ -440,6 +447,9 @@ static void map_cmdline_append(struct import *im, const char *setting,
 			note(im, IMPORT_NOT_CARRIED, setting, w,
 			     "kdump-file's capture sets or leaves out %.*s itself",
 			     (int)n, w);
+		else if (strcmp(w, "systemd.unit=kdump-tools-dump.service") == 0)
+			note(im, IMPORT_NO_NEED, setting, w,
+			     "starts kdump-tools' capture in its initrd; kdump-file's capture is its initramfs' own /init");
 		else if (strncmp(w, "systemd.", 8) == 0)
 			note(im, IMPORT_NOT_CARRIED, setting, w,
 			     "for systemd in kdump-tools' capture initrd; kdump-file's capture runs its own /init");
@@ -546,6 +556,8 @@ static void map_sysctl(struct import *im, const char *setting, const char *v)
 
 struct assign {
 	char name[64];
+	/* What the notes call it: the name, or "kdump-tools' default NAME". */
+	char label[96];
 	char value[CONF_VALUE_MAX];
 	unsigned int line;
 	bool expands;
@@ -581,6 +593,7 @@ static int parse_shell_line(const char *s, unsigned int line, struct assign *a,
 			    sizeof(a->name) - 1);
 	memcpy(a->name, s, len);
 	a->name[len] = '\0';
+	snprintf(a->label, sizeof(a->label), "%s", a->name);
 	a->line = line;
 	a->expands = false;
 	s += len + 1;
@@ -763,9 +776,9 @@ static const char *const kdump_tools_network[] = {
 
 static void map_kdump_tools(struct import *im, const struct assign *a)
 {
-	const char *n = a->name, *v = a->value;
+	const char *n = a->label, *v = a->value;
 
-	if (strcmp(n, "USE_KDUMP") == 0) {
+	if (strcmp(a->name, "USE_KDUMP") == 0) {
 		if (strcmp(v, "1") == 0 || strcmp(v, "true") == 0)
 			note(im, IMPORT_NO_NEED, n, NULL,
 			     "kdump-file captures while its service is enabled (systemctl enable kdump-file)");
@@ -774,57 +787,58 @@ static void map_kdump_tools(struct import *im, const struct assign *a)
 			     "kdump-tools was switched off; kdump-file has no such key: keep it off with systemctl disable kdump-file");
 		return;
 	}
-	if (in_list(n, kdump_tools_network)) {
+	/* Empty: unset, and kdump-config's default counts (import_buffer). */
+	if (!*v)
+		return;
+	if (in_list(a->name, kdump_tools_network)) {
 		/* Never the value: FTP_PASSWORD is one of these. */
 		note(im, IMPORT_NOT_CARRIED, n, NULL, REASON_NETWORK);
 		return;
 	}
-	if (!*v)
-		return;		/* empty: unset */
 	if (a->expands) {
 		note(im, IMPORT_NOT_CARRIED, n, NULL, REASON_EXPANSION);
 		return;
 	}
-	if (strcmp(n, "KDUMP_KERNEL") == 0) {
+	if (strcmp(a->name, "KDUMP_KERNEL") == 0) {
 		if (strcmp(v, KDUMP_TOOLS_KERNEL_LINK) == 0)
 			note(im, IMPORT_NO_NEED, n, NULL,
 			     "kdump-tools' link to the running kernel, which kdump-file uses by default");
 		else
 			carry(im, IK_KERNEL, v, n, NULL);
-	} else if (strcmp(n, "KDUMP_INITRD") == 0) {
+	} else if (strcmp(a->name, "KDUMP_INITRD") == 0) {
 		if (strcmp(v, KDUMP_TOOLS_INITRD_LINK) == 0)
 			note(im, IMPORT_NO_NEED, n, NULL,
 			     "kdump-tools' own capture initrd; kdump-file builds and maintains its own");
 		else
 			note(im, IMPORT_NOT_CARRIED, n, NULL,
 			     "an initrd made for kdump-tools runs kdump-tools' capture, not kdump-file's; kdump-file builds its own (initramfs = is for one built with kdump-file's dracut module)");
-	} else if (strcmp(n, "KDUMP_COREDIR") == 0) {
+	} else if (strcmp(a->name, "KDUMP_COREDIR") == 0) {
 		carry(im, IK_PATH, v, n, NULL);
-	} else if (strcmp(n, "KDUMP_FAIL_CMD") == 0) {
+	} else if (strcmp(a->name, "KDUMP_FAIL_CMD") == 0) {
 		map_fail_cmd(im, n, v);
-	} else if (strcmp(n, "KDUMP_DUMP_DMESG") == 0) {
+	} else if (strcmp(a->name, "KDUMP_DUMP_DMESG") == 0) {
 		if (strcmp(v, "0") == 0)
 			note(im, IMPORT_NOT_CARRIED, n, NULL,
 			     "kdump-file always saves the kernel log (dmesg.txt) before the vmcore; it cannot be turned off");
 		else
 			note(im, IMPORT_NO_NEED, n, NULL,
 			     "kdump-file always saves the kernel log (dmesg.txt) before the vmcore");
-	} else if (strcmp(n, "KDUMP_NUM_DUMPS") == 0) {
+	} else if (strcmp(a->name, "KDUMP_NUM_DUMPS") == 0) {
 		carry(im, IK_KEEP, v, n, NULL);
-	} else if (strcmp(n, "KDUMP_COMPRESSION") == 0) {
+	} else if (strcmp(a->name, "KDUMP_COMPRESSION") == 0) {
 		note(im, IMPORT_NOT_CARRIED, n, NULL,
 		     "kdump-file compresses inside makedumpfile (compression = lzo, zlib or none), not the dump file afterwards");
-	} else if (strcmp(n, "MAKEDUMP_ARGS") == 0) {
+	} else if (strcmp(a->name, "MAKEDUMP_ARGS") == 0) {
 		map_makedumpfile(im, n, v);
-	} else if (strcmp(n, "KDUMP_KEXEC_ARGS") == 0) {
+	} else if (strcmp(a->name, "KDUMP_KEXEC_ARGS") == 0) {
 		note(im, IMPORT_NOT_CARRIED, n, NULL,
 		     "kdump-file loads the capture kernel with kexec_file_load(2) itself, not with kexec(8)");
-	} else if (strcmp(n, "KDUMP_CMDLINE") == 0) {
+	} else if (strcmp(a->name, "KDUMP_CMDLINE") == 0) {
 		note(im, IMPORT_NOT_CARRIED, n, NULL,
 		     "kdump-file builds the capture command line from the running one; change it with cmdline_append and cmdline_remove");
-	} else if (strcmp(n, "KDUMP_CMDLINE_APPEND") == 0) {
+	} else if (strcmp(a->name, "KDUMP_CMDLINE_APPEND") == 0) {
 		map_cmdline_append(im, n, v);
-	} else if (strcmp(n, "KDUMP_SYSCTL") == 0) {
+	} else if (strcmp(a->name, "KDUMP_SYSCTL") == 0) {
 		map_sysctl(im, n, v);
 	} else {
 		note(im, IMPORT_NOT_CARRIED, n, NULL,
@@ -834,26 +848,40 @@ static void map_kdump_tools(struct import *im, const struct assign *a)
 
 static void map_sysconfig(struct import *im, const struct assign *a)
 {
-	const char *n = a->name, *v = a->value;
+	const char *n = a->label, *v = a->value;
 	char path[CONF_VALUE_MAX];
 
+	/*
+	 * kdumpctl start and status report the last "kdumpctl test" only
+	 * when it is "yes" (kdumpctl: check_vmcore_creation_status()); its
+	 * sysconfig says to set it to "" to turn that off.
+	 */
+	if (strcmp(a->name, "VMCORE_CREATION_NOTIFICATION") == 0) {
+		if (strcasecmp(v, "yes") == 0)
+			note(im, IMPORT_NO_NEED, n, NULL,
+			     "kdump-file status always reports the last kdump-file test, passed or failed");
+		else
+			note(im, IMPORT_NOT_CARRIED, n, *v ? v : "empty",
+			     "turned off kdumpctl's report of the last kdumpctl test; kdump-file status always reports the last kdump-file test and cannot be told not to");
+		return;
+	}
 	if (!*v)
 		return;		/* empty: unset */
 	if (a->expands) {
 		note(im, IMPORT_NOT_CARRIED, n, NULL, REASON_EXPANSION);
 		return;
 	}
-	if (strcmp(n, "KDUMP_COMMANDLINE_APPEND") == 0) {
+	if (strcmp(a->name, "KDUMP_COMMANDLINE_APPEND") == 0) {
 		map_cmdline_append(im, n, v);
-	} else if (strcmp(n, "KDUMP_COMMANDLINE_REMOVE") == 0) {
+	} else if (strcmp(a->name, "KDUMP_COMMANDLINE_REMOVE") == 0) {
 		map_cmdline_remove(im, n, v);
-	} else if (strcmp(n, "KDUMP_COMMANDLINE") == 0) {
+	} else if (strcmp(a->name, "KDUMP_COMMANDLINE") == 0) {
 		note(im, IMPORT_NOT_CARRIED, n, NULL,
 		     "kdump-file builds the capture command line from the running one; change it with cmdline_append and cmdline_remove");
-	} else if (strcmp(n, "KDUMP_KERNELVER") == 0) {
+	} else if (strcmp(a->name, "KDUMP_KERNELVER") == 0) {
 		snprintf(path, sizeof(path), "/boot/vmlinuz-%s", v);
 		carry(im, IK_KERNEL, path, n, NULL);
-	} else if (strcmp(n, "KEXEC_ARGS") == 0) {
+	} else if (strcmp(a->name, "KEXEC_ARGS") == 0) {
 		char w[128];
 		const char *p = v;
 
@@ -866,26 +894,23 @@ static void map_sysconfig(struct import *im, const struct assign *a)
 				note(im, IMPORT_NOT_CARRIED, n, w,
 				     "kdump-file loads the capture kernel with kexec_file_load(2) itself, not with kexec(8)");
 		}
-	} else if (strcmp(n, "KDUMP_IMG") == 0 && strcmp(v, "vmlinuz") == 0) {
+	} else if (strcmp(a->name, "KDUMP_IMG") == 0 && strcmp(v, "vmlinuz") == 0) {
 		note(im, IMPORT_NO_NEED, n, NULL,
 		     "the kernel image name kdump-file uses by default (/boot/vmlinuz-$(uname -r))");
-	} else if (strcmp(n, "KDUMP_BOOTDIR") == 0 && strcmp(v, "/boot") == 0) {
+	} else if (strcmp(a->name, "KDUMP_BOOTDIR") == 0 && strcmp(v, "/boot") == 0) {
 		note(im, IMPORT_NO_NEED, n, NULL,
 		     "kdump-file looks for the capture kernel in /boot by default");
-	} else if (strcmp(n, "KDUMP_IMG") == 0 ||
-		   strcmp(n, "KDUMP_IMG_EXT") == 0 ||
-		   strcmp(n, "KDUMP_BOOTDIR") == 0) {
+	} else if (strcmp(a->name, "KDUMP_IMG") == 0 ||
+		   strcmp(a->name, "KDUMP_IMG_EXT") == 0 ||
+		   strcmp(a->name, "KDUMP_BOOTDIR") == 0) {
 		note(im, IMPORT_NOT_CARRIED, n, NULL,
 		     "kdump-file takes the capture kernel's whole path from kernel = (default /boot/vmlinuz-$(uname -r)), not from parts");
-	} else if (strcmp(n, "FADUMP_COMMANDLINE_APPEND") == 0) {
+	} else if (strcmp(a->name, "FADUMP_COMMANDLINE_APPEND") == 0) {
 		note(im, IMPORT_NOT_CARRIED, n, NULL,
 		     "firmware-assisted dump is for powerpc; kdump-file is for x86_64");
-	} else if (strcmp(n, "VMCORE_CREATION_NOTIFICATION") == 0) {
-		note(im, IMPORT_NO_NEED, n, NULL,
-		     "kdump-file reports a new dump at the next boot (kdump-file-report.service) and in kdump-file status");
-	} else if (strcmp(n, "KDUMP_STDLOGLVL") == 0 ||
-		   strcmp(n, "KDUMP_SYSLOGLVL") == 0 ||
-		   strcmp(n, "KDUMP_KMSGLOGLVL") == 0) {
+	} else if (strcmp(a->name, "KDUMP_STDLOGLVL") == 0 ||
+		   strcmp(a->name, "KDUMP_SYSLOGLVL") == 0 ||
+		   strcmp(a->name, "KDUMP_KMSGLOGLVL") == 0) {
 		note(im, IMPORT_NOT_CARRIED, n, NULL,
 		     "kdump-file's logging has no levels to set: it logs to the journal");
 	} else {
@@ -898,6 +923,7 @@ static void map_sysconfig(struct import *im, const struct assign *a)
 
 struct directive {
 	char name[32];
+	char label[64];		/* name, or "kdump-utils' default NAME" */
 	char value[CONF_VALUE_MAX];
 	unsigned int line;
 };
@@ -941,6 +967,7 @@ static int kdump_conf_line(const char *line, unsigned int lineno, void *ctx)
 			    sizeof(d.name) - 1);
 	memcpy(d.name, s, len);
 	d.name[len] = '\0';
+	snprintf(d.label, sizeof(d.label), "%s", d.name);
 	d.line = lineno;
 	for (s += len; *s == ' ' || *s == '\t'; s++)
 		;
@@ -997,21 +1024,21 @@ static void map_words(struct import *im, enum import_key k, const char *setting,
 
 static void map_kdump_conf(struct import *im, const struct directive *d)
 {
-	const char *n = d->name, *v = d->value;
+	const char *n = d->label, *v = d->value;
 
-	if (strcmp(n, "path") == 0) {
+	if (strcmp(d->name, "path") == 0) {
 		carry(im, IK_PATH, v, n, NULL);
-	} else if (in_list(n, fs_types)) {
+	} else if (in_list(d->name, fs_types)) {
 		carry(im, IK_TARGET, v, n, NULL);
-	} else if (strcmp(n, "raw") == 0) {
+	} else if (strcmp(d->name, "raw") == 0) {
 		carry(im, IK_RAW, v, n, NULL);
-	} else if (strcmp(n, "nfs") == 0 || strcmp(n, "ssh") == 0 ||
-		   strcmp(n, "sshkey") == 0) {
+	} else if (strcmp(d->name, "nfs") == 0 || strcmp(d->name, "ssh") == 0 ||
+		   strcmp(d->name, "sshkey") == 0) {
 		note(im, IMPORT_NOT_CARRIED, n, NULL, REASON_NETWORK);
-	} else if (strcmp(n, "virtiofs") == 0) {
+	} else if (strcmp(d->name, "virtiofs") == 0) {
 		note(im, IMPORT_NOT_CARRIED, n, NULL,
 		     "virtiofs dump targets are not supported by kdump-file");
-	} else if (strcmp(n, "core_collector") == 0) {
+	} else if (strcmp(d->name, "core_collector") == 0) {
 		char w[128];
 		const char *p = next_word(v, w, sizeof(w));
 
@@ -1022,50 +1049,185 @@ static void map_kdump_conf(struct import *im, const struct directive *d)
 		else
 			note(im, IMPORT_NOT_CARRIED, n, NULL,
 			     "kdump-file always saves the dump with makedumpfile");
-	} else if (strcmp(n, "kdump_pre") == 0 || strcmp(n, "kdump_post") == 0) {
-		char w[CONF_VALUE_MAX], rest[4];
-		const char *p = next_word(v, w, sizeof(w));
+	} else if (strcmp(d->name, "kdump_pre") == 0 ||
+		   strcmp(d->name, "kdump_post") == 0) {
+		bool pre = strcmp(d->name, "kdump_pre") == 0;
 
-		if (p && next_word(p, rest, sizeof(rest)))
-			note(im, IMPORT_NOT_CARRIED, n, NULL,
-			     "a hook is one executable's absolute path, without arguments");
-		else
-			carry(im, strcmp(n, "kdump_pre") == 0 ? IK_PRE_HOOK :
-								 IK_POST_HOOK,
-			      w, n, NULL);
-	} else if (strcmp(n, "extra_bins") == 0) {
+		/* kdump.sh runs "$KDUMP_PRE": one path, blanks and all. */
+		if (carry(im, pre ? IK_PRE_HOOK : IK_POST_HOOK, v, n, NULL) &&
+		    pre)
+			carry(im, IK_HOOK_FAILURE, "stop", n,
+			      "kdump-utils saves nothing when it fails");
+	} else if (strcmp(d->name, "kdump_emergency") == 0) {
+		note(im, IMPORT_NOT_CARRIED, n, NULL,
+		     "kdump-file runs no program only when the capture fails: post_hook runs after every dump, with \"failed\" as its second argument when saving failed (a post hook that exits at \"ok\" does what this did)");
+	} else if (strcmp(d->name, "extra_bins") == 0) {
 		map_words(im, IK_EXTRA_BINARIES, n, v);
-	} else if (strcmp(n, "extra_modules") == 0) {
+	} else if (strcmp(d->name, "extra_modules") == 0) {
 		map_words(im, IK_EXTRA_MODULES, n, v);
-	} else if (strcmp(n, "failure_action") == 0 || strcmp(n, "default") == 0) {
+	} else if (strcmp(d->name, "failure_action") == 0 || strcmp(d->name, "default") == 0) {
 		if (strcmp(v, "dump_to_rootfs") == 0)
 			note(im, IMPORT_NOT_CARRIED, n, v,
 			     "kdump-file has no second dump target to fall back to: failure_action is one of reboot, poweroff, halt or shell");
 		else
 			carry(im, IK_FAILURE_ACTION, v, n, NULL);
-	} else if (strcmp(n, "final_action") == 0) {
+	} else if (strcmp(d->name, "final_action") == 0) {
 		carry(im, IK_FINAL_ACTION, v, n, NULL);
-	} else if (strcmp(n, "auto_reset_crashkernel") == 0) {
+	} else if (strcmp(d->name, "auto_reset_crashkernel") == 0) {
 		if (strcmp(v, "no") == 0)
 			note(im, IMPORT_NO_NEED, n, v,
 			     "kdump-file never changes crashkernel= by itself");
 		else
 			note(im, IMPORT_NOT_CARRIED, n, v,
 			     "kdump-file never changes crashkernel= by itself: kdump-file setup sets it once, as kdump-file estimate recommends");
-	} else if (strcmp(n, "force_rebuild") == 0 ||
-		   strcmp(n, "force_no_rebuild") == 0) {
+	} else if (strcmp(d->name, "force_rebuild") == 0 ||
+		   strcmp(d->name, "force_no_rebuild") == 0) {
 		note(im, IMPORT_NOT_CARRIED, n, NULL,
 		     "kdump-file rebuilds its capture initramfs when one of its inputs changes, and kdump-file rebuild forces it");
-	} else if (strcmp(n, "dracut_args") == 0) {
+	} else if (strcmp(d->name, "dracut_args") == 0) {
 		note(im, IMPORT_NOT_CARRIED, n, NULL,
 		     "kdump-file builds the capture initramfs with its own dracut module and options (extra_modules and extra_binaries add to it)");
-	} else if (strcmp(n, "fence_kdump_args") == 0 ||
-		   strcmp(n, "fence_kdump_nodes") == 0) {
+	} else if (strcmp(d->name, "fence_kdump_args") == 0 ||
+		   strcmp(d->name, "fence_kdump_nodes") == 0) {
 		note(im, IMPORT_NOT_CARRIED, n, NULL,
 		     "kdump-file sends no cluster fencing notification");
 	} else {
 		note(im, IMPORT_NOT_CARRIED, n, NULL,
 		     "not a kdump.conf directive import knows");
+	}
+}
+
+/*
+ * What the hooks carried over do differently in kdump-file's capture
+ * (capture's hooks, kdump-file.conf(5)) than in kdump-utils' kdump.sh
+ * (do_kdump_pre, do_kdump_post): the arguments, the timeout and which
+ * action follows a failure.
+ */
+static void note_hooks(struct import *im)
+{
+	const char *fail = im->set[IK_FAILURE_ACTION] ?
+				   im->value[IK_FAILURE_ACTION] : "reboot";
+	const char *final = im->set[IK_FINAL_ACTION] ?
+				    im->value[IK_FINAL_ACTION] : "reboot";
+	bool differ = strcmp(fail, final) != 0;
+
+	if (im->set[IK_PRE_HOOK]) {
+		note(im, IMPORT_CHANGED, "kdump_pre", NULL,
+		     "kdump-file runs it with two arguments, the dump directory and \"pre\" (kdump-utils gave none), and kills it after hook_timeout (30) seconds");
+		if (differ)
+			note(im, IMPORT_CHANGED, "kdump_pre", NULL,
+			     "when it fails, kdump-file takes failure_action (%s) where kdump-utils took final_action (%s)",
+			     fail, final);
+	}
+	if (im->set[IK_POST_HOOK]) {
+		note(im, IMPORT_CHANGED, "kdump_post", NULL,
+		     "kdump-file runs it with two arguments, the dump directory and \"ok\" or \"failed\" (kdump-utils gave one, the dump's exit status, 0 when saved), and kills it after hook_timeout (30) seconds");
+		if (differ && im->set[IK_HOOK_FAILURE])
+			note(im, IMPORT_CHANGED, "kdump_post", NULL,
+			     "hook_failure = stop (for kdump_pre) makes kdump-file take failure_action (%s) instead of final_action (%s) when it fails; kdump-utils only logged that",
+			     fail, final);
+	}
+}
+
+/*
+ * What kdump-config (kdump-tools 1.8.1, Debian 12) uses for a variable
+ * the file leaves unset or empty (VAR=${VAR:=default}); the
+ * KDUMP_CMDLINE_APPEND debian/rules writes in for amd64; and the init
+ * script's "reboot -f" when KDUMP_FAIL_CMD is unset.
+ */
+static const struct {
+	const char *name, *value;
+} kdump_tools_defaults[] = {
+	{ "KDUMP_COREDIR", "/var/crash" },
+	{ "MAKEDUMP_ARGS", "-F -c -d 31" },
+	{ "KDUMP_CMDLINE_APPEND",
+	  "reset_devices systemd.unit=kdump-tools-dump.service nr_cpus=1 irqpoll usbcore.nousb" },
+	{ "KDUMP_FAIL_CMD", "reboot -f" },
+	{ "KDUMP_DUMP_DMESG", "1" },
+	{ "KDUMP_NUM_DUMPS", "0" },
+};
+
+/*
+ * kdump-utils' defaults for a directive kdump.conf leaves out: kdump.sh's
+ * KDUMP_PATH, CORE_COLLECTOR, FAILURE_ACTION and FINAL_ACTION, and
+ * kdumpctl's auto_reset_crashkernel.
+ */
+static const struct {
+	const char *name, *value;
+} kdump_conf_defaults[] = {
+	{ "path", "/var/crash" },
+	{ "core_collector", "makedumpfile -l --message-level 7 -d 31" },
+	{ "failure_action", "reboot" },
+	{ "final_action", "reboot" },
+	{ "auto_reset_crashkernel", "yes" },
+};
+
+/* kdumpctl reports the last test only when VMCORE_CREATION_NOTIFICATION is set. */
+static void map_sysconfig_defaults(struct import *im,
+				   const struct shell_ctx *sc)
+{
+	struct assign a = { 0 };
+
+	for (size_t j = 0; j < sc->n; j++)
+		if (strcmp(sc->v[j].name, "VMCORE_CREATION_NOTIFICATION") == 0)
+			return;
+	snprintf(a.name, sizeof(a.name), "VMCORE_CREATION_NOTIFICATION");
+	snprintf(a.label, sizeof(a.label), "kdump-utils' default %s", a.name);
+	map_sysconfig(im, &a);
+}
+
+static void map_kdump_tools_defaults(struct import *im,
+				     const struct shell_ctx *sc)
+{
+	for (size_t i = 0; i < sizeof(kdump_tools_defaults) /
+				sizeof(kdump_tools_defaults[0]); i++) {
+		struct assign a = { 0 };
+		bool set = false;
+
+		for (size_t j = 0; j < sc->n; j++)
+			if (strcmp(sc->v[j].name, kdump_tools_defaults[i].name) == 0 &&
+			    sc->v[j].value[0])
+				set = true;
+		if (set)
+			continue;
+		snprintf(a.name, sizeof(a.name), "%s",
+			 kdump_tools_defaults[i].name);
+		snprintf(a.label, sizeof(a.label), "kdump-tools' default %s",
+			 a.name);
+		snprintf(a.value, sizeof(a.value), "%s",
+			 kdump_tools_defaults[i].value);
+		map_kdump_tools(im, &a);
+	}
+}
+
+static void map_kdump_conf_defaults(struct import *im,
+				    const struct conf_ctx *cc)
+{
+	bool raw = false;
+
+	for (size_t j = 0; j < cc->n; j++)
+		if (strcmp(cc->v[j].name, "raw") == 0)
+			raw = true;
+	for (size_t i = 0; i < sizeof(kdump_conf_defaults) /
+				sizeof(kdump_conf_defaults[0]); i++) {
+		const char *name = kdump_conf_defaults[i].name;
+		struct directive d = { 0 };
+		bool set = false;
+
+		for (size_t j = 0; j < cc->n; j++)
+			if (strcmp(cc->v[j].name, name) == 0 ||
+			    (strcmp(name, "failure_action") == 0 &&
+			     strcmp(cc->v[j].name, "default") == 0))
+				set = true;
+		/* kdump.sh ignores path for a raw device. */
+		if (set || (raw && strcmp(name, "path") == 0))
+			continue;
+		snprintf(d.name, sizeof(d.name), "%s", name);
+		snprintf(d.label, sizeof(d.label), "kdump-utils' default %s",
+			 name);
+		snprintf(d.value, sizeof(d.value), "%s",
+			 kdump_conf_defaults[i].value);
+		map_kdump_conf(im, &d);
 	}
 }
 
@@ -1083,7 +1245,7 @@ static const char *const kdump_conf_names[] = {
 	"kdump_post", "extra_bins", "extra_modules", "failure_action",
 	"default", "final_action", "force_rebuild", "force_no_rebuild",
 	"dracut_args", "fence_kdump_args", "fence_kdump_nodes",
-	"auto_reset_crashkernel", "virtiofs", NULL,
+	"auto_reset_crashkernel", "virtiofs", "kdump_emergency", NULL,
 };
 
 enum import_format import_detect(const char *path, const char *buf, size_t len)
@@ -1171,6 +1333,10 @@ int import_buffer(struct import *im, enum import_format f, const char *name,
 			    strcmp(sc.v[i].value, "true") != 0)
 				enabled = false;
 		}
+		if (f == IMPORT_KDUMP_TOOLS)
+			map_kdump_tools_defaults(im, &sc);
+		else
+			map_sysconfig_defaults(im, &sc);
 		free(sc.v);
 		/*
 		 * kdump-config load (kdump-tools 1.8.1, Debian 12) sets
@@ -1190,6 +1356,8 @@ int import_buffer(struct import *im, enum import_format f, const char *name,
 		}
 		for (size_t i = 0; i < cc.n; i++)
 			map_kdump_conf(im, &cc.v[i]);
+		map_kdump_conf_defaults(im, &cc);
+		note_hooks(im);
 		free(cc.v);
 	} else {
 		return fail(err, 0,
@@ -1269,6 +1437,12 @@ int import_render(const struct import *im, char **ret, struct conf_error *err)
 		if (im->set[k])
 			put(&t, "\n# from %s\n%s = %s\n", im->from[k], keys[k].name,
 			    im->value[k]);
+	if (im->n_changed)
+		put(&t, "\n");
+	for (size_t i = 0; i < im->n_notes; i++)
+		if (im->notes[i].kind == IMPORT_CHANGED)
+			put(&t, "# carried over with a difference: %s: %s\n",
+			    im->notes[i].setting, im->notes[i].reason);
 	if (im->n_not_carried)
 		put(&t, "\n");
 	for (size_t i = 0; i < im->n_notes; i++)

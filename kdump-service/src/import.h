@@ -36,6 +36,11 @@ enum import_kind {
 	IMPORT_CARRIED,		/* became a kdump-file key */
 	IMPORT_NOT_CARRIED,	/* lost: the reason says why and what to do */
 	IMPORT_NO_NEED,		/* kdump-file does that already */
+	/*
+	 * Carried over with a difference the reason names (a hook's
+	 * arguments); counted as carried too.
+	 */
+	IMPORT_CHANGED,
 };
 
 struct import_note {
@@ -62,6 +67,7 @@ enum import_key {
 	IK_PANIC_ON,
 	IK_PRE_HOOK,
 	IK_POST_HOOK,
+	IK_HOOK_FAILURE,
 	IK_EXTRA_BINARIES,
 	IK_EXTRA_MODULES,
 	IK_MAX,
@@ -70,11 +76,15 @@ enum import_key {
 struct import {
 	bool set[IK_MAX];
 	char value[IK_MAX][CONF_VALUE_MAX];
-	/* The source settings each key came from, for a comment above it. */
+	/*
+	 * The source settings each key came from, ", " separated, for a
+	 * comment above it.  A setting the source left unset counts with its
+	 * tool's default, as "kdump-tools' default MAKEDUMP_ARGS".
+	 */
 	char from[IK_MAX][256];
 	struct import_note *notes;
 	size_t n_notes, cap_notes;
-	unsigned int n_carried, n_not_carried, n_no_need;
+	unsigned int n_carried, n_not_carried, n_no_need, n_changed;
 	bool oom;		/* a note could not be kept */
 	char source[2][256];
 	enum import_format source_format[2];
