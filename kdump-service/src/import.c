@@ -47,7 +47,8 @@ static const struct {
 
 #define REASON_NETWORK                                                        \
 	"network dump targets are not supported by kdump-file yet: it dumps " \
-	"to a local filesystem (path, target) or a raw device (raw)"
+	"to a local filesystem (path, target) or a raw device (raw); "        \
+	"import stops unless --local-instead makes the directory a local path"
 #define REASON_EXPANSION                                                      \
 	"uses shell expansion ($, ` or a glob), which import does not "      \
 	"evaluate: set the kdump-file key by hand"
@@ -774,6 +775,49 @@ static const char *const kdump_tools_network[] = {
 #define KDUMP_TOOLS_KERNEL_LINK "/var/lib/kdump/vmlinuz"
 #define KDUMP_TOOLS_INITRD_LINK "/var/lib/kdump/initrd.img"
 
+/*
+ * The network target itself (kdump-tools' SSH, NFS, FTP; kdump.conf's ssh,
+ * nfs): with --local-instead its directory becomes path, which changes
+ * where dumps go and is said so; without, import stops (import_check()).
+ */
+static void map_remote(struct import *im, const char *setting)
+{
+	if (!im->local_instead) {
+		note(im, IMPORT_NOT_CARRIED, setting, NULL, REASON_NETWORK);
+		return;
+	}
+	add_from(im, IK_PATH, setting);
+	note(im, IMPORT_CHANGED, setting, NULL,
+	     "dumps went to %s; with --local-instead they go to path = %s on this machine instead",
+	     im->remote_where, im->remote_path);
+}
+
+/* A setting for the network target only: SSH_KEY, NFS_TIMEO, sshkey... */
+static void map_remote_only(struct import *im, const char *setting,
+			    const char *targets)
+{
+	if (im->remote[0])
+		note(im, IMPORT_NO_NEED, setting, NULL,
+		     "only for the network target %s, which kdump-file does not use",
+		     im->remote);
+	else
+		note(im, IMPORT_NO_NEED, setting, NULL,
+		     "used only with %s, and none is set", targets);
+}
+
+/* The dump directory: on the network target, if there is one. */
+static void map_path(struct import *im, const char *setting, const char *v)
+{
+	if (im->remote[0] && !im->local_instead)
+		note(im, IMPORT_NOT_CARRIED, setting, NULL,
+		     "the directory for %s, not on this machine: kdump-file cannot dump there",
+		     im->remote_where);
+	else
+		carry(im, IK_PATH, v, setting, NULL);
+}
+
+static const char *const kdump_tools_remote[] = { "SSH", "NFS", "FTP", NULL };
+
 static void map_kdump_tools(struct import *im, const struct assign *a)
 {
 	const char *n = a->label, *v = a->value;
@@ -790,9 +834,13 @@ static void map_kdump_tools(struct import *im, const struct assign *a)
 	/* Empty: unset, and kdump-config's default counts (import_buffer). */
 	if (!*v)
 		return;
+	/* Never the value: FTP_PASSWORD is one of these. */
+	if (in_list(a->name, kdump_tools_remote)) {
+		map_remote(im, n);
+		return;
+	}
 	if (in_list(a->name, kdump_tools_network)) {
-		/* Never the value: FTP_PASSWORD is one of these. */
-		note(im, IMPORT_NOT_CARRIED, n, NULL, REASON_NETWORK);
+		map_remote_only(im, n, "SSH=, NFS= or FTP=");
 		return;
 	}
 	if (a->expands) {
@@ -813,7 +861,7 @@ static void map_kdump_tools(struct import *im, const struct assign *a)
 			note(im, IMPORT_NOT_CARRIED, n, NULL,
 			     "an initrd made for kdump-tools runs kdump-tools' capture, not kdump-file's; kdump-file builds its own (initramfs = is for one built with kdump-file's dracut module)");
 	} else if (strcmp(a->name, "KDUMP_COREDIR") == 0) {
-		carry(im, IK_PATH, v, n, NULL);
+		map_path(im, n, v);
 	} else if (strcmp(a->name, "KDUMP_FAIL_CMD") == 0) {
 		map_fail_cmd(im, n, v);
 	} else if (strcmp(a->name, "KDUMP_DUMP_DMESG") == 0) {
@@ -1027,14 +1075,15 @@ static void map_kdump_conf(struct import *im, const struct directive *d)
 	const char *n = d->label, *v = d->value;
 
 	if (strcmp(d->name, "path") == 0) {
-		carry(im, IK_PATH, v, n, NULL);
+		map_path(im, n, v);
 	} else if (in_list(d->name, fs_types)) {
 		carry(im, IK_TARGET, v, n, NULL);
 	} else if (strcmp(d->name, "raw") == 0) {
 		carry(im, IK_RAW, v, n, NULL);
-	} else if (strcmp(d->name, "nfs") == 0 || strcmp(d->name, "ssh") == 0 ||
-		   strcmp(d->name, "sshkey") == 0) {
-		note(im, IMPORT_NOT_CARRIED, n, NULL, REASON_NETWORK);
+	} else if (strcmp(d->name, "nfs") == 0 || strcmp(d->name, "ssh") == 0) {
+		map_remote(im, n);
+	} else if (strcmp(d->name, "sshkey") == 0) {
+		map_remote_only(im, n, "an ssh target");
 	} else if (strcmp(d->name, "virtiofs") == 0) {
 		note(im, IMPORT_NOT_CARRIED, n, NULL,
 		     "virtiofs dump targets are not supported by kdump-file");
@@ -1231,6 +1280,75 @@ static void map_kdump_conf_defaults(struct import *im,
 	}
 }
 
+/*
+ * Which network target kdump-tools dumps to: kdump-config savecore saves
+ * over FTP and SSH when set, and to KDUMP_COREDIR otherwise, with the NFS
+ * export mounted on it when NFS is set.
+ */
+static void find_remote_kdump_tools(struct import *im,
+				    const struct shell_ctx *sc)
+{
+	const char *ssh = "", *nfs = "", *ftp = "", *dir = "/var/crash";
+
+	for (size_t i = 0; i < sc->n; i++) {
+		const struct assign *a = &sc->v[i];
+
+		if (!a->value[0])
+			continue;
+		if (strcmp(a->name, "SSH") == 0)
+			ssh = a->value;
+		else if (strcmp(a->name, "NFS") == 0)
+			nfs = a->value;
+		else if (strcmp(a->name, "FTP") == 0)
+			ftp = a->value;
+		else if (strcmp(a->name, "KDUMP_COREDIR") == 0)
+			dir = a->value;
+	}
+	snprintf(im->remote_path, sizeof(im->remote_path), "%s", dir);
+	if (*ssh) {
+		snprintf(im->remote, sizeof(im->remote), "SSH");
+		snprintf(im->remote_where, sizeof(im->remote_where),
+			 "%s:%s over SSH", ssh, dir);
+	} else if (*nfs) {
+		snprintf(im->remote, sizeof(im->remote), "NFS");
+		snprintf(im->remote_where, sizeof(im->remote_where),
+			 "the NFS export %s (mounted on %s)", nfs, dir);
+	} else if (*ftp) {
+		snprintf(im->remote, sizeof(im->remote), "FTP");
+		snprintf(im->remote_where, sizeof(im->remote_where),
+			 "the FTP server %s", ftp);
+	}
+	sanitize(im->remote_where);
+}
+
+/* kdump.conf's ssh or nfs target, with path on it (kdump.sh: dump_ssh, dump_fs). */
+static void find_remote_kdump_conf(struct import *im, const struct conf_ctx *cc)
+{
+	const char *ssh = "", *nfs = "", *dir = "/var/crash";
+
+	for (size_t i = 0; i < cc->n; i++) {
+		const struct directive *d = &cc->v[i];
+
+		if (strcmp(d->name, "ssh") == 0)
+			ssh = d->value;
+		else if (strcmp(d->name, "nfs") == 0)
+			nfs = d->value;
+		else if (strcmp(d->name, "path") == 0)
+			dir = d->value;
+	}
+	snprintf(im->remote_path, sizeof(im->remote_path), "%s", dir);
+	if (*ssh) {
+		snprintf(im->remote, sizeof(im->remote), "ssh");
+		snprintf(im->remote_where, sizeof(im->remote_where),
+			 "%s:%s over SSH", ssh, dir);
+	} else if (*nfs) {
+		snprintf(im->remote, sizeof(im->remote), "nfs");
+		snprintf(im->remote_where, sizeof(im->remote_where),
+			 "%s%s over NFS", nfs, dir);
+	}
+	sanitize(im->remote_where);
+}
+
 /* --- detection, entry points and output --- */
 
 static const char *const sysconfig_names[] = {
@@ -1320,6 +1438,8 @@ int import_buffer(struct import *im, enum import_format f, const char *name,
 			free(sc.v);
 			return r;
 		}
+		if (f == IMPORT_KDUMP_TOOLS)
+			find_remote_kdump_tools(im, &sc);
 		for (size_t i = 0; i < sc.n; i++) {
 			if (f == IMPORT_SYSCONFIG) {
 				map_sysconfig(im, &sc.v[i]);
@@ -1354,6 +1474,7 @@ int import_buffer(struct import *im, enum import_format f, const char *name,
 			free(cc.v);
 			return r;
 		}
+		find_remote_kdump_conf(im, &cc);
 		for (size_t i = 0; i < cc.n; i++)
 			map_kdump_conf(im, &cc.v[i]);
 		map_kdump_conf_defaults(im, &cc);
@@ -1463,6 +1584,45 @@ int import_render(const struct import *im, char **ret, struct conf_error *err)
 	if (r < 0) {
 		free(t.buf);
 		return r == -ENOMEM ? r : -EINVAL;
+	}
+	*ret = t.buf;
+	return 0;
+}
+
+int import_check(const struct import *im, char *msg, size_t size)
+{
+	if (!im->remote[0] || im->local_instead)
+		return 0;
+	snprintf(msg, size,
+		 "dumps go to %s (%s), and kdump-file dumps only to this machine's disks: add --local-instead to dump to %s here instead",
+		 im->remote_where, im->remote, im->remote_path);
+	return -EREMOTE;
+}
+
+int import_summary(const struct import *im, char **ret)
+{
+	struct text t = { 0 };
+
+	put(&t, "kdump-file: import: %u setting%s carried over", im->n_carried,
+	    im->n_carried == 1 ? "" : "s");
+	if (im->n_changed)
+		put(&t, " (%u with a difference)", im->n_changed);
+	put(&t, ", %u not carried over", im->n_not_carried);
+	if (im->n_no_need)
+		put(&t, ", %u need nothing (kdump-file does that already)",
+		    im->n_no_need);
+	put(&t, "%s\n", im->n_not_carried || im->n_changed ? ":" : "");
+	for (size_t i = 0; i < im->n_notes; i++)
+		if (im->notes[i].kind == IMPORT_CHANGED)
+			put(&t, "  with a difference: %s: %s\n",
+			    im->notes[i].setting, im->notes[i].reason);
+	for (size_t i = 0; i < im->n_notes; i++)
+		if (im->notes[i].kind == IMPORT_NOT_CARRIED)
+			put(&t, "  %s: %s\n", im->notes[i].setting,
+			    im->notes[i].reason);
+	if (t.oom) {
+		free(t.buf);
+		return -ENOMEM;
 	}
 	*ret = t.buf;
 	return 0;

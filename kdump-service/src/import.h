@@ -74,6 +74,16 @@ enum import_key {
 };
 
 struct import {
+	/*
+	 * Set by the caller before import_buffer(): the directory of a
+	 * network dump target becomes a local path (--local-instead), noted
+	 * as carried over with a difference.
+	 */
+	bool local_instead;
+	/* The network target the sources dump to ("" for none), and where. */
+	char remote[40];	/* the setting: SSH, NFS, FTP, ssh, nfs */
+	char remote_where[320];
+	char remote_path[CONF_VALUE_MAX];	/* the directory named for it */
 	bool set[IK_MAX];
 	char value[IK_MAX][CONF_VALUE_MAX];
 	/*
@@ -111,6 +121,20 @@ enum import_format import_detect(const char *path, const char *buf, size_t len);
  */
 int import_buffer(struct import *im, enum import_format f, const char *name,
 		  const char *buf, size_t len, struct import_error *err);
+
+/*
+ * 0 when the rendered text stands for the sources; -EREMOTE when they dump
+ * to a network target and local_instead is not set: msg (size bytes) then
+ * names the target and what --local-instead would do.
+ */
+int import_check(const struct import *im, char *msg, size_t size);
+
+/*
+ * The summary for standard error (in *ret, free it): the counts, then each
+ * setting carried over with a difference and each not carried over, with
+ * the reasons.
+ */
+int import_summary(const struct import *im, char **ret);
 
 /*
  * conf_parse_buffer() over text, except that the keys another change adds

@@ -306,7 +306,7 @@ has "import: the summary lists it" "$t/err" "  KDUMP_COMMANDLINE_APPEND (udev.ch
 printf '%s\n' 'KDUMP_COREDIR=/var/crash' 'SSH="kdump@backup.example"' >"$t/kdump-tools"
 expect "import a kdump-tools SSH target" 0 -- "$kf" import "$t/kdump-tools"
 has "import: SSH not carried, in the file" "$t/out" "# not carried over: SSH: network dump targets are not supported by kdump-file yet"
-has "import: SSH not carried, in the summary" "$t/err" "1 not carried over, "
+has "import: SSH not carried, in the summary" "$t/err" "2 not carried over, "
 has "import: SSH's reason in the summary" "$t/err" "  SSH: network dump targets are not supported"
 printf '%s\n' 'path /var/crash' 'nfs server:/export' >"$t/kdump.conf"
 expect "import a kdump-utils NFS target" 0 -- "$kf" import "$t/kdump.conf"

@@ -99,7 +99,7 @@ static char *slurp(const char *path)
 
 /* Import fixture a (and b, a kdump.conf's sysconfig) into im and out. */
 static int fixture(enum import_format fa, const char *a, enum import_format fb,
-		   const char *b)
+		   const char *b, bool local_instead)
 {
 	const char *name[2] = { a, b };
 	enum import_format f[2] = { fa, fb };
@@ -108,6 +108,7 @@ static int fixture(enum import_format fa, const char *a, enum import_format fb,
 
 	import_free(&im);
 	import_init(&im);
+	im.local_instead = local_instead;
 	free(out);
 	out = NULL;
 	for (unsigned int i = 0; i < 2 && name[i] && r == 0; i++) {
@@ -247,11 +248,11 @@ static void test_kdump_tools_not_carried(void)
 	CHECK(noted(IMPORT_NOT_CARRIED, "KDUMP_KEXEC_ARGS", "kexec_file_load"));
 	CHECK(noted(IMPORT_NOT_CARRIED, "KDUMP_CMDLINE", "cmdline_append and cmdline_remove"));
 	CHECK(noted(IMPORT_NOT_CARRIED, "SSH", "network dump targets"));
-	CHECK(noted(IMPORT_NOT_CARRIED, "SSH_KEY", "network dump targets"));
+	CHECK(noted(IMPORT_NO_NEED, "SSH_KEY", "only for the network target SSH"));
 	CHECK(noted(IMPORT_NOT_CARRIED, "NFS", "network dump targets"));
-	CHECK(noted(IMPORT_NOT_CARRIED, "NFS_TIMEO", "network dump targets"));
-	CHECK(noted(IMPORT_NOT_CARRIED, "HOSTTAG", "network dump targets"));
-	CHECK(noted(IMPORT_NOT_CARRIED, "FTP_PASSWORD", "network dump targets"));
+	CHECK(noted(IMPORT_NO_NEED, "NFS_TIMEO", "only for the network target SSH"));
+	CHECK(noted(IMPORT_NO_NEED, "HOSTTAG", "only for the network target SSH"));
+	CHECK(noted(IMPORT_NO_NEED, "FTP_PASSWORD", "only for the network target SSH"));
 	CHECK(noted(IMPORT_NOT_CARRIED, "SOMETHING_ELSE", "not a kdump-tools setting"));
 	CHECK(noted(IMPORT_NOT_CARRIED, "KDUMP_COREDIR", "shell expansion"));
 	CHECK(noted(IMPORT_NOT_CARRIED, "KDUMP_NUM_DUMPS", "shell expansion"));
@@ -260,8 +261,8 @@ static void test_kdump_tools_not_carried(void)
 	CHECK(!strstr(out, "hunter2secret"));
 	/* kdump-tools off: no panic_on from kdump-config. */
 	CHECK(!key_set("panic_on") && !key_set("path"));
-	CHECK(im.n_not_carried == 17);
-	CHECK(line("# not carried over: SSH: network dump targets are not supported by kdump-file yet: it dumps to a local filesystem (path, target) or a raw device (raw)"));
+	CHECK(im.n_not_carried == 13);
+	CHECK(line("# not carried over: SSH: network dump targets are not supported by kdump-file yet: it dumps to a local filesystem (path, target) or a raw device (raw); import stops unless --local-instead makes the directory a local path"));
 }
 
 static void test_makedumpfile_args(void)
@@ -315,7 +316,7 @@ static void test_makedumpfile_args(void)
 static void test_fixture_repeated_option(void)
 {
 	CHECK(fixture(IMPORT_KDUMP_CONF, "fedora-kdump.conf.repeated-option",
-		      IMPORT_UNKNOWN, NULL) == 0);
+		      IMPORT_UNKNOWN, NULL, false) == 0);
 	CHECK(same_as("fedora-kdump.conf.repeated-option.expected"));
 	CHECK(line("makedumpfile_args = --message-level 1"));
 	CHECK(line("compression = zlib") && line("dump_level = 17"));
@@ -325,7 +326,7 @@ static void test_fixture_repeated_option(void)
 static void test_fixture_makedumpfile_args(void)
 {
 	CHECK(fixture(IMPORT_KDUMP_CONF, "fedora-kdump.conf.makedumpfile-args",
-		      IMPORT_UNKNOWN, NULL) == 0);
+		      IMPORT_UNKNOWN, NULL, false) == 0);
 	CHECK(same_as("fedora-kdump.conf.makedumpfile-args.expected"));
 	CHECK(im.n_not_carried == 1);	/* auto_reset_crashkernel */
 }
@@ -334,19 +335,19 @@ static void test_fixture_makedumpfile_args(void)
 static void test_fixture_shipped(void)
 {
 	CHECK(fixture(IMPORT_KDUMP_TOOLS, "debian12-kdump-tools",
-		      IMPORT_UNKNOWN, NULL) == 0);
+		      IMPORT_UNKNOWN, NULL, false) == 0);
 	CHECK(same_as("debian12-kdump-tools.expected"));
 	/* kdump-tools' zlib, not kdump-file's default lzo. */
 	CHECK(line("compression = zlib"));
 	CHECK(fixture(IMPORT_KDUMP_TOOLS, "debian12-kdump-tools.makedump-args-empty",
-		      IMPORT_UNKNOWN, NULL) == 0);
+		      IMPORT_UNKNOWN, NULL, false) == 0);
 	CHECK(same_as("debian12-kdump-tools.makedump-args-empty.expected"));
 	CHECK(line("compression = zlib") && line("dump_level = 31"));
 	CHECK(fixture(IMPORT_KDUMP_CONF, "fedora-kdump.conf",
-		      IMPORT_SYSCONFIG, "fedora-sysconfig-kdump") == 0);
+		      IMPORT_SYSCONFIG, "fedora-sysconfig-kdump", false) == 0);
 	CHECK(same_as("fedora-kdump.conf.expected"));
 	CHECK(fixture(IMPORT_KDUMP_CONF, "fedora-kdump.conf.no-collector",
-		      IMPORT_UNKNOWN, NULL) == 0);
+		      IMPORT_UNKNOWN, NULL, false) == 0);
 	CHECK(same_as("fedora-kdump.conf.no-collector.expected"));
 	CHECK(line("path = /var/crash") && line("compression = lzo") &&
 	      line("dump_level = 31"));
@@ -356,7 +357,7 @@ static void test_fixture_shipped(void)
 static void test_fixture_hooks(void)
 {
 	CHECK(fixture(IMPORT_KDUMP_CONF, "fedora-kdump.conf.hooks",
-		      IMPORT_UNKNOWN, NULL) == 0);
+		      IMPORT_UNKNOWN, NULL, false) == 0);
 	CHECK(same_as("fedora-kdump.conf.hooks.expected"));
 	CHECK(line("hook_failure = stop"));
 	CHECK(noted(IMPORT_CHANGED, "kdump_pre", "the dump directory and \"pre\""));
@@ -372,13 +373,72 @@ static void test_fixture_hooks(void)
 static void test_fixture_dropped(void)
 {
 	CHECK(fixture(IMPORT_KDUMP_CONF, "fedora-kdump.conf.emergency",
-		      IMPORT_UNKNOWN, NULL) == 0);
+		      IMPORT_UNKNOWN, NULL, false) == 0);
 	CHECK(same_as("fedora-kdump.conf.emergency.expected"));
 	CHECK(noted(IMPORT_NOT_CARRIED, "kdump_emergency", "post_hook runs after every dump"));
 	CHECK(fixture(IMPORT_KDUMP_CONF, "fedora-kdump.conf", IMPORT_SYSCONFIG,
-		      "fedora-sysconfig-kdump.notification-off") == 0);
+		      "fedora-sysconfig-kdump.notification-off", false) == 0);
 	CHECK(same_as("fedora-sysconfig-kdump.notification-off.expected"));
 	CHECK(noted(IMPORT_NOT_CARRIED, "VMCORE_CREATION_NOTIFICATION (empty)", "cannot be told not to"));
+}
+
+/*
+ * A network target: import stops (it made a local path of the remote
+ * directory, and exited 0, before); with --local-instead it carries the
+ * directory as a local path and says so.
+ */
+static void remote(enum import_format f, const char *fixture_name,
+		   const char *msg)
+{
+	char expected[128], m[512] = "";
+
+	CHECK(fixture(f, fixture_name, IMPORT_UNKNOWN, NULL, false) == 0);
+	CHECK(import_check(&im, m, sizeof(m)) == -EREMOTE);
+	if (strcmp(m, msg) != 0)
+		fprintf(stderr, "%s: import_check says: %s\n", fixture_name, m);
+	CHECK(strcmp(m, msg) == 0);
+	CHECK(!key_set("path"));
+	CHECK(fixture(f, fixture_name, IMPORT_UNKNOWN, NULL, true) == 0);
+	CHECK(import_check(&im, m, sizeof(m)) == 0);
+	snprintf(expected, sizeof(expected), "%s.local-instead.expected",
+		 fixture_name);
+	CHECK(same_as(expected));
+	CHECK(im.n_changed == 1);
+}
+
+static void test_fixture_remote(void)
+{
+	char m[512];
+
+	remote(IMPORT_KDUMP_TOOLS, "debian12-kdump-tools.ssh",
+	       "dumps go to kdump@backup.example.com:/var/crash over SSH (SSH), and kdump-file dumps only to this machine's disks: add --local-instead to dump to /var/crash here instead");
+	remote(IMPORT_KDUMP_TOOLS, "debian12-kdump-tools.nfs",
+	       "dumps go to the NFS export nfs.example.com:/srv/crash (mounted on /var/crash) (NFS), and kdump-file dumps only to this machine's disks: add --local-instead to dump to /var/crash here instead");
+	remote(IMPORT_KDUMP_CONF, "fedora-kdump.conf.ssh",
+	       "dumps go to user@my.server.com:/var/crash over SSH (ssh), and kdump-file dumps only to this machine's disks: add --local-instead to dump to /var/crash here instead");
+	remote(IMPORT_KDUMP_CONF, "fedora-kdump.conf.nfs",
+	       "dumps go to my.server.com:/export/tmp/var/crash over NFS (nfs), and kdump-file dumps only to this machine's disks: add --local-instead to dump to /var/crash here instead");
+	/* Local: nothing to refuse, the network-only settings need nothing. */
+	CHECK(fixture(IMPORT_KDUMP_TOOLS, "debian12-kdump-tools", IMPORT_UNKNOWN,
+		      NULL, false) == 0);
+	CHECK(import_check(&im, m, sizeof(m)) == 0);
+	CHECK(run(IMPORT_KDUMP_TOOLS, "SSH_KEY=/root/.ssh/id\nHOSTTAG=ip\nSSH=\"\"\n") == 0);
+	CHECK(import_check(&im, m, sizeof(m)) == 0);
+	CHECK(noted(IMPORT_NO_NEED, "SSH_KEY", "used only with SSH=, NFS= or FTP=, and none is set"));
+	CHECK(line("path = /var/crash"));
+}
+
+static void test_summary(void)
+{
+	char *sum = NULL;
+
+	CHECK(fixture(IMPORT_KDUMP_CONF, "fedora-kdump.conf.ssh", IMPORT_UNKNOWN,
+		      NULL, true) == 0);
+	CHECK(import_summary(&im, &sum) == 0);
+	CHECK(sum && strstr(sum, "(1 with a difference), 1 not carried over"));
+	CHECK(sum && strstr(sum, "\n  with a difference: ssh: dumps went to user@my.server.com:/var/crash over SSH; with --local-instead they go to path = /var/crash on this machine instead\n"));
+	CHECK(sum && strstr(sum, "\n  auto_reset_crashkernel (yes): kdump-file never changes"));
+	free(sum);
 }
 
 static void test_cmdline_append(void)
@@ -569,7 +629,7 @@ static void test_kdump_conf(void)
 		  "auto_reset_crashkernel no\n"
 		  "frobnicate 1\n") == 0);
 	CHECK(noted(IMPORT_NOT_CARRIED, "nfs", "network dump targets"));
-	CHECK(noted(IMPORT_NOT_CARRIED, "sshkey", "network dump targets"));
+	CHECK(noted(IMPORT_NO_NEED, "sshkey", "only for the network target nfs"));
 	CHECK(noted(IMPORT_NOT_CARRIED, "core_collector", "always saves the dump with makedumpfile"));
 	CHECK(noted(IMPORT_NOT_CARRIED, "kdump_post", "refuses it"));
 	CHECK(noted(IMPORT_NOT_CARRIED, "force_rebuild", "kdump-file rebuild"));
@@ -579,7 +639,7 @@ static void test_kdump_conf(void)
 	CHECK(noted(IMPORT_NOT_CARRIED, "fence_kdump_nodes", "fencing"));
 	CHECK(noted(IMPORT_NO_NEED, "auto_reset_crashkernel (no)", "never changes"));
 	CHECK(noted(IMPORT_NOT_CARRIED, "frobnicate", "not a kdump.conf directive"));
-	CHECK(line("# not carried over: nfs: network dump targets are not supported by kdump-file yet: it dumps to a local filesystem (path, target) or a raw device (raw)"));
+	CHECK(line("# not carried over: nfs: network dump targets are not supported by kdump-file yet: it dumps to a local filesystem (path, target) or a raw device (raw); import stops unless --local-instead makes the directory a local path"));
 	CHECK(run(IMPORT_KDUMP_CONF, "ssh user@host\nvirtiofs myfs\n") == -EINVAL);
 	CHECK(run(IMPORT_KDUMP_CONF, "virtiofs myfs\n") == 0);
 	CHECK(noted(IMPORT_NOT_CARRIED, "virtiofs", "not supported"));
@@ -678,6 +738,8 @@ int main(void)
 	test_fixture_shipped();
 	test_fixture_hooks();
 	test_fixture_dropped();
+	test_fixture_remote();
+	test_summary();
 	test_cmdline_append();
 	test_sysctl();
 	test_shell_errors();
