@@ -6,11 +6,13 @@
  * shell files are read as literal assignments, never run.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include "cmdline.h"
 #include "import.h"
@@ -1625,5 +1627,73 @@ int import_summary(const struct import *im, char **ret)
 		return -ENOMEM;
 	}
 	*ret = t.buf;
+	return 0;
+}
+
+bool import_only_comments(const char *buf, size_t len)
+{
+	bool line_start = true;
+
+	for (size_t i = 0; i < len; i++) {
+		char c = buf[i];
+
+		if (c == '\n') {
+			line_start = true;
+		} else if (line_start && c == '#') {
+			/* The rest of the line is a comment. */
+			while (i + 1 < len && buf[i + 1] != '\n')
+				i++;
+		} else if (c != ' ' && c != '\t' && c != '\r') {
+			return false;
+		}
+	}
+	return true;
+}
+
+/* Larger than any kdump-file.conf: a file that is not one is not read whole. */
+#define IMPORT_OUTPUT_MAX (1024 * 1024)
+
+int import_write(const char *path, const char *text, bool force,
+		 enum import_write_how *ret_how)
+{
+	enum import_write_how how = IMPORT_WROTE_NEW;
+	char bak[PATH_MAX];
+	struct stat st;
+	char *old = NULL;
+	int r;
+
+	if (lstat(path, &st) == 0) {
+		size_t len;
+
+		r = read_file_max(path, &old, IMPORT_OUTPUT_MAX);
+		if (r < 0)
+			return r;
+		len = r;
+		if (import_only_comments(old, len)) {
+			how = IMPORT_REPLACED_COMMENTS;
+		} else if (!force) {
+			free(old);
+			return -EEXIST;
+		} else {
+			if (snprintf(bak, sizeof(bak), "%s.bak", path) >=
+			    (int)sizeof(bak)) {
+				free(old);
+				return -ENAMETOOLONG;
+			}
+			r = write_file_atomic(bak, old, len, st.st_mode & 07777);
+			if (r < 0) {
+				free(old);
+				return r;
+			}
+			how = IMPORT_REPLACED_BACKED_UP;
+		}
+		free(old);
+	} else if (errno != ENOENT) {
+		return -errno;
+	}
+	r = write_file_atomic(path, text, strlen(text), 0644);
+	if (r < 0)
+		return r;
+	*ret_how = how;
 	return 0;
 }

@@ -150,4 +150,24 @@ int import_validate(const char *text, size_t len, struct conf_error *err);
  */
 int import_render(const struct import *im, char **ret, struct conf_error *err);
 
+/* What import_write() did with the file that was there. */
+enum import_write_how {
+	IMPORT_WROTE_NEW,		/* there was none */
+	IMPORT_REPLACED_COMMENTS,	/* it held comments only */
+	IMPORT_REPLACED_BACKED_UP,	/* force: kept first as path.bak */
+};
+
+/* Whether a kdump-file.conf text holds comments and blank lines only. */
+bool import_only_comments(const char *buf, size_t len);
+
+/*
+ * Write text to path atomically (mode 0644).  A file already there is
+ * replaced when it holds no setting, as the /etc/kdump-file.conf the
+ * package ships; one with settings only with force, and then its text is
+ * first kept in path.bak (with its mode).  -EEXIST when it holds settings
+ * and force is not set.  *ret_how says which, on success only.
+ */
+int import_write(const char *path, const char *text, bool force,
+		 enum import_write_how *ret_how);
+
 #endif

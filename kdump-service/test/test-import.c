@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "import.h"
 #include "tests.h"
@@ -441,6 +443,57 @@ static void test_summary(void)
 	free(sum);
 }
 
+/*
+ * --output over the /etc/kdump-file.conf the package ships (comments only):
+ * replaced without --force, which it needed before.  A file with settings
+ * needs force, and is kept as FILE.bak.
+ */
+static bool only_comments(const char *text)
+{
+	return import_only_comments(text, strlen(text));
+}
+
+static void test_write(void)
+{
+	char dir[] = "/tmp/test-import.XXXXXX", path[64], bak[64], *shipped, *t;
+	enum import_write_how how = IMPORT_WROTE_NEW;
+	struct stat st;
+
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(path, sizeof(path), "%s/kdump-file.conf", dir);
+	snprintf(bak, sizeof(bak), "%s.bak", path);
+	shipped = slurp("conf/kdump-file.conf");
+	CHECK(shipped && import_only_comments(shipped, strlen(shipped)));
+	CHECK(!only_comments("# x\n  \n\tkeep = 1\n"));
+	CHECK(only_comments("") && only_comments("\n \t# a\n#b"));
+
+	CHECK(import_write(path, "keep = 1\n", false, &how) == 0);
+	CHECK(how == IMPORT_WROTE_NEW);
+	test_put(dir, "kdump-file.conf", shipped ? shipped : "");
+	how = IMPORT_WROTE_NEW;
+	CHECK(import_write(path, "keep = 2\n", false, &how) == 0);
+	CHECK(how == IMPORT_REPLACED_COMMENTS);
+	CHECK(access(bak, F_OK) < 0);
+	t = slurp(path);
+	CHECK(t && strcmp(t, "keep = 2\n") == 0);
+	free(t);
+	/* A hand-edited file: refused without force, kept with it. */
+	CHECK(chmod(path, 0600) == 0);
+	CHECK(import_write(path, "keep = 3\n", false, &how) == -EEXIST);
+	t = slurp(path);
+	CHECK(t && strcmp(t, "keep = 2\n") == 0);
+	free(t);
+	CHECK(import_write(path, "keep = 3\n", true, &how) == 0);
+	CHECK(how == IMPORT_REPLACED_BACKED_UP);
+	t = slurp(bak);
+	CHECK(t && strcmp(t, "keep = 2\n") == 0);
+	free(t);
+	CHECK(stat(bak, &st) == 0 && (st.st_mode & 0777) == 0600);
+	CHECK(stat(path, &st) == 0 && (st.st_mode & 0777) == 0644);
+	free(shipped);
+	CHECK(test_rm_rf(dir) == 0);
+}
+
 static void test_cmdline_append(void)
 {
 	/* kdump-tools' default KDUMP_CMDLINE_APPEND. */
@@ -740,6 +793,7 @@ int main(void)
 	test_fixture_dropped();
 	test_fixture_remote();
 	test_summary();
+	test_write();
 	test_cmdline_append();
 	test_sysctl();
 	test_shell_errors();
