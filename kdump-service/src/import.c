@@ -1596,8 +1596,8 @@ int import_check(const struct import *im, char *msg, size_t size)
 	if (!im->remote[0] || im->local_instead)
 		return 0;
 	snprintf(msg, size,
-		 "dumps go to %s (%s), and kdump-file dumps only to this machine's disks: add --local-instead to dump to %s here instead",
-		 im->remote_where, im->remote, im->remote_path);
+		 "%s: dumps go to %s, and kdump-file dumps only to this machine's disks: add --local-instead to dump to %s here instead",
+		 im->remote, im->remote_where, im->remote_path);
 	return -EREMOTE;
 }
 

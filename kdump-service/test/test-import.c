@@ -413,13 +413,13 @@ static void test_fixture_remote(void)
 	char m[512];
 
 	remote(IMPORT_KDUMP_TOOLS, "debian12-kdump-tools.ssh",
-	       "dumps go to kdump@backup.example.com:/var/crash over SSH (SSH), and kdump-file dumps only to this machine's disks: add --local-instead to dump to /var/crash here instead");
+	       "SSH: dumps go to kdump@backup.example.com:/var/crash over SSH, and kdump-file dumps only to this machine's disks: add --local-instead to dump to /var/crash here instead");
 	remote(IMPORT_KDUMP_TOOLS, "debian12-kdump-tools.nfs",
-	       "dumps go to the NFS export nfs.example.com:/srv/crash (mounted on /var/crash) (NFS), and kdump-file dumps only to this machine's disks: add --local-instead to dump to /var/crash here instead");
+	       "NFS: dumps go to the NFS export nfs.example.com:/srv/crash (mounted on /var/crash), and kdump-file dumps only to this machine's disks: add --local-instead to dump to /var/crash here instead");
 	remote(IMPORT_KDUMP_CONF, "fedora-kdump.conf.ssh",
-	       "dumps go to user@my.server.com:/var/crash over SSH (ssh), and kdump-file dumps only to this machine's disks: add --local-instead to dump to /var/crash here instead");
+	       "ssh: dumps go to user@my.server.com:/var/crash over SSH, and kdump-file dumps only to this machine's disks: add --local-instead to dump to /var/crash here instead");
 	remote(IMPORT_KDUMP_CONF, "fedora-kdump.conf.nfs",
-	       "dumps go to my.server.com:/export/tmp/var/crash over NFS (nfs), and kdump-file dumps only to this machine's disks: add --local-instead to dump to /var/crash here instead");
+	       "nfs: dumps go to my.server.com:/export/tmp/var/crash over NFS, and kdump-file dumps only to this machine's disks: add --local-instead to dump to /var/crash here instead");
 	/* Local: nothing to refuse, the network-only settings need nothing. */
 	CHECK(fixture(IMPORT_KDUMP_TOOLS, "debian12-kdump-tools", IMPORT_UNKNOWN,
 		      NULL, false) == 0);
