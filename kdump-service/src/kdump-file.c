@@ -142,7 +142,8 @@ static void help(void)
 	       "      --dry-run       setup: say what it would write, change nothing\n"
 	       "                      (the capture initramfs is still built if missing)\n"
 	       "  -o, --output FILE   import: write FILE (atomically) instead of stdout\n"
-	       "      --force         import: overwrite the --output FILE if it exists\n"
+	       "      --force         import: replace a FILE with settings, kept as FILE.bak\n"
+	       "      --local-instead import: dump locally, to a network target's directory\n"
 	       "      --version       print the version\n"
 	       "  -h, --help          show this help\n",
 	       CONF_PATH_DEFAULT);
@@ -3310,6 +3311,7 @@ static int do_report(void)
 
 static const char *arg_output;
 static bool arg_force;
+static bool arg_local_instead;
 static const char *arg_import[2];
 static unsigned int arg_n_import;
 
@@ -3361,12 +3363,12 @@ static int import_file(struct import *im, const char *path,
 static int do_import(void)
 {
 	enum import_format f[2] = { IMPORT_UNKNOWN, IMPORT_UNKNOWN };
+	enum import_write_how how = IMPORT_WROTE_NEW;
 	const char *files[2] = { NULL, NULL };
 	struct conf_error cerr;
 	struct import *im;
-	struct stat st;
 	unsigned int n = arg_n_import;
-	char *text = NULL;
+	char *text = NULL, *sum = NULL, msg[512];
 	int r;
 
 	if (n) {
@@ -3396,6 +3398,7 @@ static int do_import(void)
 		return -ENOMEM;
 	}
 	import_init(im);
+	im->local_instead = arg_local_instead;
 	for (unsigned int i = 0; i < n; i++) {
 		r = import_file(im, files[i], &f[i]);
 		if (r < 0)
@@ -3418,39 +3421,43 @@ static int do_import(void)
 				  cerr.line, cerr.key, cerr.msg);
 		goto out;
 	}
+	r = import_check(im, msg, sizeof(msg));
+	if (r < 0) {
+		log_error("cannot import '%s': %s", files[0], msg);
+		goto out;
+	}
 	if (arg_output) {
-		if (!arg_force && lstat(arg_output, &st) == 0) {
-			log_error("'%s' exists: kdump-file import does not overwrite it (add --force to replace it)",
-				  arg_output);
-			r = -EEXIST;
-			goto out;
-		}
-		r = write_file_atomic(arg_output, text, strlen(text), 0644);
-		if (r < 0) {
+		r = import_write(arg_output, text, arg_force, &how);
+		if (r == -EEXIST)
+			log_error("'%s' holds settings: kdump-file import does not replace it (add --force to replace it; the old file is kept as %s.bak)",
+				  arg_output, arg_output);
+		else if (r < 0)
 			log_error("cannot write '%s': %s", arg_output,
 				  strerror(-r));
+		if (r < 0)
 			goto out;
-		}
 	} else {
 		fputs(text, stdout);
 		fflush(stdout);
 	}
-	fprintf(stderr, "kdump-file: import: %u setting%s carried over, %u not carried over",
-		im->n_carried, im->n_carried == 1 ? "" : "s",
-		im->n_not_carried);
-	if (im->n_no_need)
-		fprintf(stderr, ", %u need nothing (kdump-file does that already)",
-			im->n_no_need);
-	fputs(im->n_not_carried ? ":\n" : "\n", stderr);
-	for (size_t i = 0; i < im->n_notes; i++)
-		if (im->notes[i].kind == IMPORT_NOT_CARRIED)
-			fprintf(stderr, "  %s: %s\n", im->notes[i].setting,
-				im->notes[i].reason);
+	r = import_summary(im, &sum);
+	if (r < 0) {
+		log_error("cannot import: out of memory");
+		goto out;
+	}
+	fputs(sum, stderr);
+	if (how == IMPORT_REPLACED_BACKED_UP)
+		fprintf(stderr, "kdump-file: kept the previous %s as %s.bak\n",
+			arg_output, arg_output);
+	else if (how == IMPORT_REPLACED_COMMENTS)
+		fprintf(stderr, "kdump-file: replaced %s, which held comments only\n",
+			arg_output);
 	if (arg_output)
 		fprintf(stderr, "kdump-file: wrote %s\n", arg_output);
 	r = 0;
 out:
 	free(text);
+	free(sum);
 	import_free(im);
 	free(im);
 	return r;
@@ -3721,6 +3728,7 @@ int main(int argc, char *argv[])
 		{ "dry-run", no_argument, NULL, 'D' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "force", no_argument, NULL, 'F' },
+		{ "local-instead", no_argument, NULL, 'R' },
 		{ "after-hotplug", no_argument, NULL, 'H' },
 		{}
 	};
@@ -3777,6 +3785,9 @@ int main(int argc, char *argv[])
 		case 'F':
 			arg_force = true;
 			break;
+		case 'R':
+			arg_local_instead = true;
+			break;
 		case 'H':
 			arg_after_hotplug = true;
 			break;
@@ -3817,9 +3828,11 @@ int main(int argc, char *argv[])
 			verb);
 		return EXIT_USAGE;
 	}
-	if ((arg_output || arg_force) && strcmp(verb, "import") != 0) {
+	if ((arg_output || arg_force || arg_local_instead) &&
+	    strcmp(verb, "import") != 0) {
 		fprintf(stderr, "kdump-file: %s is for import, not '%s'\n",
-			arg_output ? "--output" : "--force", verb);
+			arg_output ? "--output" : arg_force ? "--force" :
+			"--local-instead", verb);
 		return EXIT_USAGE;
 	}
 	if (arg_json && strcmp(verb, "status") != 0 && strcmp(verb, "show") != 0 &&
