@@ -317,7 +317,7 @@ static void map_makedumpfile(struct import *im, const char *setting,
 {
 	struct mdf_opt opts[MDF_MAX], *comp = NULL, *level = NULL;
 	unsigned int n = 0;
-	char w[128], arg[160];
+	char w[128];
 	const char *p = args;
 
 	while ((p = next_word(p, w, sizeof(w)))) {
@@ -389,8 +389,8 @@ static void map_makedumpfile(struct import *im, const char *setting,
 		} else if (strcmp(o->name, "-d") == 0) {
 			level = o;
 		} else if (in_list(o->name, mdf_passed)) {
-			snprintf(arg, sizeof(arg), "%s", o->word);
-			carry(im, IK_MAKEDUMPFILE_ARGS, arg, setting, o->word);
+			carry(im, IK_MAKEDUMPFILE_ARGS, o->word, setting,
+			      o->word);
 		} else {
 			/* conf.c's own reason: it names what kdump-file does instead. */
 			char why[300];
@@ -1072,7 +1072,9 @@ static void map_words(struct import *im, enum import_key k, const char *setting,
 		carry(im, k, w, setting, w);
 }
 
-static void map_kdump_conf(struct import *im, const struct directive *d)
+/* raw: the file names a raw target, which kdump-file runs no hook with. */
+static void map_kdump_conf(struct import *im, const struct directive *d,
+			   bool raw)
 {
 	const char *n = d->label, *v = d->value;
 
@@ -1105,7 +1107,10 @@ static void map_kdump_conf(struct import *im, const struct directive *d)
 		bool pre = strcmp(d->name, "kdump_pre") == 0;
 
 		/* kdump.sh runs "$KDUMP_PRE": one path, blanks and all. */
-		if (carry(im, pre ? IK_PRE_HOOK : IK_POST_HOOK, v, n, NULL) &&
+		if (raw)
+			note(im, IMPORT_NOT_CARRIED, n, NULL,
+			     "kdump-file runs hooks only with a dump directory, and a raw target has none: dump to a filesystem (target) to keep it");
+		else if (carry(im, pre ? IK_PRE_HOOK : IK_POST_HOOK, v, n, NULL) &&
 		    pre)
 			carry(im, IK_HOOK_FAILURE, "stop", n,
 			      "kdump-utils saves nothing when it fails");
@@ -1252,13 +1257,8 @@ static void map_kdump_tools_defaults(struct import *im,
 }
 
 static void map_kdump_conf_defaults(struct import *im,
-				    const struct conf_ctx *cc)
+				    const struct conf_ctx *cc, bool raw)
 {
-	bool raw = false;
-
-	for (size_t j = 0; j < cc->n; j++)
-		if (strcmp(cc->v[j].name, "raw") == 0)
-			raw = true;
 	for (size_t i = 0; i < sizeof(kdump_conf_defaults) /
 				sizeof(kdump_conf_defaults[0]); i++) {
 		const char *name = kdump_conf_defaults[i].name;
@@ -1278,7 +1278,7 @@ static void map_kdump_conf_defaults(struct import *im,
 			 name);
 		snprintf(d.value, sizeof(d.value), "%s",
 			 kdump_conf_defaults[i].value);
-		map_kdump_conf(im, &d);
+		map_kdump_conf(im, &d, raw);
 	}
 }
 
@@ -1476,10 +1476,15 @@ int import_buffer(struct import *im, enum import_format f, const char *name,
 			free(cc.v);
 			return r;
 		}
+		bool raw = false;
+
+		for (size_t i = 0; i < cc.n; i++)
+			if (strcmp(cc.v[i].name, "raw") == 0)
+				raw = true;
 		find_remote_kdump_conf(im, &cc);
 		for (size_t i = 0; i < cc.n; i++)
-			map_kdump_conf(im, &cc.v[i]);
-		map_kdump_conf_defaults(im, &cc);
+			map_kdump_conf(im, &cc.v[i], raw);
+		map_kdump_conf_defaults(im, &cc, raw);
 		note_hooks(im);
 		free(cc.v);
 	} else {

@@ -365,6 +365,11 @@ static void test_fixture_hooks(void)
 	CHECK(noted(IMPORT_CHANGED, "kdump_pre", "the dump directory and \"pre\""));
 	CHECK(noted(IMPORT_CHANGED, "kdump_pre", "failure_action (shell) where kdump-utils took final_action (reboot)"));
 	CHECK(noted(IMPORT_CHANGED, "kdump_post", "the dump's exit status"));
+	/* A raw target: kdump-file.conf takes no hook with it. */
+	CHECK(run(IMPORT_KDUMP_CONF, "raw /dev/vdb\nkdump_pre /a\nkdump_post /b\n") == 0);
+	CHECK(!key_set("pre_hook") && !key_set("post_hook") && !key_set("hook_failure"));
+	CHECK(noted(IMPORT_NOT_CARRIED, "kdump_pre", "a raw target has none"));
+	CHECK(noted(IMPORT_NOT_CARRIED, "kdump_post", "a raw target has none"));
 	/* Only kdump_post: its failure is only recorded, as in kdump-utils. */
 	CHECK(run(IMPORT_KDUMP_CONF, "kdump_post /usr/local/bin/post\n") == 0);
 	CHECK(line("post_hook = /usr/local/bin/post") && !key_set("hook_failure"));
