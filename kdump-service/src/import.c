@@ -1613,7 +1613,8 @@ int import_summary(const struct import *im, char **ret)
 	put(&t, "kdump-file: import: %u setting%s carried over", im->n_carried,
 	    im->n_carried == 1 ? "" : "s");
 	if (im->n_changed)
-		put(&t, " (%u with a difference)", im->n_changed);
+		put(&t, " (%u difference%s noted)", im->n_changed,
+		    im->n_changed == 1 ? "" : "s");
 	put(&t, ", %u not carried over", im->n_not_carried);
 	if (im->n_no_need)
 		put(&t, ", %u need nothing (kdump-file does that already)",

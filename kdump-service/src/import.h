@@ -37,8 +37,9 @@ enum import_kind {
 	IMPORT_NOT_CARRIED,	/* lost: the reason says why and what to do */
 	IMPORT_NO_NEED,		/* kdump-file does that already */
 	/*
-	 * Carried over with a difference the reason names (a hook's
-	 * arguments); counted as carried too.
+	 * What a setting carried over does differently in kdump-file (a
+	 * hook's arguments, a network target's directory made local): a
+	 * note beside the carried one, not counted as a setting.
 	 */
 	IMPORT_CHANGED,
 };
