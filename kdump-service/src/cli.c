@@ -38,6 +38,7 @@ bool arg_after_hotplug;
 bool arg_new;
 const char *arg_output;
 bool arg_force;
+bool arg_local_instead;
 bool arg_quiet;
 bool arg_writable;
 const char *cli_verb = "kdump-file";

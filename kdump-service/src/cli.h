@@ -49,6 +49,7 @@ extern bool arg_after_hotplug;	/* reload: only over kdump-file's own */
 extern bool arg_new;
 extern const char *arg_output;
 extern bool arg_force;
+extern bool arg_local_instead;
 extern bool arg_quiet;
 extern bool arg_writable;	/* report: a private mount must take writes */
 /* The verb running, for the messages that name it. */

@@ -6,10 +6,13 @@
  * shell files are read as literal assignments, never run.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
 
 #include "cmdline.h"
 #include "import.h"
@@ -39,13 +42,15 @@ static const struct {
 	[IK_PANIC_ON] = { "panic_on", true, true },
 	[IK_PRE_HOOK] = { "pre_hook" },
 	[IK_POST_HOOK] = { "post_hook" },
+	[IK_HOOK_FAILURE] = { "hook_failure" },
 	[IK_EXTRA_BINARIES] = { "extra_binaries", true, true },
 	[IK_EXTRA_MODULES] = { "extra_modules", true, true },
 };
 
 #define REASON_NETWORK                                                        \
 	"network dump targets are not supported by kdump-file yet: it dumps " \
-	"to a local filesystem (path, target) or a raw device (raw)"
+	"to a local filesystem (path, target) or a raw device (raw); "        \
+	"import stops unless --local-instead makes the directory a local path"
 #define REASON_EXPANSION                                                      \
 	"uses shell expansion ($, ` or a glob), which import does not "      \
 	"evaluate: set the kdump-file key by hand"
@@ -120,6 +125,8 @@ static void note(struct import *im, enum import_kind kind,
 		im->n_carried++;
 	else if (kind == IMPORT_NOT_CARRIED)
 		im->n_not_carried++;
+	else if (kind == IMPORT_CHANGED)
+		im->n_changed++;
 	else
 		im->n_no_need++;
 	if (im->n_notes == im->cap_notes) {
@@ -175,11 +182,14 @@ static int check_value(enum import_key k, const char *v, char *why,
 static void add_from(struct import *im, enum import_key k, const char *setting)
 {
 	char *f = im->from[k];
-	size_t n = strlen(f);
+	size_t n = strlen(f), l = strlen(setting);
 
-	if (word_in_list(setting, f))
-		return;
-	snprintf(f + n, sizeof(im->from[k]) - n, "%s%s", n ? " " : "",
+	/* Settings have blanks ("kdump-tools' default X"): whole entries. */
+	for (const char *e = f; (e = strstr(e, setting)); e++)
+		if ((e == f || (e >= f + 2 && e[-2] == ',')) &&
+		    (e[l] == '\0' || e[l] == ','))
+			return;
+	snprintf(f + n, sizeof(im->from[k]) - n, "%s%s", n ? ", " : "",
 		 setting);
 }
 
@@ -223,6 +233,14 @@ static bool carry(struct import *im, enum import_key k, const char *v,
 	return true;
 }
 
+static bool in_list(const char *name, const char *const *list)
+{
+	for (; *list; list++)
+		if (strcmp(name, *list) == 0)
+			return true;
+	return false;
+}
+
 /* One word of s (blank separated, double quotes kept together), or NULL. */
 static const char *next_word(const char *s, char *buf, size_t size)
 {
@@ -255,90 +273,150 @@ static bool is_number(const char *s, unsigned long max)
 }
 
 /*
+ * makedumpfile's options that take a value (makedumpfile 1.7.2's getopt
+ * string and long options): the value is the next word, or after '=' for
+ * a long option, and is never read as an option itself.
+ */
+static const char *const mdf_with_value[] = {
+	"-b", "-d", "-g", "-i", "-x", "--message-level", "--num-threads",
+	"--cyclic-buffer", "--splitblock-size", "--work-dir", "--config",
+	"--eppic", "--vtop", NULL,
+};
+
+/* The options makedumpfile_args takes (see conf.c), carried as they are. */
+static const char *const mdf_passed[] = {
+	"--message-level", "--num-threads", "--cyclic-buffer",
+	"--splitblock-size", "--non-mmap", "-e", "-D", NULL,
+};
+
+#define MDF_MAX 32
+
+struct mdf_opt {
+	char name[32];
+	char value[64];
+	char word[112];		/* as the source wrote it, for the notes */
+};
+
+/* -c, -l, -p or -z: makedumpfile's compression flags. */
+static bool is_compression(const char *name)
+{
+	return name[0] == '-' && name[1] && strchr("clpz", name[1]) &&
+	       !name[2];
+}
+
+/*
  * makedumpfile's arguments (kdump-tools' MAKEDUMP_ARGS, kdump-utils'
  * core_collector after "makedumpfile"): compression, dump level and the
- * options kdump-file passes through makedumpfile_args.
+ * options kdump-file passes through makedumpfile_args.  makedumpfile
+ * reads its options with getopt_long(3) and keeps the last value of a
+ * repeated one, so does this: an option a later one overrides is noted
+ * as needing nothing.
  */
 static void map_makedumpfile(struct import *im, const char *setting,
 			     const char *args)
 {
-	char w[128], arg[160];
-	bool compression = false;
+	struct mdf_opt opts[MDF_MAX], *comp = NULL, *level = NULL;
+	unsigned int n = 0;
+	char w[128];
 	const char *p = args;
 
 	while ((p = next_word(p, w, sizeof(w)))) {
-		if (strcmp(w, "-c") == 0 || strcmp(w, "-l") == 0) {
-			compression = true;
-			carry(im, IK_COMPRESSION, w[1] == 'c' ? "zlib" : "lzo",
-			      setting, w);
-		} else if (strcmp(w, "-p") == 0 || strcmp(w, "-z") == 0) {
-			compression = true;
-			if (carry(im, IK_COMPRESSION, "lzo", setting, w))
-				note(im, IMPORT_NOT_CARRIED, setting, w,
-				     "%s compression is not in Debian 12's makedumpfile (1.7.2) and kdump-file cannot use it: compression = lzo instead",
-				     w[1] == 'p' ? "snappy" : "zstd");
-		} else if (strcmp(w, "-F") == 0) {
+		struct mdf_opt o = { 0 };
+		const char *eq = NULL;
+		size_t nl;
+
+		if (strncmp(w, "--", 2) == 0)
+			eq = strchr(w, '=');
+		nl = eq ? (size_t)(eq - w) : strlen(w);
+		/* -d31 as getopt takes it: the value right after -d. */
+		if (strncmp(w, "-d", 2) == 0 && w[2]) {
+			nl = 2;
+			eq = w + 1;
+		}
+		snprintf(o.name, sizeof(o.name), "%.*s", (int)nl, w);
+		if (in_list(o.name, mdf_with_value)) {
+			if (eq) {
+				snprintf(o.value, sizeof(o.value), "%s", eq + 1);
+			} else {
+				const char *q = next_word(p, o.value,
+							  sizeof(o.value));
+
+				if (!q) {
+					note(im, IMPORT_NOT_CARRIED, setting,
+					     o.name, "%s without a value",
+					     o.name);
+					break;
+				}
+				p = q;
+			}
+			snprintf(o.word, sizeof(o.word), "%s %s", o.name,
+				 o.value);
+		} else {
+			snprintf(o.word, sizeof(o.word), "%s", w);
+		}
+		if (strcmp(o.name, "-F") == 0) {
 			note(im, IMPORT_NO_NEED, setting, w,
 			     "kdump-file writes a flattened dump by itself where it needs one (to a raw device)");
-		} else if (strncmp(w, "-d", 2) == 0) {
-			const char *lvl = w + 2, *q;
-			char d[16];
+			continue;
+		}
+		/* A later one of the same option, or compression, wins. */
+		for (unsigned int i = 0; i < n; i++) {
+			bool both_comp = is_compression(opts[i].name) &&
+					 is_compression(o.name);
 
-			if (!*lvl) {
-				q = next_word(p, d, sizeof(d));
-				if (!q) {
-					note(im, IMPORT_NOT_CARRIED, setting,
-					     "-d", "-d without a dump level");
-					break;
-				}
-				p = q;
-				lvl = d;
-			}
-			snprintf(arg, sizeof(arg), "-d %s", lvl);
-			carry(im, IK_DUMP_LEVEL, lvl, setting, arg);
-		} else if (strcmp(w, "-e") == 0) {
-			carry(im, IK_MAKEDUMPFILE_ARGS, "-e", setting, w);
-		} else if (strncmp(w, "--message-level", 15) == 0 ||
-			   strncmp(w, "--num-threads", 13) == 0) {
-			bool ml = w[2] == 'm';
-			const char *opt = ml ? "--message-level" : "--num-threads";
-			size_t ol = strlen(opt);
-			char num[16];
-			const char *x;
-
-			if (w[ol] == '=') {
-				x = w + ol + 1;
-			} else if (w[ol] == '\0') {
-				const char *q = next_word(p, num, sizeof(num));
-
-				if (!q) {
-					note(im, IMPORT_NOT_CARRIED, setting,
-					     opt, "%s without a number", opt);
-					break;
-				}
-				p = q;
-				x = num;
-			} else {
-				note(im, IMPORT_NOT_CARRIED, setting, w,
-				     "not a makedumpfile option kdump-file passes on");
+			if (strcmp(opts[i].name, o.name) != 0 && !both_comp)
 				continue;
-			}
-			snprintf(arg, sizeof(arg), "%s %s", opt, x);
-			if (!is_number(x, ml ? 31 : 256)) {
-				note(im, IMPORT_NOT_CARRIED, setting, arg,
-				     "'%s' is not a number from 0 to %d", x,
-				     ml ? 31 : 256);
-				continue;
-			}
-			carry(im, IK_MAKEDUMPFILE_ARGS, arg, setting, arg);
+			note(im, IMPORT_NO_NEED, setting, opts[i].word,
+			     "a later %s overrides it, as makedumpfile keeps the last",
+			     o.word);
+			memmove(&opts[i], &opts[i + 1],
+				(n - i - 1) * sizeof(opts[0]));
+			n--;
+			break;
+		}
+		if (n == MDF_MAX) {
+			note(im, IMPORT_NOT_CARRIED, setting, o.word,
+			     "more than %d makedumpfile options", MDF_MAX);
+			break;
+		}
+		opts[n++] = o;
+	}
+	for (unsigned int i = 0; i < n; i++) {
+		struct mdf_opt *o = &opts[i];
+
+		if (is_compression(o->name)) {
+			comp = o;
+		} else if (strcmp(o->name, "-d") == 0) {
+			level = o;
+		} else if (in_list(o->name, mdf_passed)) {
+			carry(im, IK_MAKEDUMPFILE_ARGS, o->word, setting,
+			      o->word);
 		} else {
-			note(im, IMPORT_NOT_CARRIED, setting, w,
-			     "not a makedumpfile option kdump-file passes on (it chooses the output format and files itself; makedumpfile_args takes --message-level, -e and --num-threads)");
+			/* conf.c's own reason: it names what kdump-file does instead. */
+			char why[300];
+
+			if (check_value(IK_MAKEDUMPFILE_ARGS, o->word, why,
+					sizeof(why)) < 0)
+				note(im, IMPORT_NOT_CARRIED, setting, o->word,
+				     "%s", why);
+			else
+				note(im, IMPORT_NOT_CARRIED, setting, o->word,
+				     "not a makedumpfile option kdump-file passes on");
 		}
 	}
-	if (!compression)
+	if (level)
+		carry(im, IK_DUMP_LEVEL, level->value, setting, level->word);
+	if (!comp) {
 		carry(im, IK_COMPRESSION, "none", setting,
 		      "no -c, -l, -p or -z: uncompressed");
+	} else if (comp->name[1] == 'p' || comp->name[1] == 'z') {
+		note(im, IMPORT_NOT_CARRIED, setting, comp->word,
+		     "%s compression is not in Debian 12's makedumpfile (1.7.2) and kdump-file cannot use it: set compression = lzo or zlib by hand",
+		     comp->name[1] == 'p' ? "snappy" : "zstd");
+	} else {
+		carry(im, IK_COMPRESSION, comp->name[1] == 'c' ? "zlib" : "lzo",
+		      setting, comp->word);
+	}
 }
 
 /*
@@ -372,6 +450,9 @@ static void map_cmdline_append(struct import *im, const char *setting,
 			note(im, IMPORT_NOT_CARRIED, setting, w,
 			     "kdump-file's capture sets or leaves out %.*s itself",
 			     (int)n, w);
+		else if (strcmp(w, "systemd.unit=kdump-tools-dump.service") == 0)
+			note(im, IMPORT_NO_NEED, setting, w,
+			     "starts kdump-tools' capture in its initrd; kdump-file's capture is its initramfs' own /init");
 		else if (strncmp(w, "systemd.", 8) == 0)
 			note(im, IMPORT_NOT_CARRIED, setting, w,
 			     "for systemd in kdump-tools' capture initrd; kdump-file's capture runs its own /init");
@@ -478,6 +559,8 @@ static void map_sysctl(struct import *im, const char *setting, const char *v)
 
 struct assign {
 	char name[64];
+	/* What the notes call it: the name, or "kdump-tools' default NAME". */
+	char label[96];
 	char value[CONF_VALUE_MAX];
 	unsigned int line;
 	bool expands;
@@ -513,6 +596,7 @@ static int parse_shell_line(const char *s, unsigned int line, struct assign *a,
 			    sizeof(a->name) - 1);
 	memcpy(a->name, s, len);
 	a->name[len] = '\0';
+	snprintf(a->label, sizeof(a->label), "%s", a->name);
 	a->line = line;
 	a->expands = false;
 	s += len + 1;
@@ -683,14 +767,6 @@ static int shell_line(const char *line, unsigned int lineno, void *ctx)
 	return 0;
 }
 
-static bool in_list(const char *name, const char *const *list)
-{
-	for (; *list; list++)
-		if (strcmp(name, *list) == 0)
-			return true;
-	return false;
-}
-
 static const char *const kdump_tools_network[] = {
 	"NFS", "NFS_TIMEO", "NFS_RETRANS", "NFS_MOUNT_RETRY", "SSH", "SSH_KEY",
 	"SSH_KDUMP_RETRY", "HOSTTAG", "FTP", "FTP_USER", "FTP_PASSWORD",
@@ -701,11 +777,54 @@ static const char *const kdump_tools_network[] = {
 #define KDUMP_TOOLS_KERNEL_LINK "/var/lib/kdump/vmlinuz"
 #define KDUMP_TOOLS_INITRD_LINK "/var/lib/kdump/initrd.img"
 
+/*
+ * The network target itself (kdump-tools' SSH, NFS, FTP; kdump.conf's ssh,
+ * nfs): with --local-instead its directory becomes path, which changes
+ * where dumps go and is said so; without, import stops (import_check()).
+ */
+static void map_remote(struct import *im, const char *setting)
+{
+	if (!im->local_instead) {
+		note(im, IMPORT_NOT_CARRIED, setting, NULL, REASON_NETWORK);
+		return;
+	}
+	add_from(im, IK_PATH, setting);
+	note(im, IMPORT_CHANGED, setting, NULL,
+	     "dumps went to %s; with --local-instead they go to path = %s on this machine instead",
+	     im->remote_where, im->remote_path);
+}
+
+/* A setting for the network target only: SSH_KEY, NFS_TIMEO, sshkey... */
+static void map_remote_only(struct import *im, const char *setting,
+			    const char *targets)
+{
+	if (im->remote[0])
+		note(im, IMPORT_NO_NEED, setting, NULL,
+		     "only for the network target %s, which kdump-file does not use",
+		     im->remote);
+	else
+		note(im, IMPORT_NO_NEED, setting, NULL,
+		     "used only with %s, and none is set", targets);
+}
+
+/* The dump directory: on the network target, if there is one. */
+static void map_path(struct import *im, const char *setting, const char *v)
+{
+	if (im->remote[0] && !im->local_instead)
+		note(im, IMPORT_NOT_CARRIED, setting, NULL,
+		     "the directory for %s, not on this machine: kdump-file cannot dump there",
+		     im->remote_where);
+	else
+		carry(im, IK_PATH, v, setting, NULL);
+}
+
+static const char *const kdump_tools_remote[] = { "SSH", "NFS", "FTP", NULL };
+
 static void map_kdump_tools(struct import *im, const struct assign *a)
 {
-	const char *n = a->name, *v = a->value;
+	const char *n = a->label, *v = a->value;
 
-	if (strcmp(n, "USE_KDUMP") == 0) {
+	if (strcmp(a->name, "USE_KDUMP") == 0) {
 		if (strcmp(v, "1") == 0 || strcmp(v, "true") == 0)
 			note(im, IMPORT_NO_NEED, n, NULL,
 			     "kdump-file captures while its service is enabled (systemctl enable kdump-file)");
@@ -714,57 +833,62 @@ static void map_kdump_tools(struct import *im, const struct assign *a)
 			     "kdump-tools was switched off; kdump-file has no such key: keep it off with systemctl disable kdump-file");
 		return;
 	}
-	if (in_list(n, kdump_tools_network)) {
-		/* Never the value: FTP_PASSWORD is one of these. */
-		note(im, IMPORT_NOT_CARRIED, n, NULL, REASON_NETWORK);
+	/* Empty: unset, and kdump-config's default counts (import_buffer). */
+	if (!*v)
+		return;
+	/* Never the value: FTP_PASSWORD is one of these. */
+	if (in_list(a->name, kdump_tools_remote)) {
+		map_remote(im, n);
 		return;
 	}
-	if (!*v)
-		return;		/* empty: unset */
+	if (in_list(a->name, kdump_tools_network)) {
+		map_remote_only(im, n, "SSH=, NFS= or FTP=");
+		return;
+	}
 	if (a->expands) {
 		note(im, IMPORT_NOT_CARRIED, n, NULL, REASON_EXPANSION);
 		return;
 	}
-	if (strcmp(n, "KDUMP_KERNEL") == 0) {
+	if (strcmp(a->name, "KDUMP_KERNEL") == 0) {
 		if (strcmp(v, KDUMP_TOOLS_KERNEL_LINK) == 0)
 			note(im, IMPORT_NO_NEED, n, NULL,
 			     "kdump-tools' link to the running kernel, which kdump-file uses by default");
 		else
 			carry(im, IK_KERNEL, v, n, NULL);
-	} else if (strcmp(n, "KDUMP_INITRD") == 0) {
+	} else if (strcmp(a->name, "KDUMP_INITRD") == 0) {
 		if (strcmp(v, KDUMP_TOOLS_INITRD_LINK) == 0)
 			note(im, IMPORT_NO_NEED, n, NULL,
 			     "kdump-tools' own capture initrd; kdump-file builds and maintains its own");
 		else
 			note(im, IMPORT_NOT_CARRIED, n, NULL,
 			     "an initrd made for kdump-tools runs kdump-tools' capture, not kdump-file's; kdump-file builds its own (initramfs = is for one built with kdump-file's dracut module)");
-	} else if (strcmp(n, "KDUMP_COREDIR") == 0) {
-		carry(im, IK_PATH, v, n, NULL);
-	} else if (strcmp(n, "KDUMP_FAIL_CMD") == 0) {
+	} else if (strcmp(a->name, "KDUMP_COREDIR") == 0) {
+		map_path(im, n, v);
+	} else if (strcmp(a->name, "KDUMP_FAIL_CMD") == 0) {
 		map_fail_cmd(im, n, v);
-	} else if (strcmp(n, "KDUMP_DUMP_DMESG") == 0) {
+	} else if (strcmp(a->name, "KDUMP_DUMP_DMESG") == 0) {
 		if (strcmp(v, "0") == 0)
 			note(im, IMPORT_NOT_CARRIED, n, NULL,
 			     "kdump-file always saves the kernel log (dmesg.txt) before the vmcore; it cannot be turned off");
 		else
 			note(im, IMPORT_NO_NEED, n, NULL,
 			     "kdump-file always saves the kernel log (dmesg.txt) before the vmcore");
-	} else if (strcmp(n, "KDUMP_NUM_DUMPS") == 0) {
+	} else if (strcmp(a->name, "KDUMP_NUM_DUMPS") == 0) {
 		carry(im, IK_KEEP, v, n, NULL);
-	} else if (strcmp(n, "KDUMP_COMPRESSION") == 0) {
+	} else if (strcmp(a->name, "KDUMP_COMPRESSION") == 0) {
 		note(im, IMPORT_NOT_CARRIED, n, NULL,
 		     "kdump-file compresses inside makedumpfile (compression = lzo, zlib or none), not the dump file afterwards");
-	} else if (strcmp(n, "MAKEDUMP_ARGS") == 0) {
+	} else if (strcmp(a->name, "MAKEDUMP_ARGS") == 0) {
 		map_makedumpfile(im, n, v);
-	} else if (strcmp(n, "KDUMP_KEXEC_ARGS") == 0) {
+	} else if (strcmp(a->name, "KDUMP_KEXEC_ARGS") == 0) {
 		note(im, IMPORT_NOT_CARRIED, n, NULL,
 		     "kdump-file loads the capture kernel with kexec_file_load(2) itself, not with kexec(8)");
-	} else if (strcmp(n, "KDUMP_CMDLINE") == 0) {
+	} else if (strcmp(a->name, "KDUMP_CMDLINE") == 0) {
 		note(im, IMPORT_NOT_CARRIED, n, NULL,
 		     "kdump-file builds the capture command line from the running one; change it with cmdline_append and cmdline_remove");
-	} else if (strcmp(n, "KDUMP_CMDLINE_APPEND") == 0) {
+	} else if (strcmp(a->name, "KDUMP_CMDLINE_APPEND") == 0) {
 		map_cmdline_append(im, n, v);
-	} else if (strcmp(n, "KDUMP_SYSCTL") == 0) {
+	} else if (strcmp(a->name, "KDUMP_SYSCTL") == 0) {
 		map_sysctl(im, n, v);
 	} else {
 		note(im, IMPORT_NOT_CARRIED, n, NULL,
@@ -774,26 +898,40 @@ static void map_kdump_tools(struct import *im, const struct assign *a)
 
 static void map_sysconfig(struct import *im, const struct assign *a)
 {
-	const char *n = a->name, *v = a->value;
+	const char *n = a->label, *v = a->value;
 	char path[CONF_VALUE_MAX];
 
+	/*
+	 * kdumpctl start and status report the last "kdumpctl test" only
+	 * when it is "yes" (kdumpctl: check_vmcore_creation_status()); its
+	 * sysconfig says to set it to "" to turn that off.
+	 */
+	if (strcmp(a->name, "VMCORE_CREATION_NOTIFICATION") == 0) {
+		if (strcasecmp(v, "yes") == 0)
+			note(im, IMPORT_NO_NEED, n, NULL,
+			     "kdump-file status always reports the last kdump-file test, passed or failed");
+		else
+			note(im, IMPORT_NOT_CARRIED, n, *v ? v : "empty",
+			     "turned off kdumpctl's report of the last kdumpctl test; kdump-file status always reports the last kdump-file test and cannot be told not to");
+		return;
+	}
 	if (!*v)
 		return;		/* empty: unset */
 	if (a->expands) {
 		note(im, IMPORT_NOT_CARRIED, n, NULL, REASON_EXPANSION);
 		return;
 	}
-	if (strcmp(n, "KDUMP_COMMANDLINE_APPEND") == 0) {
+	if (strcmp(a->name, "KDUMP_COMMANDLINE_APPEND") == 0) {
 		map_cmdline_append(im, n, v);
-	} else if (strcmp(n, "KDUMP_COMMANDLINE_REMOVE") == 0) {
+	} else if (strcmp(a->name, "KDUMP_COMMANDLINE_REMOVE") == 0) {
 		map_cmdline_remove(im, n, v);
-	} else if (strcmp(n, "KDUMP_COMMANDLINE") == 0) {
+	} else if (strcmp(a->name, "KDUMP_COMMANDLINE") == 0) {
 		note(im, IMPORT_NOT_CARRIED, n, NULL,
 		     "kdump-file builds the capture command line from the running one; change it with cmdline_append and cmdline_remove");
-	} else if (strcmp(n, "KDUMP_KERNELVER") == 0) {
+	} else if (strcmp(a->name, "KDUMP_KERNELVER") == 0) {
 		snprintf(path, sizeof(path), "/boot/vmlinuz-%s", v);
 		carry(im, IK_KERNEL, path, n, NULL);
-	} else if (strcmp(n, "KEXEC_ARGS") == 0) {
+	} else if (strcmp(a->name, "KEXEC_ARGS") == 0) {
 		char w[128];
 		const char *p = v;
 
@@ -806,26 +944,23 @@ static void map_sysconfig(struct import *im, const struct assign *a)
 				note(im, IMPORT_NOT_CARRIED, n, w,
 				     "kdump-file loads the capture kernel with kexec_file_load(2) itself, not with kexec(8)");
 		}
-	} else if (strcmp(n, "KDUMP_IMG") == 0 && strcmp(v, "vmlinuz") == 0) {
+	} else if (strcmp(a->name, "KDUMP_IMG") == 0 && strcmp(v, "vmlinuz") == 0) {
 		note(im, IMPORT_NO_NEED, n, NULL,
 		     "the kernel image name kdump-file uses by default (/boot/vmlinuz-$(uname -r))");
-	} else if (strcmp(n, "KDUMP_BOOTDIR") == 0 && strcmp(v, "/boot") == 0) {
+	} else if (strcmp(a->name, "KDUMP_BOOTDIR") == 0 && strcmp(v, "/boot") == 0) {
 		note(im, IMPORT_NO_NEED, n, NULL,
 		     "kdump-file looks for the capture kernel in /boot by default");
-	} else if (strcmp(n, "KDUMP_IMG") == 0 ||
-		   strcmp(n, "KDUMP_IMG_EXT") == 0 ||
-		   strcmp(n, "KDUMP_BOOTDIR") == 0) {
+	} else if (strcmp(a->name, "KDUMP_IMG") == 0 ||
+		   strcmp(a->name, "KDUMP_IMG_EXT") == 0 ||
+		   strcmp(a->name, "KDUMP_BOOTDIR") == 0) {
 		note(im, IMPORT_NOT_CARRIED, n, NULL,
 		     "kdump-file takes the capture kernel's whole path from kernel = (default /boot/vmlinuz-$(uname -r)), not from parts");
-	} else if (strcmp(n, "FADUMP_COMMANDLINE_APPEND") == 0) {
+	} else if (strcmp(a->name, "FADUMP_COMMANDLINE_APPEND") == 0) {
 		note(im, IMPORT_NOT_CARRIED, n, NULL,
 		     "firmware-assisted dump is for powerpc; kdump-file is for x86_64");
-	} else if (strcmp(n, "VMCORE_CREATION_NOTIFICATION") == 0) {
-		note(im, IMPORT_NO_NEED, n, NULL,
-		     "kdump-file reports a new dump at the next boot (kdump-file-report.service) and in kdump-file status");
-	} else if (strcmp(n, "KDUMP_STDLOGLVL") == 0 ||
-		   strcmp(n, "KDUMP_SYSLOGLVL") == 0 ||
-		   strcmp(n, "KDUMP_KMSGLOGLVL") == 0) {
+	} else if (strcmp(a->name, "KDUMP_STDLOGLVL") == 0 ||
+		   strcmp(a->name, "KDUMP_SYSLOGLVL") == 0 ||
+		   strcmp(a->name, "KDUMP_KMSGLOGLVL") == 0) {
 		note(im, IMPORT_NOT_CARRIED, n, NULL,
 		     "kdump-file's logging has no levels to set: it logs to the journal");
 	} else {
@@ -838,6 +973,7 @@ static void map_sysconfig(struct import *im, const struct assign *a)
 
 struct directive {
 	char name[32];
+	char label[64];		/* name, or "kdump-utils' default NAME" */
 	char value[CONF_VALUE_MAX];
 	unsigned int line;
 };
@@ -881,6 +1017,7 @@ static int kdump_conf_line(const char *line, unsigned int lineno, void *ctx)
 			    sizeof(d.name) - 1);
 	memcpy(d.name, s, len);
 	d.name[len] = '\0';
+	snprintf(d.label, sizeof(d.label), "%s", d.name);
 	d.line = lineno;
 	for (s += len; *s == ' ' || *s == '\t'; s++)
 		;
@@ -935,23 +1072,26 @@ static void map_words(struct import *im, enum import_key k, const char *setting,
 		carry(im, k, w, setting, w);
 }
 
-static void map_kdump_conf(struct import *im, const struct directive *d)
+/* raw: the file names a raw target, which kdump-file runs no hook with. */
+static void map_kdump_conf(struct import *im, const struct directive *d,
+			   bool raw)
 {
-	const char *n = d->name, *v = d->value;
+	const char *n = d->label, *v = d->value;
 
-	if (strcmp(n, "path") == 0) {
-		carry(im, IK_PATH, v, n, NULL);
-	} else if (in_list(n, fs_types)) {
+	if (strcmp(d->name, "path") == 0) {
+		map_path(im, n, v);
+	} else if (in_list(d->name, fs_types)) {
 		carry(im, IK_TARGET, v, n, NULL);
-	} else if (strcmp(n, "raw") == 0) {
+	} else if (strcmp(d->name, "raw") == 0) {
 		carry(im, IK_RAW, v, n, NULL);
-	} else if (strcmp(n, "nfs") == 0 || strcmp(n, "ssh") == 0 ||
-		   strcmp(n, "sshkey") == 0) {
-		note(im, IMPORT_NOT_CARRIED, n, NULL, REASON_NETWORK);
-	} else if (strcmp(n, "virtiofs") == 0) {
+	} else if (strcmp(d->name, "nfs") == 0 || strcmp(d->name, "ssh") == 0) {
+		map_remote(im, n);
+	} else if (strcmp(d->name, "sshkey") == 0) {
+		map_remote_only(im, n, "an ssh target");
+	} else if (strcmp(d->name, "virtiofs") == 0) {
 		note(im, IMPORT_NOT_CARRIED, n, NULL,
 		     "virtiofs dump targets are not supported by kdump-file");
-	} else if (strcmp(n, "core_collector") == 0) {
+	} else if (strcmp(d->name, "core_collector") == 0) {
 		char w[128];
 		const char *p = next_word(v, w, sizeof(w));
 
@@ -962,51 +1102,253 @@ static void map_kdump_conf(struct import *im, const struct directive *d)
 		else
 			note(im, IMPORT_NOT_CARRIED, n, NULL,
 			     "kdump-file always saves the dump with makedumpfile");
-	} else if (strcmp(n, "kdump_pre") == 0 || strcmp(n, "kdump_post") == 0) {
-		char w[CONF_VALUE_MAX], rest[4];
-		const char *p = next_word(v, w, sizeof(w));
+	} else if (strcmp(d->name, "kdump_pre") == 0 ||
+		   strcmp(d->name, "kdump_post") == 0) {
+		bool pre = strcmp(d->name, "kdump_pre") == 0;
 
-		if (p && next_word(p, rest, sizeof(rest)))
+		/* kdump.sh runs "$KDUMP_PRE": one path, blanks and all. */
+		if (raw)
 			note(im, IMPORT_NOT_CARRIED, n, NULL,
-			     "a hook is one executable's absolute path, without arguments");
-		else
-			carry(im, strcmp(n, "kdump_pre") == 0 ? IK_PRE_HOOK :
-								 IK_POST_HOOK,
-			      w, n, NULL);
-	} else if (strcmp(n, "extra_bins") == 0) {
+			     "kdump-file runs hooks only with a dump directory, and a raw target has none: dump to a filesystem (target) to keep it");
+		else if (carry(im, pre ? IK_PRE_HOOK : IK_POST_HOOK, v, n, NULL) &&
+		    pre)
+			carry(im, IK_HOOK_FAILURE, "stop", n,
+			      "kdump-utils saves nothing when it fails");
+	} else if (strcmp(d->name, "kdump_emergency") == 0) {
+		note(im, IMPORT_NOT_CARRIED, n, NULL,
+		     "kdump-file runs no program only when the capture fails: post_hook runs after every dump, with \"failed\" as its second argument when saving failed (a post hook that exits at \"ok\" does what this did)");
+	} else if (strcmp(d->name, "extra_bins") == 0) {
 		map_words(im, IK_EXTRA_BINARIES, n, v);
-	} else if (strcmp(n, "extra_modules") == 0) {
+	} else if (strcmp(d->name, "extra_modules") == 0) {
 		map_words(im, IK_EXTRA_MODULES, n, v);
-	} else if (strcmp(n, "failure_action") == 0 || strcmp(n, "default") == 0) {
+	} else if (strcmp(d->name, "failure_action") == 0 || strcmp(d->name, "default") == 0) {
 		if (strcmp(v, "dump_to_rootfs") == 0)
 			note(im, IMPORT_NOT_CARRIED, n, v,
 			     "kdump-file has no second dump target to fall back to: failure_action is one of reboot, poweroff, halt or shell");
 		else
 			carry(im, IK_FAILURE_ACTION, v, n, NULL);
-	} else if (strcmp(n, "final_action") == 0) {
+	} else if (strcmp(d->name, "final_action") == 0) {
 		carry(im, IK_FINAL_ACTION, v, n, NULL);
-	} else if (strcmp(n, "auto_reset_crashkernel") == 0) {
+	} else if (strcmp(d->name, "auto_reset_crashkernel") == 0) {
 		if (strcmp(v, "no") == 0)
 			note(im, IMPORT_NO_NEED, n, v,
 			     "kdump-file never changes crashkernel= by itself");
 		else
 			note(im, IMPORT_NOT_CARRIED, n, v,
 			     "kdump-file never changes crashkernel= by itself: kdump-file setup sets it once, as kdump-file estimate recommends");
-	} else if (strcmp(n, "force_rebuild") == 0 ||
-		   strcmp(n, "force_no_rebuild") == 0) {
+	} else if (strcmp(d->name, "force_rebuild") == 0 ||
+		   strcmp(d->name, "force_no_rebuild") == 0) {
 		note(im, IMPORT_NOT_CARRIED, n, NULL,
 		     "kdump-file rebuilds its capture initramfs when one of its inputs changes, and kdump-file rebuild forces it");
-	} else if (strcmp(n, "dracut_args") == 0) {
+	} else if (strcmp(d->name, "dracut_args") == 0) {
 		note(im, IMPORT_NOT_CARRIED, n, NULL,
 		     "kdump-file builds the capture initramfs with its own dracut module and options (extra_modules and extra_binaries add to it)");
-	} else if (strcmp(n, "fence_kdump_args") == 0 ||
-		   strcmp(n, "fence_kdump_nodes") == 0) {
+	} else if (strcmp(d->name, "fence_kdump_args") == 0 ||
+		   strcmp(d->name, "fence_kdump_nodes") == 0) {
 		note(im, IMPORT_NOT_CARRIED, n, NULL,
 		     "kdump-file sends no cluster fencing notification");
 	} else {
 		note(im, IMPORT_NOT_CARRIED, n, NULL,
 		     "not a kdump.conf directive import knows");
 	}
+}
+
+/*
+ * What the hooks carried over do differently in kdump-file's capture
+ * (capture's hooks, kdump-file.conf(5)) than in kdump-utils' kdump.sh
+ * (do_kdump_pre, do_kdump_post): the arguments, the timeout and which
+ * action follows a failure.
+ */
+static void note_hooks(struct import *im)
+{
+	const char *fail = im->set[IK_FAILURE_ACTION] ?
+				   im->value[IK_FAILURE_ACTION] : "reboot";
+	const char *final = im->set[IK_FINAL_ACTION] ?
+				    im->value[IK_FINAL_ACTION] : "reboot";
+	bool differ = strcmp(fail, final) != 0;
+
+	if (im->set[IK_PRE_HOOK]) {
+		note(im, IMPORT_CHANGED, "kdump_pre", NULL,
+		     "kdump-file runs it with two arguments, the dump directory and \"pre\" (kdump-utils gave none), and kills it after hook_timeout (30) seconds");
+		if (differ)
+			note(im, IMPORT_CHANGED, "kdump_pre", NULL,
+			     "when it fails, kdump-file takes failure_action (%s) where kdump-utils took final_action (%s)",
+			     fail, final);
+	}
+	if (im->set[IK_POST_HOOK]) {
+		note(im, IMPORT_CHANGED, "kdump_post", NULL,
+		     "kdump-file runs it with two arguments, the dump directory and \"ok\" or \"failed\" (kdump-utils gave one, the dump's exit status, 0 when saved), and kills it after hook_timeout (30) seconds");
+		if (differ && im->set[IK_HOOK_FAILURE])
+			note(im, IMPORT_CHANGED, "kdump_post", NULL,
+			     "hook_failure = stop (for kdump_pre) makes kdump-file take failure_action (%s) instead of final_action (%s) when it fails; kdump-utils only logged that",
+			     fail, final);
+	}
+}
+
+/*
+ * What kdump-config (kdump-tools 1.8.1, Debian 12) uses for a variable
+ * the file leaves unset or empty (VAR=${VAR:=default}); the
+ * KDUMP_CMDLINE_APPEND debian/rules writes in for amd64; and the init
+ * script's "reboot -f" when KDUMP_FAIL_CMD is unset.
+ */
+static const struct {
+	const char *name, *value;
+} kdump_tools_defaults[] = {
+	{ "KDUMP_COREDIR", "/var/crash" },
+	{ "MAKEDUMP_ARGS", "-F -c -d 31" },
+	{ "KDUMP_CMDLINE_APPEND",
+	  "reset_devices systemd.unit=kdump-tools-dump.service nr_cpus=1 irqpoll usbcore.nousb" },
+	{ "KDUMP_FAIL_CMD", "reboot -f" },
+	{ "KDUMP_DUMP_DMESG", "1" },
+	{ "KDUMP_NUM_DUMPS", "0" },
+};
+
+/*
+ * kdump-utils' defaults for a directive kdump.conf leaves out: kdump.sh's
+ * KDUMP_PATH, CORE_COLLECTOR, FAILURE_ACTION and FINAL_ACTION, and
+ * kdumpctl's auto_reset_crashkernel.
+ */
+static const struct {
+	const char *name, *value;
+} kdump_conf_defaults[] = {
+	{ "path", "/var/crash" },
+	{ "core_collector", "makedumpfile -l --message-level 7 -d 31" },
+	{ "failure_action", "reboot" },
+	{ "final_action", "reboot" },
+	{ "auto_reset_crashkernel", "yes" },
+};
+
+/* kdumpctl reports the last test only when VMCORE_CREATION_NOTIFICATION is set. */
+static void map_sysconfig_defaults(struct import *im,
+				   const struct shell_ctx *sc)
+{
+	struct assign a = { 0 };
+
+	for (size_t j = 0; j < sc->n; j++)
+		if (strcmp(sc->v[j].name, "VMCORE_CREATION_NOTIFICATION") == 0)
+			return;
+	snprintf(a.name, sizeof(a.name), "VMCORE_CREATION_NOTIFICATION");
+	snprintf(a.label, sizeof(a.label), "kdump-utils' default %s", a.name);
+	map_sysconfig(im, &a);
+}
+
+static void map_kdump_tools_defaults(struct import *im,
+				     const struct shell_ctx *sc)
+{
+	for (size_t i = 0; i < sizeof(kdump_tools_defaults) /
+				sizeof(kdump_tools_defaults[0]); i++) {
+		struct assign a = { 0 };
+		bool set = false;
+
+		for (size_t j = 0; j < sc->n; j++)
+			if (strcmp(sc->v[j].name, kdump_tools_defaults[i].name) == 0 &&
+			    sc->v[j].value[0])
+				set = true;
+		if (set)
+			continue;
+		snprintf(a.name, sizeof(a.name), "%s",
+			 kdump_tools_defaults[i].name);
+		snprintf(a.label, sizeof(a.label), "kdump-tools' default %s",
+			 a.name);
+		snprintf(a.value, sizeof(a.value), "%s",
+			 kdump_tools_defaults[i].value);
+		map_kdump_tools(im, &a);
+	}
+}
+
+static void map_kdump_conf_defaults(struct import *im,
+				    const struct conf_ctx *cc, bool raw)
+{
+	for (size_t i = 0; i < sizeof(kdump_conf_defaults) /
+				sizeof(kdump_conf_defaults[0]); i++) {
+		const char *name = kdump_conf_defaults[i].name;
+		struct directive d = { 0 };
+		bool set = false;
+
+		for (size_t j = 0; j < cc->n; j++)
+			if (strcmp(cc->v[j].name, name) == 0 ||
+			    (strcmp(name, "failure_action") == 0 &&
+			     strcmp(cc->v[j].name, "default") == 0))
+				set = true;
+		/* kdump.sh ignores path for a raw device. */
+		if (set || (raw && strcmp(name, "path") == 0))
+			continue;
+		snprintf(d.name, sizeof(d.name), "%s", name);
+		snprintf(d.label, sizeof(d.label), "kdump-utils' default %s",
+			 name);
+		snprintf(d.value, sizeof(d.value), "%s",
+			 kdump_conf_defaults[i].value);
+		map_kdump_conf(im, &d, raw);
+	}
+}
+
+/*
+ * Which network target kdump-tools dumps to: kdump-config savecore saves
+ * over FTP and SSH when set, and to KDUMP_COREDIR otherwise, with the NFS
+ * export mounted on it when NFS is set.
+ */
+static void find_remote_kdump_tools(struct import *im,
+				    const struct shell_ctx *sc)
+{
+	const char *ssh = "", *nfs = "", *ftp = "", *dir = "/var/crash";
+
+	for (size_t i = 0; i < sc->n; i++) {
+		const struct assign *a = &sc->v[i];
+
+		if (!a->value[0])
+			continue;
+		if (strcmp(a->name, "SSH") == 0)
+			ssh = a->value;
+		else if (strcmp(a->name, "NFS") == 0)
+			nfs = a->value;
+		else if (strcmp(a->name, "FTP") == 0)
+			ftp = a->value;
+		else if (strcmp(a->name, "KDUMP_COREDIR") == 0)
+			dir = a->value;
+	}
+	snprintf(im->remote_path, sizeof(im->remote_path), "%s", dir);
+	if (*ssh) {
+		snprintf(im->remote, sizeof(im->remote), "SSH");
+		snprintf(im->remote_where, sizeof(im->remote_where),
+			 "%s:%s over SSH", ssh, dir);
+	} else if (*nfs) {
+		snprintf(im->remote, sizeof(im->remote), "NFS");
+		snprintf(im->remote_where, sizeof(im->remote_where),
+			 "the NFS export %s (mounted on %s)", nfs, dir);
+	} else if (*ftp) {
+		snprintf(im->remote, sizeof(im->remote), "FTP");
+		snprintf(im->remote_where, sizeof(im->remote_where),
+			 "the FTP server %s", ftp);
+	}
+	sanitize(im->remote_where);
+}
+
+/* kdump.conf's ssh or nfs target, with path on it (kdump.sh: dump_ssh, dump_fs). */
+static void find_remote_kdump_conf(struct import *im, const struct conf_ctx *cc)
+{
+	const char *ssh = "", *nfs = "", *dir = "/var/crash";
+
+	for (size_t i = 0; i < cc->n; i++) {
+		const struct directive *d = &cc->v[i];
+
+		if (strcmp(d->name, "ssh") == 0)
+			ssh = d->value;
+		else if (strcmp(d->name, "nfs") == 0)
+			nfs = d->value;
+		else if (strcmp(d->name, "path") == 0)
+			dir = d->value;
+	}
+	snprintf(im->remote_path, sizeof(im->remote_path), "%s", dir);
+	if (*ssh) {
+		snprintf(im->remote, sizeof(im->remote), "ssh");
+		snprintf(im->remote_where, sizeof(im->remote_where),
+			 "%s:%s over SSH", ssh, dir);
+	} else if (*nfs) {
+		snprintf(im->remote, sizeof(im->remote), "nfs");
+		snprintf(im->remote_where, sizeof(im->remote_where),
+			 "%s%s over NFS", nfs, dir);
+	}
+	sanitize(im->remote_where);
 }
 
 /* --- detection, entry points and output --- */
@@ -1023,7 +1365,7 @@ static const char *const kdump_conf_names[] = {
 	"kdump_post", "extra_bins", "extra_modules", "failure_action",
 	"default", "final_action", "force_rebuild", "force_no_rebuild",
 	"dracut_args", "fence_kdump_args", "fence_kdump_nodes",
-	"auto_reset_crashkernel", "virtiofs", NULL,
+	"auto_reset_crashkernel", "virtiofs", "kdump_emergency", NULL,
 };
 
 enum import_format import_detect(const char *path, const char *buf, size_t len)
@@ -1098,6 +1440,8 @@ int import_buffer(struct import *im, enum import_format f, const char *name,
 			free(sc.v);
 			return r;
 		}
+		if (f == IMPORT_KDUMP_TOOLS)
+			find_remote_kdump_tools(im, &sc);
 		for (size_t i = 0; i < sc.n; i++) {
 			if (f == IMPORT_SYSCONFIG) {
 				map_sysconfig(im, &sc.v[i]);
@@ -1111,6 +1455,10 @@ int import_buffer(struct import *im, enum import_format f, const char *name,
 			    strcmp(sc.v[i].value, "true") != 0)
 				enabled = false;
 		}
+		if (f == IMPORT_KDUMP_TOOLS)
+			map_kdump_tools_defaults(im, &sc);
+		else
+			map_sysconfig_defaults(im, &sc);
 		free(sc.v);
 		/*
 		 * kdump-config load (kdump-tools 1.8.1, Debian 12) sets
@@ -1128,8 +1476,16 @@ int import_buffer(struct import *im, enum import_format f, const char *name,
 			free(cc.v);
 			return r;
 		}
+		bool raw = false;
+
 		for (size_t i = 0; i < cc.n; i++)
-			map_kdump_conf(im, &cc.v[i]);
+			if (strcmp(cc.v[i].name, "raw") == 0)
+				raw = true;
+		find_remote_kdump_conf(im, &cc);
+		for (size_t i = 0; i < cc.n; i++)
+			map_kdump_conf(im, &cc.v[i], raw);
+		map_kdump_conf_defaults(im, &cc, raw);
+		note_hooks(im);
 		free(cc.v);
 	} else {
 		return fail(err, 0,
@@ -1209,6 +1565,12 @@ int import_render(const struct import *im, char **ret, struct conf_error *err)
 		if (im->set[k])
 			put(&t, "\n# from %s\n%s = %s\n", im->from[k], keys[k].name,
 			    im->value[k]);
+	if (im->n_changed)
+		put(&t, "\n");
+	for (size_t i = 0; i < im->n_notes; i++)
+		if (im->notes[i].kind == IMPORT_CHANGED)
+			put(&t, "# carried over with a difference: %s: %s\n",
+			    im->notes[i].setting, im->notes[i].reason);
 	if (im->n_not_carried)
 		put(&t, "\n");
 	for (size_t i = 0; i < im->n_notes; i++)
@@ -1231,5 +1593,113 @@ int import_render(const struct import *im, char **ret, struct conf_error *err)
 		return r == -ENOMEM ? r : -EINVAL;
 	}
 	*ret = t.buf;
+	return 0;
+}
+
+int import_check(const struct import *im, char *msg, size_t size)
+{
+	if (!im->remote[0] || im->local_instead)
+		return 0;
+	snprintf(msg, size,
+		 "%s: dumps go to %s, and kdump-file dumps only to this machine's disks: add --local-instead to dump to %s here instead",
+		 im->remote, im->remote_where, im->remote_path);
+	return -EREMOTE;
+}
+
+int import_summary(const struct import *im, char **ret)
+{
+	struct text t = { 0 };
+
+	put(&t, "kdump-file: import: %u setting%s carried over", im->n_carried,
+	    im->n_carried == 1 ? "" : "s");
+	if (im->n_changed)
+		put(&t, " (%u difference%s noted)", im->n_changed,
+		    im->n_changed == 1 ? "" : "s");
+	put(&t, ", %u not carried over", im->n_not_carried);
+	if (im->n_no_need)
+		put(&t, ", %u need nothing (kdump-file does that already)",
+		    im->n_no_need);
+	put(&t, "%s\n", im->n_not_carried || im->n_changed ? ":" : "");
+	for (size_t i = 0; i < im->n_notes; i++)
+		if (im->notes[i].kind == IMPORT_CHANGED)
+			put(&t, "  with a difference: %s: %s\n",
+			    im->notes[i].setting, im->notes[i].reason);
+	for (size_t i = 0; i < im->n_notes; i++)
+		if (im->notes[i].kind == IMPORT_NOT_CARRIED)
+			put(&t, "  %s: %s\n", im->notes[i].setting,
+			    im->notes[i].reason);
+	if (t.oom) {
+		free(t.buf);
+		return -ENOMEM;
+	}
+	*ret = t.buf;
+	return 0;
+}
+
+bool import_only_comments(const char *buf, size_t len)
+{
+	bool line_start = true;
+
+	for (size_t i = 0; i < len; i++) {
+		char c = buf[i];
+
+		if (c == '\n') {
+			line_start = true;
+		} else if (line_start && c == '#') {
+			/* The rest of the line is a comment. */
+			while (i + 1 < len && buf[i + 1] != '\n')
+				i++;
+		} else if (c != ' ' && c != '\t' && c != '\r') {
+			return false;
+		}
+	}
+	return true;
+}
+
+/* Larger than any kdump-file.conf: a file that is not one is not read whole. */
+#define IMPORT_OUTPUT_MAX (1024 * 1024)
+
+int import_write(const char *path, const char *text, bool force,
+		 enum import_write_how *ret_how)
+{
+	enum import_write_how how = IMPORT_WROTE_NEW;
+	char bak[PATH_MAX];
+	struct stat st;
+	char *old = NULL;
+	int r;
+
+	if (lstat(path, &st) == 0) {
+		size_t len;
+
+		r = read_file_max(path, &old, IMPORT_OUTPUT_MAX);
+		if (r < 0)
+			return r;
+		len = r;
+		if (import_only_comments(old, len)) {
+			how = IMPORT_REPLACED_COMMENTS;
+		} else if (!force) {
+			free(old);
+			return -EEXIST;
+		} else {
+			if (snprintf(bak, sizeof(bak), "%s.bak", path) >=
+			    (int)sizeof(bak)) {
+				free(old);
+				return -ENAMETOOLONG;
+			}
+			r = write_file_atomic(bak, old, len, st.st_mode & 07777);
+			if (r < 0) {
+				free(old);
+				return r;
+			}
+			how = IMPORT_REPLACED_BACKED_UP;
+		}
+		free(old);
+	} else if (errno != ENOENT) {
+		return -errno;
+	}
+	r = write_file_atomic(path, text, strlen(text), 0644);
+	if (r < 0)
+		return r;
+	*ret_how = how;
 	return 0;
 }

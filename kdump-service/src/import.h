@@ -36,6 +36,12 @@ enum import_kind {
 	IMPORT_CARRIED,		/* became a kdump-file key */
 	IMPORT_NOT_CARRIED,	/* lost: the reason says why and what to do */
 	IMPORT_NO_NEED,		/* kdump-file does that already */
+	/*
+	 * What a setting carried over does differently in kdump-file (a
+	 * hook's arguments, a network target's directory made local): a
+	 * note beside the carried one, not counted as a setting.
+	 */
+	IMPORT_CHANGED,
 };
 
 struct import_note {
@@ -62,19 +68,34 @@ enum import_key {
 	IK_PANIC_ON,
 	IK_PRE_HOOK,
 	IK_POST_HOOK,
+	IK_HOOK_FAILURE,
 	IK_EXTRA_BINARIES,
 	IK_EXTRA_MODULES,
 	IK_MAX,
 };
 
 struct import {
+	/*
+	 * Set by the caller before import_buffer(): the directory of a
+	 * network dump target becomes a local path (--local-instead), noted
+	 * as carried over with a difference.
+	 */
+	bool local_instead;
+	/* The network target the sources dump to ("" for none), and where. */
+	char remote[40];	/* the setting: SSH, NFS, FTP, ssh, nfs */
+	char remote_where[320];
+	char remote_path[CONF_VALUE_MAX];	/* the directory named for it */
 	bool set[IK_MAX];
 	char value[IK_MAX][CONF_VALUE_MAX];
-	/* The source settings each key came from, for a comment above it. */
+	/*
+	 * The source settings each key came from, ", " separated, for a
+	 * comment above it.  A setting the source left unset counts with its
+	 * tool's default, as "kdump-tools' default MAKEDUMP_ARGS".
+	 */
 	char from[IK_MAX][256];
 	struct import_note *notes;
 	size_t n_notes, cap_notes;
-	unsigned int n_carried, n_not_carried, n_no_need;
+	unsigned int n_carried, n_not_carried, n_no_need, n_changed;
 	bool oom;		/* a note could not be kept */
 	char source[2][256];
 	enum import_format source_format[2];
@@ -103,6 +124,20 @@ int import_buffer(struct import *im, enum import_format f, const char *name,
 		  const char *buf, size_t len, struct import_error *err);
 
 /*
+ * 0 when the rendered text stands for the sources; -EREMOTE when they dump
+ * to a network target and local_instead is not set: msg (size bytes) then
+ * names the target and what --local-instead would do.
+ */
+int import_check(const struct import *im, char *msg, size_t size);
+
+/*
+ * The summary for standard error (in *ret, free it): the counts, then each
+ * setting carried over with a difference and each not carried over, with
+ * the reasons.
+ */
+int import_summary(const struct import *im, char **ret);
+
+/*
  * conf_parse_buffer() over text, except that the keys another change adds
  * to kdump-file.conf (makedumpfile_args, panic_on, pre_hook, post_hook,
  * extra_binaries, extra_modules) may be unknown to it: once conf.c knows
@@ -115,5 +150,25 @@ int import_validate(const char *text, size_t len, struct conf_error *err);
  * first. -EINVAL with err filled when it does not parse.
  */
 int import_render(const struct import *im, char **ret, struct conf_error *err);
+
+/* What import_write() did with the file that was there. */
+enum import_write_how {
+	IMPORT_WROTE_NEW,		/* there was none */
+	IMPORT_REPLACED_COMMENTS,	/* it held comments only */
+	IMPORT_REPLACED_BACKED_UP,	/* force: kept first as path.bak */
+};
+
+/* Whether a kdump-file.conf text holds comments and blank lines only. */
+bool import_only_comments(const char *buf, size_t len);
+
+/*
+ * Write text to path atomically (mode 0644).  A file already there is
+ * replaced when it holds no setting, as the /etc/kdump-file.conf the
+ * package ships; one with settings only with force, and then its text is
+ * first kept in path.bak (with its mode).  -EEXIST when it holds settings
+ * and force is not set.  *ret_how says which, on success only.
+ */
+int import_write(const char *path, const char *text, bool force,
+		 enum import_write_how *ret_how);
 
 #endif

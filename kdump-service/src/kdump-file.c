@@ -29,11 +29,12 @@ enum {
 	OPT_OUTPUT = 1U << 7,
 	OPT_FORCE = 1U << 8,
 	OPT_AFTER_HOTPLUG = 1U << 9,
+	OPT_LOCAL_INSTEAD = 1U << 10,
 	/* Every verb's: */
-	OPT_CONFIG = 1U << 10,
-	OPT_QUIET = 1U << 11,
-	OPT_NO_PAGER = 1U << 12,
-	OPT_HELP = 1U << 13,
+	OPT_CONFIG = 1U << 11,
+	OPT_QUIET = 1U << 12,
+	OPT_NO_PAGER = 1U << 13,
+	OPT_HELP = 1U << 14,
 };
 #define OPT_COMMON (OPT_CONFIG | OPT_QUIET | OPT_NO_PAGER | OPT_HELP)
 
@@ -52,7 +53,9 @@ static const struct option_doc {
 	{ OPT_DRY_RUN, "--dry-run", "    --dry-run",
 	  "say what it would write, change nothing (the capture initramfs is still built if missing)" },
 	{ OPT_OUTPUT, "--output", "-o, --output FILE", "write FILE (atomically) instead of stdout" },
-	{ OPT_FORCE, "--force", "    --force", "overwrite the --output FILE if it exists" },
+	{ OPT_FORCE, "--force", "    --force", "replace an --output FILE with settings, kept as FILE.bak" },
+	{ OPT_LOCAL_INSTEAD, "--local-instead", "    --local-instead",
+	  "dump locally, to a network target's directory" },
 	{ OPT_AFTER_HOTPLUG, "--after-hotplug", "    --after-hotplug",
 	  "once CPU or memory hotplug events have settled, and only over kdump-file's capture kernel (kdump-file-hotplug.service)" },
 	{ OPT_CONFIG, "--config", "-c, --config FILE", "configuration file (default " CONF_PATH_DEFAULT ")" },
@@ -98,7 +101,7 @@ static const struct verb {
 	  "crash(8) on a dump with the vmlinux its build ID names" },
 	{ "hotplug", verb_hotplug, 0, 0, 1, "[cpu|memory]",
 	  "for the udev rule: after a CPU or memory add or remove, mark the capture kernel's reload as pending unless the kernel updates its ELF headers itself" },
-	{ "import", verb_import, OPT_OUTPUT | OPT_FORCE, 0, 2, "[FILE [SYSCONFIG]]",
+	{ "import", verb_import, OPT_OUTPUT | OPT_FORCE | OPT_LOCAL_INSTEAD, 0, 2, "[FILE [SYSCONFIG]]",
 	  "write the kdump-file.conf equivalent to kdump-tools' /etc/default/kdump-tools or kdump-utils' /etc/kdump.conf (and /etc/sysconfig/kdump), naming every setting not carried over" },
 };
 
@@ -278,6 +281,7 @@ static int check_verb(const struct verb *v, unsigned int seen, int nargs,
 enum {
 	ARG_VERSION = 0x100, ARG_JSON, ARG_VMLINUX, ARG_KVER, ARG_UNDO,
 	ARG_DRY_RUN, ARG_FORCE, ARG_AFTER_HOTPLUG, ARG_NO_PAGER,
+	ARG_LOCAL_INSTEAD,
 };
 
 static const struct option options[] = {
@@ -294,6 +298,7 @@ static const struct option options[] = {
 	{ "dry-run", no_argument, NULL, ARG_DRY_RUN },
 	{ "output", required_argument, NULL, 'o' },
 	{ "force", no_argument, NULL, ARG_FORCE },
+	{ "local-instead", no_argument, NULL, ARG_LOCAL_INSTEAD },
 	{ "after-hotplug", no_argument, NULL, ARG_AFTER_HOTPLUG },
 	{ "no-pager", no_argument, NULL, ARG_NO_PAGER },
 	{}
@@ -318,6 +323,7 @@ static const struct {
 	{ ARG_DRY_RUN, OPT_DRY_RUN, &arg_dry_run, NULL },
 	{ 'o', OPT_OUTPUT, NULL, &arg_output },
 	{ ARG_FORCE, OPT_FORCE, &arg_force, NULL },
+	{ ARG_LOCAL_INSTEAD, OPT_LOCAL_INSTEAD, &arg_local_instead, NULL },
 	{ ARG_AFTER_HOTPLUG, OPT_AFTER_HOTPLUG, &arg_after_hotplug, NULL },
 	{ ARG_NO_PAGER, OPT_NO_PAGER, NULL, NULL },
 };

@@ -61,98 +61,141 @@ static int import_file(struct import *im, const char *path,
 	return 0;
 }
 
-int verb_import(int argc, char *argv[])
+/*
+ * Which files to read: those named, or the anchor's configuration this
+ * machine has.  Logs.
+ */
+static int import_sources(int argc, char *argv[], const char *ret_files[2],
+			  unsigned int *ret_n)
 {
-	enum import_format f[2] = { IMPORT_UNKNOWN, IMPORT_UNKNOWN };
-	const char *files[2] = { NULL, NULL };
-	struct conf_error cerr;
-	struct import *im;
-	struct stat st;
 	unsigned int n = argc - 1;
-	char *text = NULL;
-	int r;
+	bool tools, utils;
 
 	if (n) {
-		files[0] = argv[1];
-		files[1] = n > 1 ? argv[2] : NULL;
-	} else {
-		bool tools = access(IMPORT_KDUMP_TOOLS_PATH, F_OK) == 0;
-		bool utils = access(IMPORT_KDUMP_CONF_PATH, F_OK) == 0;
+		ret_files[0] = argv[1];
+		ret_files[1] = n > 1 ? argv[2] : NULL;
+		*ret_n = n;
+		return 0;
+	}
+	tools = access(IMPORT_KDUMP_TOOLS_PATH, F_OK) == 0;
+	utils = access(IMPORT_KDUMP_CONF_PATH, F_OK) == 0;
+	if (tools && utils) {
+		log_error("both %s (kdump-tools) and %s (kdump-utils) exist: name the one to import (kdump-file import FILE)",
+			  IMPORT_KDUMP_TOOLS_PATH, IMPORT_KDUMP_CONF_PATH);
+		return -EEXIST;
+	}
+	if (!tools && !utils) {
+		log_error("nothing to import: neither %s (kdump-tools) nor %s (kdump-utils) exists; name the file (kdump-file import FILE [SYSCONFIG])",
+			  IMPORT_KDUMP_TOOLS_PATH, IMPORT_KDUMP_CONF_PATH);
+		return -ENOENT;
+	}
+	ret_files[n++] = tools ? IMPORT_KDUMP_TOOLS_PATH : IMPORT_KDUMP_CONF_PATH;
+	if (utils && access(IMPORT_SYSCONFIG_PATH, F_OK) == 0)
+		ret_files[n++] = IMPORT_SYSCONFIG_PATH;
+	*ret_n = n;
+	return 0;
+}
 
-		if (tools && utils) {
-			log_error("both %s (kdump-tools) and %s (kdump-utils) exist: name the one to import (kdump-file import FILE)",
-				  IMPORT_KDUMP_TOOLS_PATH, IMPORT_KDUMP_CONF_PATH);
-			return -EEXIST;
-		}
-		if (!tools && !utils) {
-			log_error("nothing to import: neither %s (kdump-tools) nor %s (kdump-utils) exists; name the file (kdump-file import FILE [SYSCONFIG])",
-				  IMPORT_KDUMP_TOOLS_PATH, IMPORT_KDUMP_CONF_PATH);
-			return -ENOENT;
-		}
-		files[n++] = tools ? IMPORT_KDUMP_TOOLS_PATH : IMPORT_KDUMP_CONF_PATH;
-		if (utils && access(IMPORT_SYSCONFIG_PATH, F_OK) == 0)
-			files[n++] = IMPORT_SYSCONFIG_PATH;
-	}
-	im = malloc(sizeof(*im));
-	if (!im) {
-		log_error("cannot import: out of memory");
-		return -ENOMEM;
-	}
-	import_init(im);
+/* Read the sources into im and make the text; logs. */
+static int import_convert(struct import *im, const char *files[2],
+			  unsigned int n, char **ret_text)
+{
+	enum import_format f[2] = { IMPORT_UNKNOWN, IMPORT_UNKNOWN };
+	struct conf_error cerr;
+	char msg[512];
+	int r;
+
 	for (unsigned int i = 0; i < n; i++) {
 		r = import_file(im, files[i], &f[i]);
 		if (r < 0)
-			goto out;
+			return r;
 	}
 	if (n == 2 && !((f[0] == IMPORT_KDUMP_CONF && f[1] == IMPORT_SYSCONFIG) ||
 			(f[0] == IMPORT_SYSCONFIG && f[1] == IMPORT_KDUMP_CONF))) {
 		log_error("cannot import '%s' (%s) with '%s' (%s): two files are kdump-utils' kdump.conf and its sysconfig",
 			  files[0], import_format_name(f[0]), files[1],
 			  import_format_name(f[1]));
-		r = -EINVAL;
-		goto out;
+		return -EINVAL;
 	}
-	r = import_render(im, &text, &cerr);
+	r = import_render(im, ret_text, &cerr);
 	if (r < 0) {
 		if (r == -ENOMEM)
 			log_error("cannot import: out of memory");
 		else
 			log_error("kdump-file import made a configuration kdump-file refuses (line %u, %s: %s); this is a bug: please report it with the source files",
 				  cerr.line, cerr.key, cerr.msg);
-		goto out;
+		return r;
 	}
+	r = import_check(im, msg, sizeof(msg));
+	if (r < 0) {
+		log_error("cannot import '%s': %s", files[0], msg);
+		free(*ret_text);
+		*ret_text = NULL;
+		return r;
+	}
+	return 0;
+}
+
+/* The text to --output or stdout, then the summary on stderr; logs. */
+static int import_output(const struct import *im, const char *text)
+{
+	enum import_write_how how = IMPORT_WROTE_NEW;
+	char *sum = NULL;
+	int r;
+
 	if (arg_output) {
-		if (!arg_force && lstat(arg_output, &st) == 0) {
-			log_error("'%s' exists: kdump-file import does not overwrite it (add --force to replace it)",
-				  arg_output);
-			r = -EEXIST;
-			goto out;
-		}
-		r = write_file_atomic(arg_output, text, strlen(text), 0644);
-		if (r < 0) {
+		r = import_write(arg_output, text, arg_force, &how);
+		if (r == -EEXIST)
+			log_error("'%s' holds settings: kdump-file import does not replace it (add --force to replace it; the old file is kept as %s.bak)",
+				  arg_output, arg_output);
+		else if (r < 0)
 			log_error("cannot write '%s': %s", arg_output,
 				  strerror(-r));
-			goto out;
-		}
+		if (r < 0)
+			return r;
 	} else {
 		fputs(text, stdout);
 		fflush(stdout);
 	}
-	fprintf(stderr, "kdump-file: import: %u setting%s carried over, %u not carried over",
-		im->n_carried, im->n_carried == 1 ? "" : "s",
-		im->n_not_carried);
-	if (im->n_no_need)
-		fprintf(stderr, ", %u need nothing (kdump-file does that already)",
-			im->n_no_need);
-	fputs(im->n_not_carried ? ":\n" : "\n", stderr);
-	for (size_t i = 0; i < im->n_notes; i++)
-		if (im->notes[i].kind == IMPORT_NOT_CARRIED)
-			fprintf(stderr, "  %s: %s\n", im->notes[i].setting,
-				im->notes[i].reason);
+	r = import_summary(im, &sum);
+	if (r < 0) {
+		log_error("cannot import: out of memory");
+		return r;
+	}
+	fputs(sum, stderr);
+	free(sum);
+	if (how == IMPORT_REPLACED_BACKED_UP)
+		fprintf(stderr, "kdump-file: kept the previous %s as %s.bak\n",
+			arg_output, arg_output);
+	else if (how == IMPORT_REPLACED_COMMENTS)
+		fprintf(stderr, "kdump-file: replaced %s, which held comments only\n",
+			arg_output);
 	if (arg_output)
 		fprintf(stderr, "kdump-file: wrote %s\n", arg_output);
-	r = 0;
-out:
+	return 0;
+}
+
+int verb_import(int argc, char *argv[])
+{
+	const char *files[2] = { NULL, NULL };
+	struct import *im;
+	unsigned int n;
+	char *text = NULL;
+	int r;
+
+	r = import_sources(argc, argv, files, &n);
+	if (r < 0)
+		return r;
+	im = malloc(sizeof(*im));
+	if (!im) {
+		log_error("cannot import: out of memory");
+		return -ENOMEM;
+	}
+	import_init(im);
+	im->local_instead = arg_local_instead;
+	r = import_convert(im, files, n, &text);
+	if (r >= 0)
+		r = import_output(im, text);
 	free(text);
 	import_free(im);
 	free(im);

@@ -336,7 +336,8 @@ expect "import Debian 12's kdump-tools defaults" 0 -- "$kf" import "$fx/debian12
 has "import: the dump path" "$t/out" "path = /var/crash"
 has "import: kdump-config's panic_on_oops" "$t/out" "panic_on = oops"
 has "import: the source named" "$t/out" "#   $fx/debian12-kdump-tools (kdump-tools)"
-has "import: the summary" "$t/err" "kdump-file: import: 2 settings carried over, 0 not carried over, 3 need nothing"
+has "import: kdump-tools' default MAKEDUMP_ARGS" "$t/out" "compression = zlib"
+has "import: the summary" "$t/err" "kdump-file: import: 7 settings carried over, 0 not carried over, 9 need nothing"
 expect "import kdump-utils' defaults" 0 -- "$kf" import "$fx/fedora-kdump.conf" "$fx/fedora-sysconfig-kdump"
 has "import: core_collector's compression" "$t/out" "compression = lzo"
 has "import: core_collector's message level" "$t/out" "makedumpfile_args = --message-level 7"
@@ -344,14 +345,25 @@ has "import: KDUMP_COMMANDLINE_REMOVE" "$t/out" "cmdline_remove = slub_debug qui
 has "import: KDUMP_COMMANDLINE_APPEND" "$t/out" "cmdline_append = nokaslr hest_disable novmcoredd cma=0 hugetlb_cma=0 pcie_ports=compat"
 has "import: udev's parameter not carried" "$t/out" "# not carried over: KDUMP_COMMANDLINE_APPEND (udev.children-max=2): kdump-file's capture runs without udev"
 has "import: the summary lists it" "$t/err" "  KDUMP_COMMANDLINE_APPEND (udev.children-max=2): kdump-file's capture runs without udev"
-printf '%s\n' 'KDUMP_COREDIR=/var/crash' 'SSH="kdump@backup.example"' >"$t/kdump-tools"
-expect "import a kdump-tools SSH target" 0 -- "$kf" import "$t/kdump-tools"
-has "import: SSH not carried, in the file" "$t/out" "# not carried over: SSH: network dump targets are not supported by kdump-file yet"
-has "import: SSH not carried, in the summary" "$t/err" "1 not carried over:"
-has "import: SSH's reason in the summary" "$t/err" "  SSH: network dump targets are not supported"
-printf '%s\n' 'path /var/crash' 'nfs server:/export' >"$t/kdump.conf"
-expect "import a kdump-utils NFS target" 0 -- "$kf" import "$t/kdump.conf"
-has "import: nfs not carried" "$t/out" "# not carried over: nfs: network dump targets are not supported by kdump-file yet"
+# A network target: import stops, unless --local-instead, and then says
+# what changes.
+expect "import a kdump-tools SSH target" 1 -- "$kf" import "$fx/debian12-kdump-tools.ssh"
+has "import: SSH refused, with what to do" "$t/err" "cannot import '$fx/debian12-kdump-tools.ssh': SSH: dumps go to kdump@backup.example.com:/var/crash over SSH, and kdump-file dumps only to this machine's disks: add --local-instead to dump to /var/crash here instead"
+if [ ! -s "$t/out" ]; then pass "import: nothing written for SSH"; else fail "import: output for SSH"; fi
+expect "import --local-instead an SSH target" 0 -- "$kf" import --local-instead "$fx/debian12-kdump-tools.ssh"
+has "import --local-instead: the local path" "$t/out" "path = /var/crash"
+has "import --local-instead: what changed, in the file" "$t/out" "# carried over with a difference: SSH: dumps went to kdump@backup.example.com:/var/crash over SSH; with --local-instead they go to path = /var/crash on this machine instead"
+has "import --local-instead: what changed, in the summary" "$t/err" "  with a difference: SSH: dumps went to kdump@backup.example.com:/var/crash over SSH"
+expect "import a kdump-utils NFS target" 1 -- "$kf" import "$fx/fedora-kdump.conf.nfs"
+has "import: nfs refused" "$t/err" "nfs: dumps go to my.server.com:/export/tmp/var/crash over NFS"
+expect "import --local-instead an NFS target" 0 -- "$kf" import --local-instead "$fx/fedora-kdump.conf.nfs"
+has "import --local-instead: nfs changed" "$t/out" "# carried over with a difference: nfs: dumps went to my.server.com:/export/tmp/var/crash over NFS"
+expect "--local-instead with another command" 2 -- "$kf" --local-instead status
+has "--local-instead: which command takes it" "$t/err" "--local-instead is for import"
+# The hooks: kdump_pre stops the dump when it fails, the arguments differ.
+expect "import kdump_pre and kdump_post" 0 -- "$kf" import "$fx/fedora-kdump.conf.hooks"
+has "import: kdump_pre's failure stops" "$t/out" "hook_failure = stop"
+has "import: the hooks' arguments" "$t/err" "  with a difference: kdump_post: kdump-file runs it with two arguments"
 printf '%s\n' 'USE_KDUMP=1' 'KDUMP_COREDIR="/var/crash' >"$t/bad"
 expect "import an unterminated quote" 1 -- "$kf" import "$t/bad"
 has "import: file, line and fault" "$t/err" "cannot import '$t/bad': line 2: unterminated double quote in the value of KDUMP_COREDIR"
@@ -360,7 +372,7 @@ expect "import a file of neither tool" 1 -- "$kf" import "$t/other"
 has "import: which formats it knows" "$t/err" "neither kdump-tools' configuration"
 expect "import a missing file" 1 -- "$kf" import "$t/missing"
 has "import: the missing file named" "$t/err" "cannot import '$t/missing': No such file or directory"
-expect "import two kdump-tools files" 1 -- "$kf" import "$t/kdump-tools" "$fx/debian12-kdump-tools"
+expect "import two kdump-tools files" 1 -- "$kf" import "$fx/debian12-kdump-tools.ssh" "$fx/debian12-kdump-tools"
 has "import: which two files go together" "$t/err" "two files are kdump-utils' kdump.conf and its sysconfig"
 expect "import three files" 2 -- "$kf" import a b c
 expect "--output with another command" 2 -- "$kf" --output "$t/x" status
@@ -372,11 +384,19 @@ if [ ! -s "$t/out" ] && [ "$(stat -c %a "$t/new.conf")" = 644 ]; then
 else
 	fail "import --output: stdout not empty or mode $(stat -c %a "$t/new.conf")"
 fi
-expect "import --output over a file" 1 -- "$kf" import -o "$t/new.conf" "$t/kdump.conf"
-has "import: no overwrite without --force" "$t/err" "add --force to replace it"
+expect "import --output over a file" 1 -- "$kf" import -o "$t/new.conf" "$fx/fedora-kdump.conf"
+has "import: no overwrite without --force" "$t/err" "add --force to replace it; the old file is kept as $t/new.conf.bak"
 has "import: the file kept" "$t/new.conf" "(kdump-tools)"
-expect "import --output --force" 0 -- "$kf" import -o "$t/new.conf" --force "$t/kdump.conf"
-has "import --force: replaced" "$t/new.conf" "nfs: network dump targets"
+expect "import --output --force" 0 -- "$kf" import -o "$t/new.conf" --force "$fx/fedora-kdump.conf"
+has "import --force: replaced" "$t/new.conf" "(kdump-utils kdump.conf)"
+has "import --force: the old file kept" "$t/new.conf.bak" "(kdump-tools)"
+has "import --force: says so" "$t/err" "kdump-file: kept the previous $t/new.conf as $t/new.conf.bak"
+# The /etc/kdump-file.conf the package ships holds comments only.
+cp "$(dirname "$(realpath "$0")")/../conf/kdump-file.conf" "$t/shipped.conf"
+expect "import --output over the shipped file" 0 -- "$kf" import -o "$t/shipped.conf" "$fx/debian12-kdump-tools"
+has "import --output: the shipped file replaced" "$t/shipped.conf" "(kdump-tools)"
+has "import --output: says it held comments only" "$t/err" "kdump-file: replaced $t/shipped.conf, which held comments only"
+if [ ! -e "$t/shipped.conf.bak" ]; then pass "import --output: no backup of comments"; else fail "import --output: a backup of comments"; fi
 
 # makedumpfile_args: show prints the command lines the capture runs; a
 # refused option is named with its reason.
