@@ -62,15 +62,25 @@ static void report_ctx_done(struct report_ctx *c)
 
 /*
  * crash(8) on the vmcore: its output in *ret_out, or -ETIMEDOUT, -ENODATA
- * (no backtrace in it) or the errno of running it.
+ * (no backtrace in it) or the errno of running it. It runs in "/" (see
+ * analyze-run.c), so it gets absolute paths, and with --no_crashrc: the
+ * commands of the invoking user's ~/.crashrc have no place in a report.
  */
 static int report_with_crash(struct report_ctx *c, char **ret_out)
 {
+	_cleanup_free_ char *vmlinux = realpath(c->vmlinux, NULL);
+	_cleanup_free_ char *vmcore = realpath(c->vmcore, NULL);
 	char *argv[] = { (char *)tool("KDUMP_FILE_CRASH", "crash"), "-s",
-			 (char *)c->vmlinux, (char *)c->vmcore, NULL };
+			 "--no_crashrc", vmlinux, vmcore, NULL };
 	struct run_result res;
 	int r;
 
+	if (!vmlinux || !vmcore) {
+		r = -(errno ?: ENOENT);
+		log_warning("cannot resolve '%s': %s", vmlinux ? c->vmcore :
+			    c->vmlinux, strerror(-r));
+		return r;
+	}
 	r = run_tool(argv, crash_script, arg_timeout, &res);
 	if (r < 0) {
 		log_warning("cannot run %s: %s", argv[0], strerror(-r));
@@ -112,13 +122,14 @@ static int read_log(const char *path, char **ret)
 static int dump_dmesg(struct report_ctx *c, char **ret)
 {
 	char tmpdir[] = "/tmp/kdump-file-analyze.XXXXXX", out[PATH_MAX];
+	_cleanup_free_ char *vmcore = realpath(c->vmcore, NULL);
 	char *argv[] = { (char *)tool("KDUMP_FILE_MAKEDUMPFILE",
 				      "makedumpfile"), "--dump-dmesg",
-			 (char *)c->vmcore, out, NULL };
+			 vmcore, out, NULL };
 	struct run_result res = { 0 };
 	int r;
 
-	if (!mkdtemp(tmpdir))
+	if (!vmcore || !mkdtemp(tmpdir))
 		return -errno;
 	snprintf(out, sizeof(out), "%s/dmesg", tmpdir);
 	r = run_tool(argv, NULL, arg_timeout, &res);

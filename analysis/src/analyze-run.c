@@ -3,7 +3,9 @@
  * kdump-file-analyze: the runner of crash(8) and makedumpfile(8).
  *
  * The program gets its own process group, so that a timeout kills what it
- * started too.
+ * started too, and "/" as its working directory: crash(8) runs the
+ * commands of a .crashrc in its working directory, and the caller's
+ * directory may hold anyone's.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -47,8 +49,8 @@ static pid_t spawn(char *const argv[], int in_fd, int out_fd)
 		return -errno;
 	if (pid == 0) {
 		(void)setpgid(0, 0);
-		if (dup2(in_fd, 0) < 0 || dup2(out_fd, 1) < 0 ||
-		    dup2(out_fd, 2) < 0)
+		if (chdir("/") < 0 || dup2(in_fd, 0) < 0 ||
+		    dup2(out_fd, 1) < 0 || dup2(out_fd, 2) < 0)
 			_exit(127);
 		execvp(argv[0], argv);
 		fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
