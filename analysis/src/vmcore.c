@@ -22,6 +22,7 @@
 
 #include <libkdumpfile/kdumpfile.h>
 
+#include "cleanup.h"
 #include "vmcore.h"
 
 /* Kernel notes are a few KiB; 64 MiB would be 100000+ CPUs. */
@@ -319,14 +320,10 @@ static int check_sections(struct vmcore *v, const Elf64_Ehdr *eh)
 	return 0;
 }
 
-static int check_elf(struct vmcore *v)
+/* The ELF header of an x86_64 core whose program headers we can read. */
+static int check_elf_header(struct vmcore *v, Elf64_Ehdr *ret)
 {
-	unsigned int n_prstatus = 0, n_notes = 0;
-	bool has_vmcoreinfo = false;
-	Elf64_Phdr *ph = NULL;
-	uint64_t phnum;
 	Elf64_Ehdr eh;
-	size_t i;
 	int r;
 
 	if (v->file_size < sizeof(eh))
@@ -356,21 +353,27 @@ static int check_elf(struct vmcore *v)
 		return fail(v, -EBADMSG,
 			    "corrupt ELF header: program header size %u, "
 			    "expected %zu", eh.e_phentsize, sizeof(Elf64_Phdr));
+	*ret = eh;
+	return 0;
+}
 
-	r = check_sections(v, &eh);
-	if (r < 0)
-		return r;
-	phnum = eh.e_phnum;
+/*
+ * The number of program headers (for PN_XNUM, more than 65534 of them, it
+ * is in section 0: include/uapi/linux/elf.h), all of them in the file.
+ */
+static int elf_phnum(struct vmcore *v, const Elf64_Ehdr *eh, uint64_t *ret)
+{
+	uint64_t phnum = eh->e_phnum;
+	Elf64_Shdr sh;
+	int r;
+
 	if (phnum == PN_XNUM) {
-		/* More than 65534 headers: the count is in section 0. */
-		Elf64_Shdr sh;
-
-		if (eh.e_shentsize != sizeof(sh) ||
-		    !in_file(v, eh.e_shoff, sizeof(sh)))
+		if (eh->e_shentsize != sizeof(sh) ||
+		    !in_file(v, eh->e_shoff, sizeof(sh)))
 			return fail(v, -EBADMSG,
 				    "corrupt ELF header: e_phnum is PN_XNUM but "
 				    "section header 0 is not in the file");
-		r = pread_full(v, &sh, sizeof(sh), eh.e_shoff,
+		r = pread_full(v, &sh, sizeof(sh), eh->e_shoff,
 			       "section header 0");
 		if (r < 0)
 			return r;
@@ -379,102 +382,121 @@ static int check_elf(struct vmcore *v)
 	if (phnum == 0)
 		return fail(v, -EBADMSG,
 			    "corrupt ELF core: no program headers");
-	if (eh.e_phoff > v->file_size ||
-	    phnum > (v->file_size - eh.e_phoff) / sizeof(Elf64_Phdr))
+	if (eh->e_phoff > v->file_size ||
+	    phnum > (v->file_size - eh->e_phoff) / sizeof(Elf64_Phdr))
 		return fail(v, -EBADMSG,
 			    "truncated: program header table (%" PRIu64
 			    " entries at offset %#" PRIx64 ") ends past the end "
 			    "of the file (%" PRIu64 " bytes)", phnum,
-			    (uint64_t)eh.e_phoff, v->file_size);
+			    (uint64_t)eh->e_phoff, v->file_size);
+	*ret = phnum;
+	return 0;
+}
 
+/* Program header @i, a PT_LOAD, as a segment whose sums do not wrap. */
+static int check_load(struct vmcore *v, size_t i, const Elf64_Phdr *p,
+		      struct vmcore_segment *ret)
+{
+	if (p->p_filesz > p->p_memsz || p->p_memsz > UINT64_MAX - p->p_paddr ||
+	    p->p_filesz > UINT64_MAX - p->p_offset)
+		return fail(v, -EBADMSG,
+			    "corrupt program header %zu (PT_LOAD): offset %#"
+			    PRIx64 " file size %#" PRIx64 " memory size %#"
+			    PRIx64 " at physical %#" PRIx64, i,
+			    (uint64_t)p->p_offset, (uint64_t)p->p_filesz,
+			    (uint64_t)p->p_memsz, (uint64_t)p->p_paddr);
+	*ret = (struct vmcore_segment) {
+		.paddr = p->p_paddr,
+		.vaddr = p->p_vaddr,
+		.offset = p->p_offset,
+		.filesz = p->p_filesz,
+		.memsz = p->p_memsz,
+	};
+	return 0;
+}
+
+/* Program header @i, a PT_NOTE: its notes read and walked. */
+static int check_note_segment(struct vmcore *v, size_t i, const Elf64_Phdr *p,
+			      unsigned int *n_prstatus, bool *has_vmcoreinfo)
+{
+	_cleanup_free_ uint8_t *notes = NULL;
+	int r;
+
+	if (p->p_filesz > NOTES_MAX)
+		return fail(v, -EBADMSG,
+			    "corrupt program header %zu: PT_NOTE size %" PRIu64
+			    " is absurd", i, (uint64_t)p->p_filesz);
+	if (!in_file(v, p->p_offset, p->p_filesz))
+		return fail(v, -EBADMSG,
+			    "truncated: notes (PT_NOTE, %" PRIu64 " bytes at "
+			    "offset %#" PRIx64 ") end past the end of the file "
+			    "(%" PRIu64 " bytes)", (uint64_t)p->p_filesz,
+			    (uint64_t)p->p_offset, v->file_size);
+	notes = malloc(p->p_filesz ? p->p_filesz : 1);
+	if (!notes)
+		return fail(v, -ENOMEM, "out of memory for notes");
+	r = pread_full(v, notes, p->p_filesz, p->p_offset, "notes");
+	if (r < 0)
+		return r;
+	return check_notes(v, "PT_NOTE", notes, p->p_filesz, n_prstatus,
+			   has_vmcoreinfo);
+}
+
+/*
+ * The headers and notes of an ELF core, checked before libkdumpfile reads
+ * them; its PT_LOADs kept in v->segs.
+ */
+static int check_elf(struct vmcore *v)
+{
+	_cleanup_free_ struct vmcore_segment *segs = NULL;
+	_cleanup_free_ Elf64_Phdr *ph = NULL;
+	unsigned int n_prstatus = 0, n_notes = 0;
+	bool has_vmcoreinfo = false;
+	/* zeroed: gcc cannot see that fail() returns a negative value */
+	uint64_t phnum = 0, i;
+	size_t n_segs = 0;
+	Elf64_Ehdr eh = { 0 };
+	int r;
+
+	r = check_elf_header(v, &eh);
+	if (r < 0)
+		return r;
+	r = check_sections(v, &eh);
+	if (r < 0)
+		return r;
+	r = elf_phnum(v, &eh, &phnum);
+	if (r < 0)
+		return r;
 	ph = calloc(phnum, sizeof(*ph));
-	v->segs = calloc(phnum, sizeof(*v->segs));
-	if (!ph || !v->segs) {
-		r = fail(v, -ENOMEM, "out of memory for %" PRIu64
-			 " program headers", phnum);
-		goto out;
-	}
+	segs = calloc(phnum, sizeof(*segs));
+	if (!ph || !segs)
+		return fail(v, -ENOMEM, "out of memory for %" PRIu64
+			    " program headers", phnum);
 	r = pread_full(v, ph, phnum * sizeof(*ph), eh.e_phoff,
 		       "program header table");
-	if (r < 0)
-		goto out;
-
-	for (i = 0; i < phnum; i++) {
-		const Elf64_Phdr *p = &ph[i];
-
-		if (p->p_type == PT_LOAD) {
-			if (p->p_filesz > p->p_memsz ||
-			    p->p_memsz > UINT64_MAX - p->p_paddr ||
-			    p->p_filesz > UINT64_MAX - p->p_offset) {
-				r = fail(v, -EBADMSG,
-					 "corrupt program header %zu (PT_LOAD): "
-					 "offset %#" PRIx64 " file size %#" PRIx64
-					 " memory size %#" PRIx64 " at physical %#"
-					 PRIx64, i, (uint64_t)p->p_offset,
-					 (uint64_t)p->p_filesz,
-					 (uint64_t)p->p_memsz,
-					 (uint64_t)p->p_paddr);
-				goto out;
-			}
-			v->segs[v->n_segs++] = (struct vmcore_segment) {
-				.paddr = p->p_paddr,
-				.vaddr = p->p_vaddr,
-				.offset = p->p_offset,
-				.filesz = p->p_filesz,
-				.memsz = p->p_memsz,
-			};
-		} else if (p->p_type == PT_NOTE) {
-			uint8_t *notes;
-
-			if (p->p_filesz > NOTES_MAX) {
-				r = fail(v, -EBADMSG,
-					 "corrupt program header %zu: PT_NOTE "
-					 "size %" PRIu64 " is absurd", i,
-					 (uint64_t)p->p_filesz);
-				goto out;
-			}
-			if (!in_file(v, p->p_offset, p->p_filesz)) {
-				r = fail(v, -EBADMSG,
-					 "truncated: notes (PT_NOTE, %" PRIu64
-					 " bytes at offset %#" PRIx64 ") end past "
-					 "the end of the file (%" PRIu64 " bytes)",
-					 (uint64_t)p->p_filesz,
-					 (uint64_t)p->p_offset, v->file_size);
-				goto out;
-			}
-			notes = malloc(p->p_filesz ? p->p_filesz : 1);
-			if (!notes) {
-				r = fail(v, -ENOMEM, "out of memory for notes");
-				goto out;
-			}
-			r = pread_full(v, notes, p->p_filesz, p->p_offset,
-				       "notes");
-			if (r >= 0)
-				r = check_notes(v, "PT_NOTE", notes,
-						p->p_filesz, &n_prstatus,
-						&has_vmcoreinfo);
-			free(notes);
-			if (r < 0)
-				goto out;
+	for (i = 0; r >= 0 && i < phnum; i++) {
+		if (ph[i].p_type == PT_LOAD) {
+			r = check_load(v, i, &ph[i], &segs[n_segs]);
+			n_segs += r >= 0;
+		} else if (ph[i].p_type == PT_NOTE) {
+			r = check_note_segment(v, i, &ph[i], &n_prstatus,
+					       &has_vmcoreinfo);
 			n_notes++;
 		}
 	}
-	if (v->n_segs == 0) {
-		r = fail(v, -EBADMSG,
-			 "corrupt ELF core: no PT_LOAD segment, the dump holds "
-			 "no memory");
-		goto out;
-	}
-	if (n_notes == 0) {
-		r = fail(v, -EBADMSG,
-			 "corrupt ELF core: no PT_NOTE segment (no CPU registers, "
-			 "no VMCOREINFO)");
-		goto out;
-	}
-	r = 0;
-out:
-	free(ph);
-	return r;
+	if (r < 0)
+		return r;
+	if (n_segs == 0)
+		return fail(v, -EBADMSG,
+			    "corrupt ELF core: no PT_LOAD segment, the dump "
+			    "holds no memory");
+	if (n_notes == 0)
+		return fail(v, -EBADMSG,
+			    "corrupt ELF core: no PT_NOTE segment (no CPU "
+			    "registers, no VMCOREINFO)");
+	v->segs = TAKE_PTR(segs);
+	v->n_segs = n_segs;
+	return 0;
 }
 
 /*
