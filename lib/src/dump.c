@@ -11,7 +11,9 @@
 #include <unistd.h>
 
 #include "dump.h"
+#include "dumpdir.h"
 #include "json.h"
+#include "util.h"
 
 bool dump_name_valid(const char *name)
 {
@@ -109,94 +111,71 @@ int dump_find_last(const char *base, char *ret, size_t size)
 	return 0;
 }
 
-static int read_small(const char *path, char *buf, size_t size)
+/* kdump-file-analyze's report: "crash SIG: PANIC in TASK". */
+static void inspect_report(int dirfd, struct dump_info *d)
 {
-	ssize_t n;
-	int fd;
+	/* A report.json holds the backtrace and more: room for a large one. */
+	_cleanup_free_ char *json = NULL;
+	char sig[64] = "", panic[256] = "", task[64] = "";
 
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, size - 1);
-	close(fd);
-	if (n < 0)
-		return -errno;
-	buf[n] = '\0';
-	return 0;
+	if (read_file_max_at(dirfd, DUMP_REPORT_JSON, &json, 1024 * 1024) < 0)
+		return;
+	(void)json_get_field(json, "signature", sig, sizeof(sig));
+	if (json_get_field(json, "panic", panic, sizeof(panic)) < 0 ||
+	    strcmp(panic, "null") == 0)
+		(void)json_get_field(json, "oops", panic, sizeof(panic));
+	if (strcmp(panic, "null") == 0)
+		panic[0] = '\0';
+	(void)json_get_field(json, "task.command", task, sizeof(task));
+	if (strcmp(sig, "null") == 0)
+		sig[0] = '\0';
+	snprintf(d->signature, sizeof(d->signature), "%s", sig);
+	if (sig[0])
+		snprintf(d->summary, sizeof(d->summary), "crash %s: %s in %s",
+			 sig, panic[0] ? panic : "no panic message",
+			 task[0] ? task : "unknown task");
 }
 
 int dump_inspect(const char *dir, struct dump_info *ret)
 {
-	/* A report.json holds the backtrace and more: room for a large one. */
-	const size_t json_max = 1024 * 1024;
-	char p[4200], *json, v[64];
+	_cleanup_free_ struct dump_metadata *m = NULL;
+	_cleanup_free_ struct dump_info *d = NULL;
+	_cleanup_close_ int fd = -1;
 	struct stat st;
 
-	memset(ret, 0, sizeof(*ret));
-	ret->crash_time = -1;
-	ret->vmcore_bytes = -1;
-	if (strlen(dir) >= sizeof(ret->dir))
+	if (strlen(dir) >= sizeof(d->dir))
 		return -ENAMETOOLONG;
-	strcpy(ret->dir, dir);
-	if (stat(dir, &st) < 0)
-		return -errno;
-	if (!S_ISDIR(st.st_mode))
-		return -ENOTDIR;
-	snprintf(p, sizeof(p), "%s/vmcore", dir);
-	if (stat(p, &st) == 0) {
-		ret->has_vmcore = true;
-		ret->vmcore_bytes = st.st_size;
-	}
-	snprintf(p, sizeof(p), "%s/vmcore-incomplete", dir);
-	ret->has_incomplete = access(p, F_OK) == 0;
-	snprintf(p, sizeof(p), "%s/dmesg.txt", dir);
-	ret->has_dmesg = access(p, F_OK) == 0;
-	json = malloc(json_max);
-	if (!json)
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOTDIR ? -ENOTDIR : -errno;
+	d = calloc(1, sizeof(*d));
+	m = malloc(sizeof(*m));
+	if (!d || !m)
 		return -ENOMEM;
-	snprintf(p, sizeof(p), "%s/metadata.json", dir);
-	if (read_small(p, json, json_max) == 0) {
-		ret->has_metadata = true;
-		(void)json_get_field(json, "panic", ret->panic,
-				     sizeof(ret->panic));
-		(void)json_get_field(json, "error", ret->error,
-				     sizeof(ret->error));
-		(void)json_get_field(json, "kernel_release", ret->release,
-				     sizeof(ret->release));
-		if (json_get_field(json, "crash_time", v, sizeof(v)) == 0)
-			ret->crash_time = strtoll(v, NULL, 10);
+	strcpy(d->dir, dir);
+	d->crash_time = -1;
+	d->vmcore_bytes = -1;
+	if (fstatat(fd, DUMP_VMCORE, &st, 0) == 0) {
+		d->has_vmcore = true;
+		d->vmcore_bytes = st.st_size;
+	}
+	d->has_incomplete = faccessat(fd, DUMP_VMCORE_INCOMPLETE, F_OK, 0) == 0;
+	d->has_dmesg = faccessat(fd, DUMP_DMESG, F_OK, 0) == 0;
+	if (dump_metadata_read(fd, m) == 0) {
+		d->has_metadata = true;
+		snprintf(d->panic, sizeof(d->panic), "%s", m->panic);
+		snprintf(d->error, sizeof(d->error), "%s", m->error);
+		snprintf(d->release, sizeof(d->release), "%s",
+			 m->kernel_release);
+		d->crash_time = m->crash_time;
 		/*
 		 * Only the final record says both: the one written while
 		 * the capture runs says complete false.
 		 */
-		ret->dmesg_only =
-			json_get_field(json, "dmesg_only", v, sizeof(v)) == 0 &&
-			strcmp(v, "true") == 0 &&
-			json_get_field(json, "complete", v, sizeof(v)) == 0 &&
-			strcmp(v, "true") == 0;
+		d->dmesg_only = m->dmesg_only && m->complete;
 	}
-	/* kdump-file-analyze's report: "crash SIG: PANIC in TASK". */
-	snprintf(p, sizeof(p), "%s/report.json", dir);
-	if (read_small(p, json, json_max) == 0) {
-		char sig[64] = "", panic[256] = "", task[64] = "";
-
-		(void)json_get_field(json, "signature", sig, sizeof(sig));
-		if (json_get_field(json, "panic", panic, sizeof(panic)) < 0 ||
-		    strcmp(panic, "null") == 0)
-			(void)json_get_field(json, "oops", panic, sizeof(panic));
-		if (strcmp(panic, "null") == 0)
-			panic[0] = '\0';
-		(void)json_get_field(json, "task.command", task, sizeof(task));
-		if (strcmp(sig, "null") == 0)
-			sig[0] = '\0';
-		snprintf(ret->signature, sizeof(ret->signature), "%s", sig);
-		if (sig[0])
-			snprintf(ret->summary, sizeof(ret->summary),
-				 "crash %s: %s in %s", sig,
-				 panic[0] ? panic : "no panic message",
-				 task[0] ? task : "unknown task");
-	}
-	free(json);
+	inspect_report(fd, d);
+	*ret = *d;
 	return 0;
 }
 

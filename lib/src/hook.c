@@ -1,169 +1,73 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The hook runner.  The capture cannot afford a hook that hangs: the whole
- * process group is killed when the time is over, and the pipe that carries
- * its output is read with poll() so that a child left holding it open
- * cannot keep us waiting either.
+ * The hook runner: a user's program through process_run(), which gives it
+ * a process group of its own, reads its output with poll() and kills what
+ * it leaves behind; here only what a hook adds, an absolute path and a
+ * result the capture records.
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <unistd.h>
 
 #include "hook.h"
-#include "util.h"
+#include "process.h"
 
-/* After its exit: how long what is left in the pipe may take to come. */
-#define HOOK_DRAIN_MS 1000
-/* After SIGKILL: how long to wait for a process stuck in the kernel. */
-#define HOOK_REAP_MS 2000
+struct hook_out {
+	void (*out)(const char *buf, size_t n, void *userdata);
+	void *userdata;
+};
 
-static void child(char *const argv[], int out_fd, int err_fd)
+/* The line back with its newline, in one call as the callers expect. */
+static void hook_line(const char *line, size_t len, void *userdata)
 {
-	static const int reset[] = { SIGPIPE, SIGCHLD, SIGINT, SIGTERM,
-				     SIGHUP, SIGQUIT, SIGALRM };
-	sigset_t none;
-	int fd, e;
+	struct hook_out *h = userdata;
+	char buf[PROCESS_LINE_MAX + 1];
 
-	(void)setpgid(0, 0);
-	sigemptyset(&none);
-	(void)sigprocmask(SIG_SETMASK, &none, NULL);
-	for (size_t i = 0; i < sizeof(reset) / sizeof(reset[0]); i++)
-		(void)signal(reset[i], SIG_DFL);
-	fd = open("/dev/null", O_RDONLY);
-	if (fd < 0 || dup2(fd, STDIN_FILENO) < 0 ||
-	    dup2(out_fd, STDOUT_FILENO) < 0 || dup2(out_fd, STDERR_FILENO) < 0) {
-		e = errno;
-		(void)!write(err_fd, &e, sizeof(e));
-		_exit(127);
-	}
-	/* Nothing of ours but the error pipe (close-on-exec already) leaks. */
-	(void)close_range(3, ~0U, CLOSE_RANGE_CLOEXEC);
-	execv(argv[0], argv);
-	e = errno;
-	(void)!write(err_fd, &e, sizeof(e));
-	_exit(127);
+	if (!h->out)
+		return;
+	memcpy(buf, line, len);
+	buf[len] = '\n';
+	h->out(buf, len + 1, h->userdata);
 }
 
-/* SIGKILL to the group and to the leader, then reap it within HOOK_REAP_MS. */
-static bool kill_and_reap(pid_t pid, int *status)
+static void hook_result_from(const struct process_result *p,
+			     struct hook_result *ret)
 {
-	unsigned long long end = now_ms() + HOOK_REAP_MS;
-
-	(void)kill(-pid, SIGKILL);
-	(void)kill(pid, SIGKILL);
-	for (;;) {
-		pid_t w = waitpid(pid, status, WNOHANG);
-
-		if (w == pid || (w < 0 && errno != EINTR))
-			return w == pid;
-		if (now_ms() >= end)
-			return false;
-		usleep(10 * 1000);
-	}
+	*ret = (struct hook_result){ .status = -1, .ms = p->elapsed_ms };
+	if (p->timed_out)
+		ret->timed_out = true;
+	else if (WIFEXITED(p->wait_status))
+		ret->status = WEXITSTATUS(p->wait_status);
+	else if (WIFSIGNALED(p->wait_status))
+		ret->signal = WTERMSIG(p->wait_status);
 }
 
 int hook_run(char *const argv[], unsigned long long timeout_ms,
 	     void (*out)(const char *buf, size_t n, void *userdata),
 	     void *userdata, struct hook_result *ret)
 {
-	unsigned long long start, end, drain_end = 0;
-	int opipe[2], epipe[2], status = 0, child_errno = 0, r;
-	bool exited = false, eof = false;
-	char buf[4096];
-	ssize_t n;
-	pid_t pid;
+	struct hook_out h = { .out = out, .userdata = userdata };
+	struct process_opts o = PROCESS_OPTS_INIT;
+	struct process_result p;
+	int r;
 
-	memset(ret, 0, sizeof(*ret));
-	ret->status = -1;
-	if (pipe2(opipe, O_CLOEXEC) < 0)
-		return -errno;
-	if (pipe2(epipe, O_CLOEXEC) < 0) {
-		r = -errno;
-		close(opipe[0]);
-		close(opipe[1]);
-		return r;
-	}
-	start = now_ms();
-	end = start + timeout_ms;
-	pid = fork();
-	if (pid < 0) {
-		r = -errno;
-		close(opipe[0]);
-		close(opipe[1]);
-		close(epipe[0]);
-		close(epipe[1]);
-		return r;
-	}
-	if (pid == 0)
-		child(argv, opipe[1], epipe[1]);
-	/* Both sides set the group: whichever runs first, it exists. */
-	(void)setpgid(pid, pid);
-	close(opipe[1]);
-	close(epipe[1]);
-	/* EOF at the exec; an errno when it failed. */
-	do
-		n = read(epipe[0], &child_errno, sizeof(child_errno));
-	while (n < 0 && errno == EINTR);
-	close(epipe[0]);
-	if (n == sizeof(child_errno)) {
-		(void)kill_and_reap(pid, &status);
-		close(opipe[0]);
-		ret->error = child_errno ? child_errno : EIO;
-		ret->ms = now_ms() - start;
+	if (!argv || !argv[0] || argv[0][0] != '/')
+		return -EINVAL;
+	/* process_run() takes 0 as no limit; here it is no time at all. */
+	o.timeout_ms = timeout_ms == 0 ? 1 :
+		       timeout_ms > UINT_MAX ? UINT_MAX : (unsigned int)timeout_ms;
+	/* Through the pipe even without out: never on our own stdout. */
+	o.on_line = hook_line;
+	o.userdata = &h;
+	r = process_run(argv, &o, &p);
+	if (r < 0) {
+		*ret = (struct hook_result){ .status = -1, .error = -r };
 		return 0;
 	}
-
-	for (;;) {
-		unsigned long long now = now_ms(), until;
-		struct pollfd p = { .fd = opipe[0], .events = POLLIN };
-
-		if (!exited) {
-			pid_t w = waitpid(pid, &status, WNOHANG);
-
-			if (w == pid) {
-				exited = true;
-				ret->ms = now - start;
-				/* What it left running goes with it. */
-				(void)kill(-pid, SIGKILL);
-				drain_end = now + HOOK_DRAIN_MS;
-			}
-		}
-		if (exited && (eof || now >= drain_end))
-			break;
-		if (!exited && now >= end) {
-			ret->timed_out = true;
-			ret->ms = now - start;
-			if (!kill_and_reap(pid, &status))
-				status = -1;
-			break;
-		}
-		until = exited ? drain_end : end;
-		if (until - now > 50)
-			until = now + 50;
-		if (eof) {
-			usleep((until - now) * 1000);
-			continue;
-		}
-		if (poll(&p, 1, (int)(until - now)) <= 0)
-			continue;
-		n = read(opipe[0], buf, sizeof(buf));
-		if (n > 0 && out)
-			out(buf, n, userdata);
-		else if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN))
-			eof = true;
-	}
-	close(opipe[0]);
-	if (ret->timed_out)
-		return 0;
-	if (WIFEXITED(status))
-		ret->status = WEXITSTATUS(status);
-	else if (WIFSIGNALED(status))
-		ret->signal = WTERMSIG(status);
+	hook_result_from(&p, ret);
 	return 0;
 }
 

@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * A user's hook in the capture: one program run without a shell, in a
- * process group of its own, stdin from /dev/null, stdout and stderr
- * through a pipe to a callback, killed with its whole group when its time
- * is over.  Never logs.
+ * A user's hook in the capture: one program run without a shell by the
+ * process runner (process.h), its output to a callback, its result in the
+ * form the capture records.  Never logs.
  */
 #ifndef KDUMP_FILE_HOOK_H
 #define KDUMP_FILE_HOOK_H
@@ -20,14 +19,14 @@ struct hook_result {
 };
 
 /*
- * Run argv[0] (an absolute path) with argv for at most timeout_ms.  Its
- * output goes to out(buf, n, userdata) as it comes (out may be NULL).
- * When it exits, or when its time is over, its process group is killed
- * with SIGKILL: what it left running does not outlive it, nor keeps the
- * pipe open.  A process stuck in the kernel that SIGKILL cannot end is
- * given 2 s more and then left behind.  Returns 0 with ret filled when it
- * was started or could not be (ret->error), a negative errno when no
- * process could be made.
+ * Run argv[0] (an absolute path) with argv for at most timeout_ms, through
+ * process_run(): stdin from /dev/null, its own process group, and nothing
+ * it started left running once it exits or its time is over.  Its stdout
+ * and stderr go to out(buf, n, userdata) a line at a time, each with its
+ * newline (a last line without one gets one; a line longer than
+ * PROCESS_LINE_MAX comes in pieces, each ended so); out may be NULL.
+ * Returns 0 with ret filled, ret->error set when it could not be started;
+ * -EINVAL, ret untouched, when argv[0] is not an absolute path.
  */
 int hook_run(char *const argv[], unsigned long long timeout_ms,
 	     void (*out)(const char *buf, size_t n, void *userdata),

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,12 +78,12 @@ int json_set_bool(struct json_object *obj, const char *key, int v)
 	return set(obj, key, json_object_new_boolean(v));
 }
 
-int json_write_atomic(const char *path, struct json_object *obj, mode_t mode)
+int json_write_atomic_at(int dirfd, const char *name,
+			struct json_object *obj, mode_t mode)
 {
+	_cleanup_free_ char *buf = NULL;
 	const char *text;
 	size_t len;
-	char *buf;
-	int r;
 
 	text = json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PRETTY |
 					      JSON_C_TO_STRING_SPACED |
@@ -95,9 +96,25 @@ int json_write_atomic(const char *path, struct json_object *obj, mode_t mode)
 		return -ENOMEM;
 	memcpy(buf, text, len);
 	buf[len++] = '\n';
-	r = write_file_atomic(path, buf, len, mode);
-	free(buf);
-	return r;
+	return write_file_atomic_at(dirfd, name, buf, len, mode);
+}
+
+int json_write_atomic(const char *path, struct json_object *obj, mode_t mode)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[4096];
+	_cleanup_close_ int dirfd = -1;
+
+	if (!slash)
+		return json_write_atomic_at(AT_FDCWD, path, obj, mode);
+	if ((size_t)(slash - path) >= sizeof(dir))
+		return -ENAMETOOLONG;
+	snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+	dirfd = open(slash == path ? "/" : dir,
+		     O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dirfd < 0)
+		return -errno;
+	return json_write_atomic_at(dirfd, slash + 1, obj, mode);
 }
 
 int json_get_field(const char *text, const char *key, char *buf, size_t size)

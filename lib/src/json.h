@@ -30,6 +30,9 @@ int json_set_bool(struct json_object *obj, const char *key, int v);
 
 /* obj, pretty-printed, into path: temporary file, fsync, rename, fsync. */
 int json_write_atomic(const char *path, struct json_object *obj, mode_t mode);
+/* The same into name in the directory dirfd (write_file_atomic_at()). */
+int json_write_atomic_at(int dirfd, const char *name,
+			 struct json_object *obj, mode_t mode);
 
 /*
  * The value of key in the top-level object of text ("a.b": key b of the

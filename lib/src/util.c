@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -51,81 +50,142 @@ int read_ull_file(const char *path, unsigned long long *ret)
 	return 0;
 }
 
-int write_file_atomic(const char *path, const char *data, size_t len,
-		      mode_t mode)
+/* fsync() of a directory; some filesystems have nothing to sync: EINVAL. */
+static int fsync_dir(int dirfd)
 {
-	char tmp[PATH_MAX];
-	size_t done = 0;
-	int fd, r = 0;
+	_cleanup_close_ int fd = -1;
 
-	if (snprintf(tmp, sizeof(tmp), "%s.tmpXXXXXX", path) >= (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	while (done < len) {
-		ssize_t n = write(fd, data + done, len - done);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			r = -errno;
-			break;
-		}
-		done += n;
+	if (dirfd == AT_FDCWD) {
+		fd = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (fd < 0)
+			return -errno;
+		dirfd = fd;
 	}
+	if (fsync(dirfd) < 0 && errno != EINVAL)
+		return -errno;
+	return 0;
+}
+
+static int write_all(int fd, const char *data, size_t len)
+{
+	while (len > 0) {
+		ssize_t n = write(fd, data, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		data += n;
+		len -= n;
+	}
+	return 0;
+}
+
+int write_file_atomic_at(int dirfd, const char *name, const char *data,
+			 size_t len, mode_t mode)
+{
+	static unsigned int counter;
+	char tmp[NAME_MAX + 1];
+	int fd = -1, r;
+
+	if (!name[0] || strchr(name, '/'))
+		return -EINVAL;
+	/* O_EXCL makes the name ours; only a collision tries another. */
+	for (unsigned int i = 0; fd < 0 && i < 100; i++) {
+		if (snprintf(tmp, sizeof(tmp), "%s.tmp%06x", name,
+			     (unsigned int)(getpid() ^ now_ms() * 7919 ^
+					    ++counter * 104729) & 0xffffff) >=
+		    (int)sizeof(tmp))
+			return -ENAMETOOLONG;
+		fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL |
+				O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (fd < 0 && errno != EEXIST)
+			return -errno;
+	}
+	if (fd < 0)
+		return -EEXIST;
+	r = write_all(fd, data, len);
 	if (r == 0 && fchmod(fd, mode) < 0)
 		r = -errno;
 	if (r == 0 && fsync(fd) < 0)
 		r = -errno;
 	if (close(fd) < 0 && r == 0)
 		r = -errno;
-	if (r == 0 && rename(tmp, path) < 0)
+	if (r == 0 && renameat(dirfd, tmp, dirfd, name) < 0)
 		r = -errno;
 	if (r < 0) {
-		(void)unlink(tmp);
+		(void)unlinkat(dirfd, tmp, 0);
 		return r;
 	}
-	return fsync_parent(path);
+	return fsync_dir(dirfd);
 }
 
-int read_file_max(const char *path, char **ret, size_t max)
+int write_file_atomic(const char *path, const char *data, size_t len,
+		      mode_t mode)
 {
-	char *buf;
-	ssize_t n;
-	size_t len = 0;
-	int fd, r = 0;
+	const char *slash = strrchr(path, '/');
+	char dir[PATH_MAX];
+	_cleanup_close_ int dirfd = -1;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-	if (fd < 0)
+	if (!slash)
+		return write_file_atomic_at(AT_FDCWD, path, data, len, mode);
+	if ((size_t)(slash - path) >= sizeof(dir))
+		return -ENAMETOOLONG;
+	snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+	dirfd = open(slash == path ? "/" : dir,
+		     O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dirfd < 0)
 		return -errno;
+	return write_file_atomic_at(dirfd, slash + 1, data, len, mode);
+}
+
+static int read_fd_max(int fd, char **ret, size_t max)
+{
+	_cleanup_free_ char *buf = NULL;
+	size_t len = 0;
+
+	if (max >= INT_MAX)
+		return -EINVAL;
 	buf = malloc(max + 1);
-	if (!buf) {
-		close(fd);
+	if (!buf)
 		return -ENOMEM;
-	}
+	/* One byte more than max: a longer file shows, never cut short. */
 	while (len <= max) {
-		n = read(fd, buf + len, max + 1 - len);
+		ssize_t n = read(fd, buf + len, max + 1 - len);
+
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n < 0) {
-			r = -errno;
-			break;
-		}
+		if (n < 0)
+			return -errno;
 		if (n == 0)
 			break;
 		len += n;
 	}
-	close(fd);
-	if (r == 0 && len > max)
-		r = -EFBIG;
-	if (r < 0) {
-		free(buf);
-		return r;
-	}
+	if (len > max)
+		return -EFBIG;
 	buf[len] = '\0';
-	*ret = buf;
+	*ret = TAKE_PTR(buf);
 	return (int)len;
+}
+
+int read_file_max(const char *path, char **ret, size_t max)
+{
+	_cleanup_close_ int fd = -1;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return -errno;
+	return read_fd_max(fd, ret, max);
+}
+
+int read_file_max_at(int dirfd, const char *name, char **ret, size_t max)
+{
+	_cleanup_close_ int fd = -1;
+
+	fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW);
+	if (fd < 0)
+		return -errno;
+	return read_fd_max(fd, ret, max);
 }
 
 int sync_file(const char *path)
@@ -184,29 +244,6 @@ int mkdir_p(const char *path, mode_t mode)
 	if (mkdir(buf, mode) < 0 && errno != EEXIST)
 		return -errno;
 	return 0;
-}
-
-int run_program(char *const argv[], int stdout_fd)
-{
-	int status;
-	pid_t pid;
-
-	pid = fork();
-	if (pid < 0)
-		return -errno;
-	if (pid == 0) {
-		if (stdout_fd >= 0 && dup2(stdout_fd, STDOUT_FILENO) < 0)
-			_exit(127);
-		execvp(argv[0], argv);
-		_exit(127);
-	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -errno;
-	if (WIFEXITED(status))
-		return WEXITSTATUS(status) == 127 ? -ENOENT :
-						     WEXITSTATUS(status);
-	return -EINTR;
 }
 
 unsigned long long now_ms(void)

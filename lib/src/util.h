@@ -4,13 +4,61 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <sys/types.h>
+#include <unistd.h>
+
+/*
+ * Cleanup attributes (gcc, clang): the variable's resource is released
+ * when it goes out of scope, on every return path.  TAKE_FD() and
+ * TAKE_PTR() hand it over instead.
+ */
+static inline void closep(int *fd)
+{
+	if (*fd >= 0)
+		(void)close(*fd);
+}
+
+static inline void freep(void *p)
+{
+	free(*(void **)p);
+}
+
+static inline void fclosep(FILE **f)
+{
+	if (*f)
+		(void)fclose(*f);
+}
+
+#define _cleanup_(f) __attribute__((cleanup(f)))
+#define _cleanup_close_ _cleanup_(closep)
+#define _cleanup_free_ _cleanup_(freep)
+#define _cleanup_fclose_ _cleanup_(fclosep)
+
+#define TAKE_FD(fd)                 \
+	({                          \
+		int _fd_ = (fd);    \
+		(fd) = -1;          \
+		_fd_;               \
+	})
+#define TAKE_PTR(p)                         \
+	({                                  \
+		__typeof__(p) _p_ = (p);    \
+		(p) = NULL;                 \
+		_p_;                        \
+	})
 
 /* Read a small file into buf (NUL-terminated, trailing newline removed). */
 int read_line_file(const char *path, char *buf, size_t size);
 int read_ull_file(const char *path, unsigned long long *ret);
-/* A whole file of at most max bytes, NUL-terminated, in *ret (free it). */
+/*
+ * A whole file of at most max bytes, NUL-terminated, in *ret (free it);
+ * returns its length.  A longer file is -EFBIG, never cut short.
+ */
 int read_file_max(const char *path, char **ret, size_t max);
+/* The same for name in the directory dirfd, never following a link. */
+int read_file_max_at(int dirfd, const char *name, char **ret, size_t max);
 /* fsync the directory that holds path, so that a rename in it is durable. */
 int fsync_parent(const char *path);
 /* fsync() the file at path (written by another process). */
@@ -21,11 +69,22 @@ int sync_file(const char *path);
  */
 int write_file_atomic(const char *path, const char *data, size_t len,
 		      mode_t mode);
+/*
+ * The one atomic writer: name (no '/') in the directory dirfd (or
+ * AT_FDCWD) written as a temporary file beside it, with mode, synced,
+ * renamed over name, then the directory synced.  On failure name is as it
+ * was and the temporary file is gone.
+ */
+int write_file_atomic_at(int dirfd, const char *name, const char *data,
+			 size_t len, mode_t mode);
 int mkdir_p(const char *path, mode_t mode);
 /*
- * Run argv[0] (looked up in PATH) without a shell and wait for it. Returns
- * its exit status (>= 0), or a negative errno if it could not run or died
- * from a signal (-EINTR). stdout_fd, if >= 0, becomes its stdout.
+ * Deprecated: use process_run() (process.h), which keeps whether the
+ * program ran apart from how it ended.  Runs argv[0] (looked up in PATH)
+ * with stdin inherited and stdout_fd (if >= 0) as its stdout, in a process
+ * group of its own; returns its exit status (>= 0), a negative errno when
+ * it could not be started (-ENOENT: no such program), or -EINTR when a
+ * signal ended it.
  */
 int run_program(char *const argv[], int stdout_fd);
 /* Monotonic time in milliseconds. */

@@ -1,0 +1,474 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The process runner.  The capture cannot afford a program that hangs, nor
+ * one that leaves something behind holding its output pipe: the child gets
+ * a process group of its own, the whole group is killed when the child
+ * exits or its time is over, and what escaped the group (a daemon's
+ * setsid()) is found again because the caller is its subreaper for the
+ * duration (prctl(2), kernel/exit.c find_new_reaper()).  The output pipe
+ * and the child's end are both watched with poll(), through a pidfd
+ * (kernel/pid.c pidfd_open(), Linux 5.3) when there is one.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "process.h"
+#include "util.h"
+
+/* After its exit: how long what is left in the pipe may take to come. */
+#define PROCESS_DRAIN_MS 1000
+/* After SIGKILL: how long to wait for a process stuck in the kernel. */
+#define PROCESS_REAP_MS 2000
+/* Without a pidfd: how often to look whether the child has ended. */
+#define PROCESS_TICK_MS 10
+
+extern char **environ;
+
+/* The line being put together from what the pipe gave. */
+struct line_buf {
+	void (*on_line)(const char *line, size_t len, void *userdata);
+	void *userdata;
+	size_t len;
+	char text[PROCESS_LINE_MAX + 1];
+};
+
+static void line_flush(struct line_buf *l)
+{
+	l->text[l->len] = '\0';
+	l->on_line(l->text, l->len, l->userdata);
+	l->len = 0;
+}
+
+static void line_feed(struct line_buf *l, const char *buf, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (buf[i] == '\n') {
+			line_flush(l);
+			continue;
+		}
+		l->text[l->len++] = buf[i];
+		if (l->len == PROCESS_LINE_MAX)
+			line_flush(l);
+	}
+}
+
+/*
+ * The child's environment: ours without the names add sets, then add.
+ * Only the array is allocated; the strings are ours and add's.
+ */
+static int env_build(char *const *add, char ***ret)
+{
+	size_t n = 0, m = 0, k = 0;
+	char **env;
+
+	for (char **p = environ; p && *p; p++)
+		n++;
+	for (char *const *a = add; *a; a++) {
+		if (!strchr(*a, '=') || **a == '=')
+			return -EINVAL;
+		m++;
+	}
+	env = calloc(n + m + 1, sizeof(*env));
+	if (!env)
+		return -ENOMEM;
+	for (char **p = environ; p && *p; p++) {
+		size_t len = strcspn(*p, "=") + 1;
+		bool replaced = false;
+
+		for (char *const *a = add; *a && !replaced; a++)
+			replaced = strncmp(*a, *p, len) == 0;
+		if (!replaced)
+			env[k++] = *p;
+	}
+	for (char *const *a = add; *a; a++)
+		env[k++] = *a;
+	env[k] = NULL;
+	*ret = env;
+	return 0;
+}
+
+/* A copy of fd at 3 or above, or of /dev/null when fd < 0. */
+static int child_fd(int fd, bool null)
+{
+	int nfd;
+
+	if (fd >= 0)
+		return fcntl(fd, F_DUPFD_CLOEXEC, 3);
+	if (!null)
+		return -1;
+	nfd = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (nfd < 0)
+		return -1;
+	return fcntl(nfd, F_DUPFD_CLOEXEC, 3);
+}
+
+/*
+ * In the child, between fork() and exec: an errno on err_fd (close-on-exec,
+ * so EOF means the exec worked) when anything fails.
+ */
+static void __attribute__((noreturn))
+child(char *const argv[], char **env, const struct process_opts *o, int out,
+      int err, int err_fd)
+{
+	int in_c, out_c = -1, err_c = -1, e;
+	sigset_t none;
+
+	(void)setpgid(0, 0);
+	/* Dispositions set to SIG_IGN and the mask outlive exec: not ours. */
+	for (int sig = 1; sig < NSIG; sig++)
+		(void)signal(sig, SIG_DFL);
+	sigemptyset(&none);
+	(void)sigprocmask(SIG_SETMASK, &none, NULL);
+
+	/* Copies first: the caller's 1 may be meant for our 2 and so on. */
+	in_c = child_fd(o->stdin_fd, true);
+	if (in_c < 0 || (out >= 0 && (out_c = child_fd(out, false)) < 0) ||
+	    (err >= 0 && (err_c = child_fd(err, false)) < 0))
+		goto fail;
+	if (dup2(in_c, STDIN_FILENO) < 0 ||
+	    (out_c >= 0 && dup2(out_c, STDOUT_FILENO) < 0) ||
+	    (err_c >= 0 && dup2(err_c, STDERR_FILENO) < 0))
+		goto fail;
+	if (o->cwd && chdir(o->cwd) < 0)
+		goto fail;
+	/* Nothing of ours but 0-2 reaches the program. */
+	(void)close_range(3, ~0U, CLOSE_RANGE_CLOEXEC);
+	/* A path is run as it is: execvp() would hand ENOEXEC to sh. */
+	if (strchr(argv[0], '/'))
+		execve(argv[0], argv, env);
+	else
+		execvpe(argv[0], argv, env);
+fail:
+	e = errno ? errno : EIO;
+	(void)!write(err_fd, &e, sizeof(e));
+	_exit(127);
+}
+
+/* Wait for pid until end (now_ms()); false when it did not end by then. */
+static bool reap(pid_t pid, int *status, unsigned long long end)
+{
+	for (;;) {
+		pid_t w = waitpid(pid, status, WNOHANG);
+
+		if (w == pid || (w < 0 && errno != EINTR))
+			return w == pid;
+		if (now_ms() >= end)
+			return false;
+		usleep(PROCESS_TICK_MS * 1000);
+	}
+}
+
+/* The parent and the process group of pid from /proc/pid/stat. */
+static int proc_stat(pid_t pid, pid_t *ret_ppid, pid_t *ret_pgid)
+{
+	char path[64], buf[512];
+	const char *p;
+	int ppid, pgid, r;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	r = read_line_file(path, buf, sizeof(buf));
+	if (r < 0)
+		return r;
+	/* "pid (comm) S ppid pgrp ...": comm may hold ") ". */
+	p = strrchr(buf, ')');
+	if (!p || sscanf(p + 1, " %*c %d %d", &ppid, &pgid) != 2)
+		return -EINVAL;
+	*ret_ppid = ppid;
+	*ret_pgid = pgid;
+	return 0;
+}
+
+/*
+ * Kill and reap what was reparented to us, being the subreaper, and is
+ * not in our own process group: what the child started and left behind.
+ * Killing one reparents its children to us in turn, hence the rounds.
+ */
+static void sweep_orphans(unsigned long long end)
+{
+	pid_t self = getpid(), own_pgid = getpgrp();
+	bool found = true;
+
+	while (found && now_ms() < end) {
+		struct dirent *de;
+		DIR *d;
+
+		found = false;
+		d = opendir("/proc");
+		if (!d)
+			return;
+		while ((de = readdir(d))) {
+			pid_t pid = (pid_t)strtol(de->d_name, NULL, 10);
+			pid_t ppid, pgid;
+			int status;
+
+			if (pid <= 0 || proc_stat(pid, &ppid, &pgid) < 0 ||
+			    ppid != self || pgid == own_pgid)
+				continue;
+			(void)kill(pid, SIGKILL);
+			(void)reap(pid, &status, end);
+			found = true;
+		}
+		closedir(d);
+	}
+}
+
+static int pidfd_open_child(pid_t pid)
+{
+#ifdef SYS_pidfd_open
+	return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+	(void)pid;
+	return -1;
+#endif
+}
+
+/* The parent's side once the child runs: watch it and its output. */
+static int watch(pid_t pid, unsigned long long start, int out_fd,
+		 struct line_buf *lines, unsigned int timeout_ms,
+		 struct process_result *res)
+{
+	unsigned long long drain_end = 0;
+	int pidfd = pidfd_open_child(pid), status = 0, r = 0;
+	bool exited = false, eof = out_fd < 0;
+	char buf[4096];
+
+	for (;;) {
+		unsigned long long now = now_ms();
+		struct pollfd p[2];
+		nfds_t np = 0;
+		int wait_ms = -1;
+
+		if (!exited) {
+			pid_t w = waitpid(pid, &status, WNOHANG);
+
+			if (w < 0 && errno != EINTR) {
+				/* Someone else reaped it (SIGCHLD ignored?). */
+				r = -errno;
+				(void)kill(-pid, SIGKILL);
+				break;
+			}
+			if (w == pid) {
+				exited = true;
+				res->elapsed_ms = now - start;
+			} else if (timeout_ms && now - start >= timeout_ms) {
+				res->timed_out = true;
+				res->elapsed_ms = now - start;
+				(void)kill(-pid, SIGKILL);
+				(void)kill(pid, SIGKILL);
+				if (!reap(pid, &status, now + PROCESS_REAP_MS))
+					status = SIGKILL;
+				exited = true;
+			}
+			if (exited) {
+				/* What it left running goes with it. */
+				(void)kill(-pid, SIGKILL);
+				sweep_orphans(now_ms() + PROCESS_REAP_MS);
+				drain_end = now_ms() + PROCESS_DRAIN_MS;
+			}
+		}
+		if (exited && (eof || now_ms() >= drain_end))
+			break;
+
+		if (!eof)
+			p[np++] = (struct pollfd){ .fd = out_fd, .events = POLLIN };
+		if (exited) {
+			wait_ms = (int)(drain_end - now_ms());
+		} else {
+			if (pidfd >= 0)
+				p[np++] = (struct pollfd){ .fd = pidfd,
+							   .events = POLLIN };
+			else
+				wait_ms = PROCESS_TICK_MS;
+			if (timeout_ms) {
+				unsigned long long end = start + timeout_ms;
+				unsigned long long t = now_ms();
+				int left = end <= t ? 0 :
+					   end - t > 60000 ? 60000 :
+							     (int)(end - t);
+
+				if (wait_ms < 0 || left < wait_ms)
+					wait_ms = left;
+			}
+		}
+		if (poll(p, np, wait_ms) <= 0 || eof || !p[0].revents)
+			continue;
+		{
+			ssize_t n = read(out_fd, buf, sizeof(buf));
+
+			if (n > 0)
+				line_feed(lines, buf, n);
+			else if (n == 0 || (errno != EINTR && errno != EAGAIN))
+				eof = true;
+		}
+	}
+	if (lines && lines->len)
+		line_flush(lines);
+	if (pidfd >= 0)
+		close(pidfd);
+	res->wait_status = status;
+	return r;
+}
+
+int process_run(char *const argv[], const struct process_opts *o,
+		struct process_result *ret)
+{
+	static const struct process_opts defaults = PROCESS_OPTS_INIT;
+	int opipe[2] = { -1, -1 }, epipe[2] = { -1, -1 }, out, err;
+	int subreaper = 0, child_errno = 0, r;
+	struct process_result res = { 0 };
+	struct line_buf *lines = NULL;
+	unsigned long long start;
+	char **env = environ;
+	bool set_subreaper;
+	ssize_t n;
+	pid_t pid;
+
+	if (!argv || !argv[0] || !argv[0][0])
+		return -EINVAL;
+	if (!o)
+		o = &defaults;
+	out = o->stdout_fd;
+	err = o->stderr_fd;
+	if (o->env_add) {
+		r = env_build(o->env_add, &env);
+		if (r < 0)
+			return r;
+	}
+	if (o->on_line && (out < 0 || err < 0)) {
+		lines = malloc(sizeof(*lines));
+		if (!lines) {
+			r = -ENOMEM;
+			goto out;
+		}
+		lines->on_line = o->on_line;
+		lines->userdata = o->userdata;
+		lines->len = 0;
+		if (pipe2(opipe, O_CLOEXEC) < 0) {
+			r = -errno;
+			goto out;
+		}
+		if (out < 0)
+			out = opipe[1];
+		if (err < 0)
+			err = opipe[1];
+	}
+	if (pipe2(epipe, O_CLOEXEC) < 0) {
+		r = -errno;
+		goto out;
+	}
+	(void)prctl(PR_GET_CHILD_SUBREAPER, &subreaper);
+	set_subreaper = !subreaper &&
+			prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0;
+
+	start = now_ms();
+	pid = fork();
+	if (pid < 0) {
+		r = -errno;
+		goto out_subreaper;
+	}
+	if (pid == 0)
+		child(argv, env, o, out, err, epipe[1]);
+	/* Both sides set the group: whichever runs first, it exists. */
+	(void)setpgid(pid, pid);
+	close(epipe[1]);
+	epipe[1] = -1;
+	if (opipe[1] >= 0) {
+		close(opipe[1]);
+		opipe[1] = -1;
+	}
+	/* EOF at the exec; an errno when it failed. */
+	do
+		n = read(epipe[0], &child_errno, sizeof(child_errno));
+	while (n < 0 && errno == EINTR);
+	if (n == sizeof(child_errno)) {
+		int status;
+
+		/* It is about to _exit(127) and holds nothing else. */
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+		r = child_errno > 0 ? -child_errno : -EIO;
+		goto out_subreaper;
+	}
+	r = watch(pid, start, opipe[0], lines, o->timeout_ms, &res);
+	if (r == 0)
+		*ret = res;
+
+out_subreaper:
+	if (set_subreaper)
+		(void)prctl(PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0);
+out:
+	for (int i = 0; i < 2; i++) {
+		if (opipe[i] >= 0)
+			close(opipe[i]);
+		if (epipe[i] >= 0)
+			close(epipe[i]);
+	}
+	free(lines);
+	if (env != environ)
+		free(env);
+	return r;
+}
+
+bool process_succeeded(const struct process_result *r)
+{
+	return !r->timed_out && WIFEXITED(r->wait_status) &&
+	       WEXITSTATUS(r->wait_status) == 0;
+}
+
+int process_exit_status(const struct process_result *r)
+{
+	if (r->timed_out || !WIFEXITED(r->wait_status))
+		return -1;
+	return WEXITSTATUS(r->wait_status);
+}
+
+void process_result_text(const struct process_result *r, char *buf,
+			 size_t size)
+{
+	int st = r->wait_status;
+
+	if (size == 0)
+		return;
+	if (r->timed_out)
+		snprintf(buf, size, "timed out after %.1f s",
+			 r->elapsed_ms / 1000.0);
+	else if (WIFEXITED(st))
+		snprintf(buf, size, "exit %d", WEXITSTATUS(st));
+	else if (WIFSIGNALED(st) && sigabbrev_np(WTERMSIG(st)))
+		snprintf(buf, size, "killed by SIG%s",
+			 sigabbrev_np(WTERMSIG(st)));
+	else if (WIFSIGNALED(st))
+		snprintf(buf, size, "killed by signal %d", WTERMSIG(st));
+	else
+		snprintf(buf, size, "ended with wait status %#x", st);
+}
+
+/*
+ * Declared in util.h, where its callers look; here so that util.c stands
+ * alone (the analysis builds it without the rest of lib).
+ */
+int run_program(char *const argv[], int stdout_fd)
+{
+	struct process_opts o = PROCESS_OPTS_INIT;
+	struct process_result res;
+	int r;
+
+	/* As before process_run(): stdin inherited (callers dup2() onto it). */
+	o.stdin_fd = STDIN_FILENO;
+	o.stdout_fd = stdout_fd;
+	r = process_run(argv, &o, &res);
+	if (r < 0)
+		return r;
+	r = process_exit_status(&res);
+	return r >= 0 ? r : -EINTR;
+}

@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tests.h"
+#include "util.h"
+
+static char dir[] = "/tmp/test-util.XXXXXX";
+
+/* How many entries dir holds besides . and .. */
+static int entries(void)
+{
+	struct dirent *de;
+	int n = 0;
+	DIR *d = opendir(dir);
+
+	if (!d)
+		return -1;
+	while ((de = readdir(d)))
+		n += strcmp(de->d_name, ".") && strcmp(de->d_name, "..");
+	closedir(d);
+	return n;
+}
+
+static void test_read_file_max(void)
+{
+	char p[300], *text = (char *)"untouched", *keep = text;
+	int fd;
+
+	test_put(dir, "ten", "0123456789");
+	snprintf(p, sizeof(p), "%s/ten", dir);
+	CHECK(read_file_max(p, &text, 10) == 10 && strcmp(text, "0123456789") == 0);
+	free(text);
+	/* One byte short: refused, never cut. */
+	text = keep;
+	CHECK(read_file_max(p, &text, 9) == -EFBIG && text == keep);
+	CHECK(read_file_max(p, &text, 0) == -EFBIG && text == keep);
+	test_put(dir, "empty", "");
+	snprintf(p, sizeof(p), "%s/empty", dir);
+	CHECK(read_file_max(p, &text, 0) == 0 && text[0] == '\0');
+	free(text);
+	text = keep;
+	snprintf(p, sizeof(p), "%s/missing", dir);
+	CHECK(read_file_max(p, &text, 10) == -ENOENT && text == keep);
+
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	CHECK(read_file_max_at(fd, "ten", &text, 100) == 10);
+	free(text);
+	text = keep;
+	CHECK(read_file_max_at(fd, "ten", &text, 5) == -EFBIG && text == keep);
+	CHECK(symlinkat("ten", fd, "link") == 0);
+	CHECK(read_file_max_at(fd, "link", &text, 100) == -ELOOP && text == keep);
+	CHECK(unlinkat(fd, "link", 0) == 0);
+	close(fd);
+}
+
+static void test_write_file_atomic(void)
+{
+	char p[300], *text = NULL;
+	struct stat st;
+	int fd, n;
+
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	n = entries();
+	CHECK(write_file_atomic_at(fd, "out", "one\n", 4, 0640) == 0);
+	CHECK(fstatat(fd, "out", &st, 0) == 0 && (st.st_mode & 07777) == 0640);
+	CHECK(read_file_max_at(fd, "out", &text, 100) == 4 &&
+	      strcmp(text, "one\n") == 0);
+	free(text);
+	/* Replaced whole, no temporary file left. */
+	CHECK(write_file_atomic_at(fd, "out", "two", 3, 0600) == 0);
+	CHECK(read_file_max_at(fd, "out", &text, 100) == 3 &&
+	      strcmp(text, "two") == 0);
+	free(text);
+	CHECK(entries() == n + 1);
+	/* A link in its place is replaced, not written through. */
+	CHECK(symlinkat("out", fd, "link") == 0);
+	CHECK(write_file_atomic_at(fd, "link", "three", 5, 0600) == 0);
+	CHECK(fstatat(fd, "link", &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	      S_ISREG(st.st_mode));
+	CHECK(read_file_max_at(fd, "out", &text, 100) == 3);
+	free(text);
+	CHECK(write_file_atomic_at(fd, "a/b", "x", 1, 0600) == -EINVAL);
+	CHECK(write_file_atomic_at(fd, "", "x", 1, 0600) == -EINVAL);
+	/* A directory in the way: the rename fails, nothing is left. */
+	CHECK(mkdirat(fd, "busy", 0700) == 0);
+	n = entries();
+	CHECK(write_file_atomic_at(fd, "busy", "x", 1, 0600) == -EISDIR);
+	CHECK(entries() == n);
+	close(fd);
+
+	snprintf(p, sizeof(p), "%s/by-path", dir);
+	CHECK(write_file_atomic(p, "four", 4, 0600) == 0);
+	CHECK(read_file_max(p, &text, 100) == 4 && strcmp(text, "four") == 0);
+	free(text);
+}
+
+static void test_cleanup(void)
+{
+	int fd_seen;
+
+	{
+		_cleanup_close_ int fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+		_cleanup_free_ char *p = strdup("freed at the brace");
+		_cleanup_fclose_ FILE *f = fopen("/dev/null", "re");
+
+		fd_seen = fd;
+		CHECK(fd >= 0 && p && f);
+	}
+	/* Closed: the number is free again. */
+	CHECK(fcntl(fd_seen, F_GETFD) < 0 && errno == EBADF);
+	{
+		_cleanup_close_ int fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+		int kept = TAKE_FD(fd);
+
+		CHECK(fd == -1 && kept >= 0);
+		fd_seen = kept;
+	}
+	CHECK(fcntl(fd_seen, F_GETFD) >= 0);
+	close(fd_seen);
+}
+
+int main(void)
+{
+	if (!mkdtemp(dir)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	test_read_file_max();
+	test_write_file_atomic();
+	test_cleanup();
+	if (test_rm_rf(dir) < 0)
+		fprintf(stderr, "cannot remove %s\n", dir);
+	return tests_done();
+}
