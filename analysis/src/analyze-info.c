@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "analyze.h"
-#include "cleanup.h"
+#include "util.h"
 #include "json.h"
 
 #define READ_MAX (1 << 20)

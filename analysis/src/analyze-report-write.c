@@ -10,7 +10,7 @@
 
 #include "analyze.h"
 #include "analyze-report.h"
-#include "cleanup.h"
+#include "util.h"
 #include "json.h"
 
 /* The first lines of report.txt: what the report was made from. */

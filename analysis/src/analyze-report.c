@@ -15,7 +15,7 @@
 #include "analyze.h"
 #include "analyze-report.h"
 #include "analyze-run.h"
-#include "cleanup.h"
+#include "util.h"
 #include "json.h"
 #include "vmlinux.h"
 
@@ -133,13 +133,15 @@ static int dump_dmesg(struct report_ctx *c, char **ret)
 		return -errno;
 	snprintf(out, sizeof(out), "%s/dmesg", tmpdir);
 	r = run_tool(argv, NULL, arg_timeout, &res);
-	if (r == 0 && !res.timed_out && WIFEXITED(res.status) &&
-	    WEXITSTATUS(res.status) == 0) {
-		r = read_log(out, ret);
-	} else if (r == 0) {
+	if (r < 0) {
+		log_warning("cannot run %s: %s", argv[0], strerror(-r));
+	} else if (res.timed_out || !WIFEXITED(res.status) ||
+		   WEXITSTATUS(res.status) != 0) {
 		log_warning("makedumpfile --dump-dmesg failed on '%s': %.300s",
 			    c->vmcore, tail(res.out, 2));
 		r = -EIO;
+	} else {
+		r = read_log(out, ret);
 	}
 	run_result_done(&res);
 	(void)unlink(out);

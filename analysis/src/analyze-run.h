@@ -16,9 +16,10 @@ struct run_result {
 /*
  * Run @argv (argv[0] looked up in PATH) in "/" with @input (or nothing) on
  * stdin and collect its output, at most 32 MiB of it, for at most @timeout
- * seconds; then its process group is killed. Paths in @argv must be
- * absolute. Returns 0 and *ret (free it with run_result_done()) once the
- * program ran, whatever its exit status; a negative errno if it could not.
+ * seconds; then its process group is killed (lib's process_run()). Paths in
+ * @argv must be absolute. Returns 0 and *ret (free it with
+ * run_result_done()) once the program ran, whatever its exit status; a
+ * negative errno if it could not be started (-ENOENT: not installed).
  */
 int run_tool(char *const argv[], const char *input, long timeout,
 	     struct run_result *ret);

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "analyze.h"
-#include "cleanup.h"
+#include "util.h"
 #include "vmlinux.h"
 
 /* Where make keeps kdump-file's own kernel builds (test/lib/kernel-build.sh). */

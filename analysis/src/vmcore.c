@@ -22,7 +22,7 @@
 
 #include <libkdumpfile/kdumpfile.h>
 
-#include "cleanup.h"
+#include "util.h"
 #include "vmcore.h"
 
 /* Kernel notes are a few KiB; 64 MiB would be 100000+ CPUs. */
