@@ -81,44 +81,21 @@ static int fail(struct conf_error *err, unsigned int line, const char *key,
 	return r;
 }
 
-/* Strict UTF-8 (no overlongs, no surrogates), no control characters. */
+/*
+ * Strict UTF-8 (utf8_seq_len(): no overlongs, no surrogates), no control
+ * characters.  s[len] is '\0', where any sequence cut short ends.
+ */
 static int check_text(const unsigned char *s, size_t len)
 {
-	size_t i = 0;
+	for (size_t i = 0; i < len;) {
+		size_t n;
 
-	while (i < len) {
-		unsigned char b = s[i];
-		unsigned int cp, n;
-
-		if (b < 0x80) {
-			if (b < 0x20 || b == 0x7f)
-				return -EINVAL;
-			i++;
-			continue;
-		}
-		if (b >= 0xc2 && b <= 0xdf) {
-			n = 1;
-			cp = b & 0x1f;
-		} else if (b >= 0xe0 && b <= 0xef) {
-			n = 2;
-			cp = b & 0x0f;
-		} else if (b >= 0xf0 && b <= 0xf4) {
-			n = 3;
-			cp = b & 0x07;
-		} else {
+		if (s[i] < 0x20 || s[i] == 0x7f)
+			return -EINVAL;
+		n = utf8_seq_len(s + i);
+		if (n == 0)
 			return -EILSEQ;
-		}
-		if (i + n >= len)
-			return -EILSEQ;
-		for (unsigned int k = 1; k <= n; k++) {
-			if ((s[i + k] & 0xc0) != 0x80)
-				return -EILSEQ;
-			cp = (cp << 6) | (s[i + k] & 0x3f);
-		}
-		if ((n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000) ||
-		    cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-			return -EILSEQ;
-		i += n + 1;
+		i += n;
 	}
 	return 0;
 }
@@ -560,25 +537,41 @@ static int set_list(char *dst, const char *v, bool paths, unsigned int line,
 	return 0;
 }
 
-static int set_key(struct kdump_conf *c, enum key_id k, const char *v,
-		   unsigned int line, struct conf_error *err)
+/* An absolute clean path of PATH_CHARS; "" too when may_be_empty. */
+static int set_path(char *dst, const char *v, bool may_be_empty,
+		    unsigned int line, const char *key, struct conf_error *err)
+{
+	char cb[16];
+
+	if (may_be_empty && !*v) {
+		dst[0] = '\0';
+		return 0;
+	}
+	if (first_bad_char(v, PATH_CHARS))
+		return fail(err, line, key, -EINVAL,
+			    "'%s' contains %s: paths may use letters, digits and / . _ - + , @ : only",
+			    v, char_name(first_bad_char(v, PATH_CHARS), cb, sizeof(cb)));
+	if (!path_is_clean(v))
+		return fail(err, line, key, -EINVAL,
+			    "'%s' is not a clean absolute path", v);
+	strcpy(dst, v);
+	return 0;
+}
+
+/* The keys whose value is text, checked and copied as it is. */
+static int set_text_key(struct kdump_conf *c, enum key_id k, const char *v,
+			unsigned int line, struct conf_error *err)
 {
 	const char *key = key_names[k];
-	unsigned long long x;
 	char cb[16];
-	int r;
 
 	switch (k) {
 	case KEY_PATH:
-		if (first_bad_char(v, PATH_CHARS))
-			return fail(err, line, key, -EINVAL,
-				    "'%s' contains %s: paths may use letters, digits and / . _ - + , @ : only",
-				    v, char_name(first_bad_char(v, PATH_CHARS), cb, sizeof(cb)));
-		if (!path_is_clean(v))
-			return fail(err, line, key, -EINVAL,
-				    "'%s' is not a clean absolute path", v);
-		strcpy(c->path, v);
-		return 0;
+		return set_path(c->path, v, false, line, key, err);
+	case KEY_KERNEL:
+		return set_path(c->kernel, v, true, line, key, err);
+	case KEY_INITRAMFS:
+		return set_path(c->initramfs, v, true, line, key, err);
 	case KEY_TARGET:
 	case KEY_RAW:
 		if (*v && !is_device_spec(v))
@@ -587,6 +580,30 @@ static int set_key(struct kdump_conf *c, enum key_id k, const char *v,
 				    v);
 		strcpy(k == KEY_TARGET ? c->target : c->raw, v);
 		return 0;
+	case KEY_CMDLINE_APPEND:
+	case KEY_CMDLINE_REMOVE:
+		if (cmdline_bad_char(v))
+			return fail(err, line, key, -EINVAL,
+				    "%s is not allowed in kernel parameters here (quotes, backslashes, shell metacharacters %s and control or non-ASCII characters are refused)",
+				    char_name(cmdline_bad_char(v), cb, sizeof(cb)),
+				    "$ ` ; | & < > ( ) { } ! * ?");
+		strcpy(k == KEY_CMDLINE_APPEND ? c->cmdline_append :
+						 c->cmdline_remove, v);
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+/* The keys whose value is a number in a range. */
+static int set_number_key(struct kdump_conf *c, enum key_id k, const char *v,
+			  unsigned int line, struct conf_error *err)
+{
+	const char *key = key_names[k];
+	unsigned long long x;
+	int r;
+
+	switch (k) {
 	case KEY_DUMP_LEVEL:
 		/* The kernel log alone: for machines without room for a vmcore. */
 		if (strcmp(v, "dmesg") == 0) {
@@ -599,48 +616,6 @@ static int set_key(struct kdump_conf *c, enum key_id k, const char *v,
 				    "'%s' is not a dump level from 0 to 31, or dmesg",
 				    v);
 		c->dump_level = x;
-		return 0;
-	case KEY_COMPRESSION:
-		for (unsigned int i = 0; i <= COMPRESS_NONE; i++) {
-			if (strcmp(v, compression_names[i]) == 0) {
-				c->compression = i;
-				return 0;
-			}
-		}
-		return fail(err, line, key, -EINVAL,
-			    "'%s' is not one of lzo, zlib, none", v);
-	case KEY_CMDLINE_APPEND:
-	case KEY_CMDLINE_REMOVE:
-		if (cmdline_bad_char(v))
-			return fail(err, line, key, -EINVAL,
-				    "%s is not allowed in kernel parameters here (quotes, backslashes, shell metacharacters %s and control or non-ASCII characters are refused)",
-				    char_name(cmdline_bad_char(v), cb, sizeof(cb)),
-				    "$ ` ; | & < > ( ) { } ! * ?");
-		strcpy(k == KEY_CMDLINE_APPEND ? c->cmdline_append :
-						 c->cmdline_remove, v);
-		return 0;
-	case KEY_KERNEL:
-	case KEY_INITRAMFS:
-		if (*v && first_bad_char(v, PATH_CHARS))
-			return fail(err, line, key, -EINVAL,
-				    "'%s' contains %s: paths may use letters, digits and / . _ - + , @ : only",
-				    v, char_name(first_bad_char(v, PATH_CHARS), cb, sizeof(cb)));
-		if (*v && !path_is_clean(v))
-			return fail(err, line, key, -EINVAL,
-				    "'%s' is not a clean absolute path", v);
-		strcpy(k == KEY_KERNEL ? c->kernel : c->initramfs, v);
-		return 0;
-	case KEY_FAILURE_ACTION:
-	case KEY_FINAL_ACTION:
-		r = parse_action(v, k == KEY_FAILURE_ACTION,
-				 k == KEY_FAILURE_ACTION ? &c->failure_action :
-							   &c->final_action);
-		if (r < 0)
-			return fail(err, line, key, r,
-				    k == KEY_FAILURE_ACTION ?
-					    "'%s' is not one of reboot, poweroff, halt, shell" :
-					    "'%s' is not one of reboot, poweroff, halt",
-				    v);
 		return 0;
 	case KEY_KEEP:
 		r = parse_uint(v, 1000, &x);
@@ -673,35 +648,6 @@ static int set_key(struct kdump_conf *c, enum key_id k, const char *v,
 				    v);
 		c->capture_timeout = x;
 		return 0;
-	case KEY_RAW_OVERWRITE:
-	case KEY_RAW_FORCE:
-		if (parse_bool(v, k == KEY_RAW_OVERWRITE ? &c->raw_overwrite :
-							   &c->raw_force) < 0)
-			return fail(err, line, key, -EINVAL,
-				    "'%s' is not yes or no", v);
-		return 0;
-	case KEY_PANIC_ON: {
-		char bad[48];
-
-		r = parse_panic_on(v, &c->panic_on, bad, sizeof(bad));
-		if (r == -ENOTUNIQ)
-			return fail(err, line, key, -EINVAL,
-				    "'none' cannot be combined with other crashes");
-		if (r < 0)
-			return fail(err, line, key, r,
-				    "'%s' is not one of " PANIC_ON_WORDS, bad);
-		return 0;
-	}
-	case KEY_MAKEDUMPFILE_ARGS:
-		return parse_makedumpfile_args(c, v, line, err);
-	case KEY_PRE_HOOK:
-	case KEY_POST_HOOK:
-		return set_list(k == KEY_PRE_HOOK ? c->pre_hook : c->post_hook,
-				v, true, line, key, err);
-	case KEY_EXTRA_BINARIES:
-		return set_list(c->extra_binaries, v, true, line, key, err);
-	case KEY_EXTRA_MODULES:
-		return set_list(c->extra_modules, v, false, line, key, err);
 	case KEY_HOOK_TIMEOUT:
 		r = parse_uint(v, CONF_HOOK_TIMEOUT_MAX, &x);
 		if (r < 0 || x == 0)
@@ -709,6 +655,48 @@ static int set_key(struct kdump_conf *c, enum key_id k, const char *v,
 				    "'%s' is not a number of seconds from 1 to %d",
 				    v, CONF_HOOK_TIMEOUT_MAX);
 		c->hook_timeout = x;
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+/* The keys whose value is one word of a few, or several (panic_on). */
+static int set_choice_key(struct kdump_conf *c, enum key_id k, const char *v,
+			  unsigned int line, struct conf_error *err)
+{
+	const char *key = key_names[k];
+	char bad[48];
+	int r;
+
+	switch (k) {
+	case KEY_COMPRESSION:
+		for (unsigned int i = 0; i <= COMPRESS_NONE; i++) {
+			if (strcmp(v, compression_names[i]) == 0) {
+				c->compression = i;
+				return 0;
+			}
+		}
+		return fail(err, line, key, -EINVAL,
+			    "'%s' is not one of lzo, zlib, none", v);
+	case KEY_FAILURE_ACTION:
+	case KEY_FINAL_ACTION:
+		r = parse_action(v, k == KEY_FAILURE_ACTION,
+				 k == KEY_FAILURE_ACTION ? &c->failure_action :
+							   &c->final_action);
+		if (r < 0)
+			return fail(err, line, key, r,
+				    k == KEY_FAILURE_ACTION ?
+					    "'%s' is not one of reboot, poweroff, halt, shell" :
+					    "'%s' is not one of reboot, poweroff, halt",
+				    v);
+		return 0;
+	case KEY_RAW_OVERWRITE:
+	case KEY_RAW_FORCE:
+		if (parse_bool(v, k == KEY_RAW_OVERWRITE ? &c->raw_overwrite :
+							   &c->raw_force) < 0)
+			return fail(err, line, key, -EINVAL,
+				    "'%s' is not yes or no", v);
 		return 0;
 	case KEY_HOOK_FAILURE:
 		if (strcmp(v, "continue") == 0)
@@ -719,6 +707,60 @@ static int set_key(struct kdump_conf *c, enum key_id k, const char *v,
 			return fail(err, line, key, -EINVAL,
 				    "'%s' is not continue or stop", v);
 		return 0;
+	case KEY_PANIC_ON:
+		r = parse_panic_on(v, &c->panic_on, bad, sizeof(bad));
+		if (r == -ENOTUNIQ)
+			return fail(err, line, key, -EINVAL,
+				    "'none' cannot be combined with other crashes");
+		if (r < 0)
+			return fail(err, line, key, r,
+				    "'%s' is not one of " PANIC_ON_WORDS, bad);
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+/* Set key k from v: by the kind of value it takes. */
+static int set_key(struct kdump_conf *c, enum key_id k, const char *v,
+		   unsigned int line, struct conf_error *err)
+{
+	const char *key = key_names[k];
+
+	switch (k) {
+	case KEY_PATH:
+	case KEY_KERNEL:
+	case KEY_INITRAMFS:
+	case KEY_TARGET:
+	case KEY_RAW:
+	case KEY_CMDLINE_APPEND:
+	case KEY_CMDLINE_REMOVE:
+		return set_text_key(c, k, v, line, err);
+	case KEY_DUMP_LEVEL:
+	case KEY_KEEP:
+	case KEY_MIN_FREE:
+	case KEY_TARGET_TIMEOUT:
+	case KEY_CAPTURE_TIMEOUT:
+	case KEY_HOOK_TIMEOUT:
+		return set_number_key(c, k, v, line, err);
+	case KEY_COMPRESSION:
+	case KEY_FAILURE_ACTION:
+	case KEY_FINAL_ACTION:
+	case KEY_RAW_OVERWRITE:
+	case KEY_RAW_FORCE:
+	case KEY_HOOK_FAILURE:
+	case KEY_PANIC_ON:
+		return set_choice_key(c, k, v, line, err);
+	case KEY_MAKEDUMPFILE_ARGS:
+		return parse_makedumpfile_args(c, v, line, err);
+	case KEY_PRE_HOOK:
+	case KEY_POST_HOOK:
+		return set_list(k == KEY_PRE_HOOK ? c->pre_hook : c->post_hook,
+				v, true, line, key, err);
+	case KEY_EXTRA_BINARIES:
+		return set_list(c->extra_binaries, v, true, line, key, err);
+	case KEY_EXTRA_MODULES:
+		return set_list(c->extra_modules, v, false, line, key, err);
 	case KEY_MAX:
 		break;
 	}
@@ -932,62 +974,42 @@ int conf_parse_buffer(struct kdump_conf *c, const char *buf, size_t len,
 int conf_parse_file(struct kdump_conf *c, const char *path,
 		    struct conf_error *err)
 {
-	char *buf;
+	_cleanup_free_ char *buf = NULL;
+	_cleanup_close_ int fd = -1;
 	struct stat st;
-	ssize_t n;
-	int fd, r;
+	int r;
 
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-	if (fd < 0)
-		return fail(err, 0, NULL, -errno, "cannot open: %s",
-			    strerror(errno));
+	if (fd < 0) {
+		r = -errno;
+		return fail(err, 0, NULL, r, "cannot open: %s", strerror(-r));
+	}
 	if (fstat(fd, &st) < 0) {
 		r = -errno;
-		close(fd);
 		return fail(err, 0, NULL, r, "cannot stat: %s", strerror(-r));
 	}
-	if (!S_ISREG(st.st_mode)) {
-		close(fd);
+	if (!S_ISREG(st.st_mode))
 		return fail(err, 0, NULL, -EINVAL, "not a regular file");
-	}
 	/*
 	 * The configuration decides what runs as root in the capture kernel:
 	 * only root (or whoever runs us) may own it, and nobody else may
 	 * write it.
 	 */
 	if ((st.st_uid != 0 && st.st_uid != geteuid()) ||
-	    (st.st_mode & (S_IWGRP | S_IWOTH))) {
-		close(fd);
+	    (st.st_mode & (S_IWGRP | S_IWOTH)))
 		return fail(err, 0, NULL, -EPERM,
 			    "it is writable by others than its owner or not owned by root (mode %04o, uid %u): chown root and chmod go-w it",
 			    (unsigned int)(st.st_mode & 07777),
 			    (unsigned int)st.st_uid);
-	}
-	if (st.st_size > CONF_FILE_MAX) {
-		close(fd);
-		return fail(err, 0, NULL, -EFBIG, "larger than %d bytes",
+	/* Checked before and after the read: the file may grow meanwhile. */
+	r = st.st_size > CONF_FILE_MAX ? -EFBIG :
+					 read_fd_max(fd, &buf, CONF_FILE_MAX);
+	if (r == -EFBIG)
+		return fail(err, 0, NULL, r, "larger than %d bytes",
 			    CONF_FILE_MAX);
-	}
-	buf = malloc(CONF_FILE_MAX + 1);
-	if (!buf) {
-		close(fd);
-		return -ENOMEM;
-	}
-	n = read(fd, buf, CONF_FILE_MAX + 1);
-	r = n < 0 ? -errno : 0;
-	close(fd);
-	if (r < 0) {
-		free(buf);
+	if (r < 0)
 		return fail(err, 0, NULL, r, "cannot read: %s", strerror(-r));
-	}
-	if (n > CONF_FILE_MAX) {
-		free(buf);
-		return fail(err, 0, NULL, -EFBIG, "larger than %d bytes",
-			    CONF_FILE_MAX);
-	}
-	r = conf_parse_buffer(c, buf, n, err);
-	free(buf);
-	return r;
+	return conf_parse_buffer(c, buf, (size_t)r, err);
 }
 
 int conf_write(const struct kdump_conf *c, char *buf, size_t size)

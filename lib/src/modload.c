@@ -102,9 +102,9 @@ static int insert_lookup(struct modload *m, const char *name, bool *ret_found)
 {
 	struct kmod_list *list = NULL, *l;
 	unsigned int before = count_words(m->loaded);
+	bool found = false;
 	int r;
 
-	*ret_found = false;
 	r = kmod_module_new_from_lookup(m->ctx, name, &list);
 	if (r < 0)
 		return r;
@@ -112,7 +112,7 @@ static int insert_lookup(struct modload *m, const char *name, bool *ret_found)
 	kmod_list_foreach(l, list) {
 		struct kmod_module *mod = kmod_module_get_module(l);
 
-		*ret_found = true;
+		found = true;
 		if (kmod_module_get_initstate(mod) == KMOD_MODULE_BUILTIN) {
 			kmod_module_unref(mod);
 			continue;
@@ -130,6 +130,7 @@ static int insert_lookup(struct modload *m, const char *name, bool *ret_found)
 	}
 	current = NULL;
 	kmod_module_unref_list(list);
+	*ret_found = found;
 	return (int)(count_words(m->loaded) - before);
 }
 
@@ -239,47 +240,55 @@ unsigned int modload_failures(const struct modload *m, const char **ret_name,
 	return m->failures;
 }
 
+/* The names of what mod needs, space-separated, in buf ("" if none). */
+static void deps_text(struct kmod_module *mod, char *buf, size_t size)
+{
+	struct kmod_list *deps, *l;
+	size_t pos = 0;
+
+	buf[0] = '\0';
+	deps = kmod_module_get_dependencies(mod);
+	kmod_list_foreach(l, deps) {
+		struct kmod_module *d = kmod_module_get_module(l);
+		int n = snprintf(buf + pos, size - pos, "%s%s", pos ? " " : "",
+				 kmod_module_get_name(d));
+
+		if (n > 0 && (size_t)n < size - pos)
+			pos += n;
+		kmod_module_unref(d);
+	}
+	kmod_module_unref_list(deps);
+}
+
 enum modload_state modload_lookup(struct modload *m, const char *name,
 				  char *ret_name, size_t size, char *ret_deps,
 				  size_t deps_size)
 {
-	struct kmod_list *list = NULL, *deps, *l;
+	struct kmod_list *list = NULL;
 	struct kmod_module *mod;
 	enum modload_state s;
-	size_t pos = 0;
 
-	if (ret_deps && deps_size)
-		ret_deps[0] = '\0';
 	if (kmod_module_new_from_lookup(m->ctx, name, &list) < 0 || !list)
 		return MODLOAD_MISSING;
 	mod = kmod_module_get_module(list);
 	kmod_module_unref_list(list);
-	if (ret_name && size)
-		snprintf(ret_name, size, "%s", kmod_module_get_name(mod));
 	/*
 	 * Built in: in modules.builtin (libkmod reports it so for a module
 	 * that is not loaded); a module: it has a path in modules.dep.
 	 */
-	if (kmod_module_get_initstate(mod) == KMOD_MODULE_BUILTIN) {
+	if (kmod_module_get_initstate(mod) == KMOD_MODULE_BUILTIN)
 		s = MODLOAD_BUILTIN;
-	} else if (kmod_module_get_path(mod)) {
+	else if (kmod_module_get_path(mod))
 		s = MODLOAD_MODULE;
-	} else {
+	else
 		s = MODLOAD_MISSING;
-	}
-	if (s == MODLOAD_MODULE && ret_deps && deps_size) {
-		deps = kmod_module_get_dependencies(mod);
-		kmod_list_foreach(l, deps) {
-			struct kmod_module *d = kmod_module_get_module(l);
-			int n = snprintf(ret_deps + pos, deps_size - pos, "%s%s",
-					 pos ? " " : "", kmod_module_get_name(d));
-
-			if (n > 0 && (size_t)n < deps_size - pos)
-				pos += n;
-			kmod_module_unref(d);
-		}
-		kmod_module_unref_list(deps);
-	}
+	/* Nothing of a module that is missing: the buffers stay as given. */
+	if (s != MODLOAD_MISSING && ret_name && size)
+		snprintf(ret_name, size, "%s", kmod_module_get_name(mod));
+	if (s == MODLOAD_MODULE && ret_deps && deps_size)
+		deps_text(mod, ret_deps, deps_size);
+	else if (s == MODLOAD_BUILTIN && ret_deps && deps_size)
+		ret_deps[0] = '\0';
 	kmod_module_unref(mod);
 	return s;
 }

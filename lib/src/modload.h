@@ -47,7 +47,8 @@ unsigned int modload_failures(const struct modload *m, const char **ret_name,
 /*
  * What name is for this kernel; with ret_name (size bytes) the module's
  * own name (an alias resolved), with ret_deps the names of the modules it
- * needs, space-separated ("" when none).
+ * needs, space-separated ("" when none or built in).  For a missing
+ * module neither is written.
  */
 enum modload_state modload_lookup(struct modload *m, const char *name,
 				  char *ret_name, size_t size, char *ret_deps,

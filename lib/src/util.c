@@ -139,7 +139,7 @@ int write_file_atomic(const char *path, const char *data, size_t len,
 	return write_file_atomic_at(dirfd, slash + 1, data, len, mode);
 }
 
-static int read_fd_max(int fd, char **ret, size_t max)
+int read_fd_max(int fd, char **ret, size_t max)
 {
 	_cleanup_free_ char *buf = NULL;
 	size_t len = 0;

@@ -59,6 +59,8 @@ int read_ull_file(const char *path, unsigned long long *ret);
 int read_file_max(const char *path, char **ret, size_t max);
 /* The same for name in the directory dirfd, never following a link. */
 int read_file_max_at(int dirfd, const char *name, char **ret, size_t max);
+/* The same from fd, from where it is to its end. */
+int read_fd_max(int fd, char **ret, size_t max);
 /* fsync the directory that holds path, so that a rename in it is durable. */
 int fsync_parent(const char *path);
 /* fsync() the file at path (written by another process). */
