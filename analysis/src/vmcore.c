@@ -22,6 +22,7 @@
 
 #include <libkdumpfile/kdumpfile.h>
 
+#include "elfnote.h"
 #include "util.h"
 #include "vmcore.h"
 
@@ -140,11 +141,6 @@ static bool in_file(const struct vmcore *v, uint64_t off, uint64_t len)
 	return off <= v->file_size && len <= v->file_size - off;
 }
 
-static uint64_t align4(uint64_t n)
-{
-	return (n + 3) & ~(uint64_t)3;
-}
-
 /*
  * VMCOREINFO is text, "KEY=VALUE" lines (kernel/crash_core.c); anything
  * but printable lines (and NUL padding at the end) is refused. libkdumpfile
@@ -190,58 +186,59 @@ static int check_vmcoreinfo_text(struct vmcore *v, const uint8_t *p,
 	return 0;
 }
 
-static bool note_is(const uint8_t *name, uint32_t namesz, const char *what)
-{
-	size_t n = strlen(what);
+struct note_count {
+	struct vmcore *v;
+	const char *where;
+	unsigned int n_prstatus;
+	bool has_vmcoreinfo;
+	int error;	/* check_note()'s, told apart from the walk's */
+};
 
-	/* with or without the terminating NUL, as libkdumpfile does */
-	return (namesz == n || namesz == n + 1) && !memcmp(name, what, namesz);
+static int check_note(const struct elf_note *n, void *userdata)
+{
+	struct note_count *c = userdata;
+	int r;
+
+	if (elf_note_is(n, "CORE") && n->type == NT_PRSTATUS)
+		c->n_prstatus++;
+	if (elf_note_is(n, "VMCOREINFO") || elf_note_is(n, "VMCOREINFO_XEN")) {
+		r = check_vmcoreinfo_text(c->v, n->desc, n->descsz, c->where);
+		if (r < 0)
+			return c->error = r;
+		c->has_vmcoreinfo = true;
+	}
+	return 0;
 }
 
 /*
- * Walk ELF notes (Elf64_Nhdr, name, desc, each padded to 4 bytes;
- * include/uapi/linux/elf.h) the way libkdumpfile does: a note of zero
- * size is 12 bytes of header and the walk goes on after it.
+ * Walk ELF notes (lib's elf_notes_walk(), which reads them the way
+ * libkdumpfile does: a note of zero size is 12 bytes of header and the
+ * walk goes on after it), counting the CPUs' and checking VMCOREINFO.
  */
 static int check_notes(struct vmcore *v, const char *where, const uint8_t *p,
 		       uint64_t size, unsigned int *n_prstatus,
 		       bool *has_vmcoreinfo)
 {
-	uint64_t pos = 0;
+	struct note_count c = { .v = v, .where = where };
+	Elf64_Nhdr nh;
+	size_t bad;
 	int r;
 
-	while (size - pos >= sizeof(Elf64_Nhdr)) {
-		Elf64_Nhdr nh;
-		uint64_t name_len, desc_len;
-		const uint8_t *name;
-
-		memcpy(&nh, p + pos, sizeof(nh));
-		name_len = align4(nh.n_namesz);
-		desc_len = align4(nh.n_descsz);
-		pos += sizeof(nh);
-		if (name_len > size - pos || nh.n_descsz > size - pos - name_len)
-			return fail(v, -EBADMSG,
-				    "corrupt note in %s at offset %#" PRIx64
-				    ": name size %u and data size %u run past the "
-				    "notes (%" PRIu64 " bytes)", where,
-				    pos - sizeof(nh), nh.n_namesz, nh.n_descsz,
-				    size);
-		name = p + pos;
-		if (note_is(name, nh.n_namesz, "CORE") &&
-		    nh.n_type == NT_PRSTATUS)
-			(*n_prstatus)++;
-		if (note_is(name, nh.n_namesz, "VMCOREINFO") ||
-		    note_is(name, nh.n_namesz, "VMCOREINFO_XEN")) {
-			r = check_vmcoreinfo_text(v, p + pos + name_len,
-						  nh.n_descsz, where);
-			if (r < 0)
-				return r;
-			*has_vmcoreinfo = true;
-		}
-		if (desc_len > size - pos - name_len)
-			break;	/* the last note's padding is optional */
-		pos += name_len + desc_len;
+	r = elf_notes_walk(p, size, check_note, &c, &bad);
+	if (c.error)
+		return c.error;
+	if (r == -EBADMSG) {
+		memcpy(&nh, p + bad, sizeof(nh));
+		return fail(v, -EBADMSG,
+			    "corrupt note in %s at offset %#zx: name size %u "
+			    "and data size %u run past the notes (%" PRIu64
+			    " bytes)", where, bad, nh.n_namesz, nh.n_descsz,
+			    size);
 	}
+	if (r < 0)
+		return r;
+	*n_prstatus += c.n_prstatus;
+	*has_vmcoreinfo |= c.has_vmcoreinfo;
 	return 0;
 }
 
