@@ -242,22 +242,14 @@ static int check_notes(struct vmcore *v, const char *where, const uint8_t *p,
 	return 0;
 }
 
-/*
- * Kernel vmcores have no sections (or only section 0, for PN_XNUM), but
- * libkdumpfile 0.5.1 reads whatever section table the header points to
- * without checking its entry size or bounds (elfdump.c, init_elf64()): a
- * non-zero e_shoff with a zero e_shentsize made it dereference NULL (found
- * by fuzzing). So the table and its string table must make sense here.
- */
-static int check_sections(struct vmcore *v, const Elf64_Ehdr *eh)
+/* The number of sections (extended numbering: in section 0's sh_size). */
+static int section_count(struct vmcore *v, const Elf64_Ehdr *eh,
+			 uint64_t *ret)
 {
-	uint64_t shnum = eh->e_shnum, i;
-	Elf64_Shdr sh, strs = { 0 };
-	uint8_t last;
+	uint64_t shnum = eh->e_shnum;
+	Elf64_Shdr sh;
 	int r;
 
-	if (eh->e_shoff == 0 && eh->e_shnum == 0)
-		return 0;
 	if (eh->e_shentsize != sizeof(Elf64_Shdr))
 		return fail(v, -EBADMSG,
 			    "corrupt ELF header: section header size %u, "
@@ -268,7 +260,6 @@ static int check_sections(struct vmcore *v, const Elf64_Ehdr *eh)
 			    " is past the end of the file (%" PRIu64 " bytes)",
 			    (uint64_t)eh->e_shoff, v->file_size);
 	if (shnum == 0) {
-		/* extended numbering: the count is in section 0's sh_size */
 		r = pread_full(v, &sh, sizeof(sh), eh->e_shoff,
 			       "section header 0");
 		if (r < 0)
@@ -281,6 +272,50 @@ static int check_sections(struct vmcore *v, const Elf64_Ehdr *eh)
 			    " entries at offset %#" PRIx64 ") ends past the end "
 			    "of the file (%" PRIu64 " bytes)", shnum,
 			    (uint64_t)eh->e_shoff, v->file_size);
+	*ret = shnum;
+	return 0;
+}
+
+/* The section name table: in the file, not absurd, NUL-terminated. */
+static int check_shstrtab(struct vmcore *v, const Elf64_Shdr *strs)
+{
+	uint8_t last;
+	int r;
+
+	if (strs->sh_size == 0 || strs->sh_size > NOTES_MAX ||
+	    !in_file(v, strs->sh_offset, strs->sh_size))
+		return fail(v, -EBADMSG,
+			    "corrupt section name table (%" PRIu64
+			    " bytes at offset %#" PRIx64 ")",
+			    (uint64_t)strs->sh_size, (uint64_t)strs->sh_offset);
+	r = pread_full(v, &last, 1, strs->sh_offset + strs->sh_size - 1,
+		       "section name table");
+	if (r < 0)
+		return r;
+	if (last != '\0')
+		return fail(v, -EBADMSG,
+			    "corrupt section name table: not NUL-terminated");
+	return 0;
+}
+
+/*
+ * Kernel vmcores have no sections (or only section 0, for PN_XNUM), but
+ * libkdumpfile 0.5.1 reads whatever section table the header points to
+ * without checking its entry size or bounds (elfdump.c, init_elf64()): a
+ * non-zero e_shoff with a zero e_shentsize made it dereference NULL (found
+ * by fuzzing). So the table and its string table must make sense here.
+ */
+static int check_sections(struct vmcore *v, const Elf64_Ehdr *eh)
+{
+	Elf64_Shdr sh, strs = { 0 };
+	uint64_t shnum = 0, i;
+	int r;
+
+	if (eh->e_shoff == 0 && eh->e_shnum == 0)
+		return 0;
+	r = section_count(v, eh, &shnum);
+	if (r < 0)
+		return r;
 	for (i = 0; i < shnum; i++) {
 		r = pread_full(v, &sh, sizeof(sh),
 			       eh->e_shoff + i * sizeof(sh), "section header");
@@ -297,23 +332,8 @@ static int check_sections(struct vmcore *v, const Elf64_Ehdr *eh)
 		if (i && i == eh->e_shstrndx)
 			strs = sh;
 	}
-	if (eh->e_shstrndx && eh->e_shstrndx < shnum) {
-		if (strs.sh_size == 0 || strs.sh_size > NOTES_MAX ||
-		    !in_file(v, strs.sh_offset, strs.sh_size))
-			return fail(v, -EBADMSG,
-				    "corrupt section name table (%" PRIu64
-				    " bytes at offset %#" PRIx64 ")",
-				    (uint64_t)strs.sh_size,
-				    (uint64_t)strs.sh_offset);
-		r = pread_full(v, &last, 1, strs.sh_offset + strs.sh_size - 1,
-			       "section name table");
-		if (r < 0)
-			return r;
-		if (last != '\0')
-			return fail(v, -EBADMSG,
-				    "corrupt section name table: not "
-				    "NUL-terminated");
-	}
+	if (eh->e_shstrndx && eh->e_shstrndx < shnum)
+		return check_shstrtab(v, &strs);
 	return 0;
 }
 
