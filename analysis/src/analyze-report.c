@@ -20,7 +20,8 @@
 #include "vmlinux.h"
 
 #define LOG_TAIL 80
-#define LOG_MAX (16 << 20)
+#define LOG_MAX_MIB 16
+#define LOG_MAX (LOG_MAX_MIB << 20)
 #define METADATA_MAX (1 << 20)
 #define STR_(x) #x
 #define STR(x) STR_(x)
@@ -107,15 +108,22 @@ static int report_with_crash(struct report_ctx *c, char **ret_out)
 	return 0;
 }
 
-/* A kernel log, all of it or an error: a cut log would lose the panic. */
+/*
+ * A kernel log, all of it or -EFBIG: a log cut at LOG_MAX would lose its
+ * end, where the panic is.
+ */
 static int read_log(const char *path, char **ret)
 {
 	int r = read_file_max(path, ret, LOG_MAX);
 
-	if (r == -EFBIG)
-		log_warning("kernel log '%s' is larger than %d MiB; not read",
-			    path, LOG_MAX >> 20);
 	return r < 0 ? r : 0;
+}
+
+/* Why read_log() failed, for a message. */
+static const char *read_log_error(int r)
+{
+	return r == -EFBIG ? "it is larger than " STR(LOG_MAX_MIB) " MiB" :
+			     strerror(-r);
 }
 
 /* The kernel log in the dump, through makedumpfile --dump-dmesg. */
@@ -142,6 +150,10 @@ static int dump_dmesg(struct report_ctx *c, char **ret)
 		r = -EIO;
 	} else {
 		r = read_log(out, ret);
+		if (r < 0)
+			log_warning("cannot read the kernel log makedumpfile "
+				    "wrote from '%s': %s", c->vmcore,
+				    read_log_error(r));
 	}
 	run_result_done(&res);
 	(void)unlink(out);
@@ -163,6 +175,8 @@ static int kernel_log(struct report_ctx *c, char **ret)
 	r = read_log(path, ret);
 	if (r == 0)
 		log_warning("using the log saved at capture time, '%s'", path);
+	else if (r != -ENOENT)
+		log_warning("cannot read '%s': %s", path, read_log_error(r));
 	return r;
 }
 
@@ -223,7 +237,7 @@ static int report_from_saved_log(struct report_ctx *c)
 	r = read_log(path, &c->text);
 	if (r < 0) {
 		log_error("dump '%s' has no vmcore and its kernel log '%s' "
-			  "cannot be read: %s", c->dir, path, strerror(-r));
+			  "cannot be read: %s", c->dir, path, read_log_error(r));
 		return r;
 	}
 	if (report_parse_log(&c->rep, c->text) < 0)

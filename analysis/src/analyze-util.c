@@ -13,6 +13,7 @@
 #include "analyze.h"
 #include "json.h"
 
+__attribute__((format(printf, 2, 0)))
 static void log_at(const char *level, const char *fmt, va_list ap)
 {
 	fprintf(stderr, PROG ": %s: ", level);

@@ -322,6 +322,11 @@ FAKE_MDF_FAIL=1 expect "report: no vmcore, no metadata, the log" 0 "$analyze" re
 rm "$t/dmesg-only/dmesg.txt"
 expect "report: neither a vmcore nor a kernel log" 1 "$analyze" report \
 	"$t/dmesg-only"
+# A kernel log over 16 MiB is refused, not cut: its end has the panic.
+mkdir -p "$t/big-log"
+{ head -c $((17 << 20)) /dev/zero | tr '\0' 'x'; echo; } >"$t/big-log/dmesg.txt"
+expect "report: a kernel log over 16 MiB" 1 "$analyze" report "$t/big-log"
+has "report: the log's size said" "$t/err" "cannot be read: it is larger than 16 MiB"
 
 # vmlinux: the kernel that crashed, by the build ID in VMCOREINFO.
 echo 'int main(void) { return 0; }' >"$t/elf.c"
