@@ -36,7 +36,8 @@ int dump_dir_create(int basefd, long long crash_time, mode_t mode,
 
 	if (size < DUMP_NAME_MAX)
 		return -ENOBUFS;
-	if (crash_time < 0 || (long long)t != crash_time || !gmtime_r(&t, &tm) ||
+	if (crash_time < 0 || (long long)t != crash_time ||
+	    !gmtime_r(&t, &tm) ||
 	    !strftime(stem, sizeof(stem), "%Y-%m-%d-%H:%M:%S", &tm) ||
 	    !dump_name_valid(stem))
 		return -EINVAL;
@@ -59,7 +60,8 @@ int dump_dir_create(int basefd, long long crash_time, mode_t mode,
 	if (st.st_uid != geteuid())
 		return -EPERM;
 	/* Exactly mode, whatever the umask took away. */
-	if ((st.st_mode & 07777) != (mode & 07777) && fchmod(fd, mode & 07777) < 0)
+	if ((st.st_mode & 07777) != (mode & 07777) &&
+	    fchmod(fd, mode & 07777) < 0)
 		return -errno;
 	if (fsync(basefd) < 0 && errno != EINVAL)
 		return -errno;
@@ -334,7 +336,8 @@ static unsigned int get_array(struct json_object *o, const char *key,
 
 static void read_hook(struct json_object *o, unsigned int i, void *userdata)
 {
-	struct dump_meta_hook *h = &((struct dump_metadata *)userdata)->hooks[i];
+	struct dump_metadata *m = userdata;
+	struct dump_meta_hook *h = &m->hooks[i];
 
 	memset(h, 0, sizeof(*h));
 	h->exit = -1;

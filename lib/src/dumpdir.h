@@ -68,7 +68,7 @@ struct dump_meta_hook {
 struct dump_meta_module {
 	char name[64];
 	bool loaded;
-	char error[32];		/* the errno's name ("ENOENT"), "" if loaded */
+	char error[32];		/* the errno's name, "ENOENT"; "" if loaded */
 };
 
 /*
@@ -77,18 +77,18 @@ struct dump_meta_module {
  * field with its "unset" value (below) is neither written nor was read.
  */
 struct dump_metadata {
-	bool complete;			/* the capture finished as it meant to */
+	bool complete;			/* the capture did all it meant to */
 	char error[256];		/* why not; "" when complete */
 	char kernel_release[65];	/* "" unset */
 	long long crash_time;		/* -1 unset */
-	char panic[512];		/* the panic line of the log, "" if none */
+	char panic[512];		/* the log's panic line, "" if none */
 	bool dmesg_only;		/* dump_level = dmesg: the log alone */
 	int dump_level;			/* makedumpfile's -d; -1 unset */
 	char compression[16];		/* "" unset */
 	long long vmcore_bytes;		/* -1 unset (none) */
 	long long dmesg_bytes;		/* -1 unset (none) */
-	char target[1024];		/* the configured target or raw device */
-	char recovered_from[1024];	/* recover: the raw device; "" unset */
+	char target[1024];		/* the target or raw device set */
+	char recovered_from[1024];	/* recover's raw device; "" unset */
 	/* How long each step of the capture took, in seconds. */
 	bool has_seconds;
 	double seconds_find_target;

@@ -57,8 +57,9 @@ int hook_run(char *const argv[], unsigned long long timeout_ms,
 	if (!argv || !argv[0] || argv[0][0] != '/')
 		return -EINVAL;
 	/* process_run() takes 0 as no limit; here it is no time at all. */
-	o.timeout_ms = timeout_ms == 0 ? 1 :
-		       timeout_ms > UINT_MAX ? UINT_MAX : (unsigned int)timeout_ms;
+	o.timeout_ms = UINT_MAX;
+	if (timeout_ms < UINT_MAX)
+		o.timeout_ms = timeout_ms ? (unsigned int)timeout_ms : 1;
 	/* Through the pipe even without out: never on our own stdout. */
 	o.on_line = hook_line;
 	o.userdata = &h;

@@ -249,17 +249,26 @@ static int watch(pid_t pid, unsigned long long start, int out_fd,
 		int wait_ms = -1;
 
 		if (!exited) {
-			pid_t w = waitpid(pid, &status, WNOHANG);
+			siginfo_t si = { 0 };
 
-			if (w < 0 && errno != EINTR) {
+			/*
+			 * Seen ended but not reaped (WNOWAIT): while the
+			 * leader is a zombie its process group ID cannot be
+			 * anyone else's, so the kill below reaches its group
+			 * only.
+			 */
+			if (waitid(P_PID, pid, &si,
+				   WEXITED | WNOHANG | WNOWAIT) < 0 &&
+			    errno != EINTR) {
 				/* Someone else reaped it (SIGCHLD ignored?). */
 				r = -errno;
-				(void)kill(-pid, SIGKILL);
 				break;
 			}
-			if (w == pid) {
+			if (si.si_pid == pid) {
 				exited = true;
 				res->elapsed_ms = now - start;
+				(void)kill(-pid, SIGKILL);
+				(void)reap(pid, &status, now + PROCESS_REAP_MS);
 			} else if (timeout_ms && now - start >= timeout_ms) {
 				res->timed_out = true;
 				res->elapsed_ms = now - start;
@@ -269,9 +278,8 @@ static int watch(pid_t pid, unsigned long long start, int out_fd,
 					status = SIGKILL;
 				exited = true;
 			}
+			/* What left the group goes too. */
 			if (exited) {
-				/* What it left running goes with it. */
-				(void)kill(-pid, SIGKILL);
 				sweep_orphans(now_ms() + PROCESS_REAP_MS);
 				drain_end = now_ms() + PROCESS_DRAIN_MS;
 			}
@@ -280,7 +288,8 @@ static int watch(pid_t pid, unsigned long long start, int out_fd,
 			break;
 
 		if (!eof)
-			p[np++] = (struct pollfd){ .fd = out_fd, .events = POLLIN };
+			p[np++] = (struct pollfd){ .fd = out_fd,
+						   .events = POLLIN };
 		if (exited) {
 			wait_ms = (int)(drain_end - now_ms());
 		} else {

@@ -38,7 +38,7 @@ struct process_opts {
 
 struct process_result {
 	int wait_status;		/* as from waitpid() */
-	bool timed_out;			/* killed when timeout_ms passed */
+	bool timed_out;			/* killed at timeout_ms */
 	unsigned long long elapsed_ms;	/* from its start to its end */
 };
 
