@@ -14,7 +14,7 @@
 #include "util.h"
 #include "vmlinux.h"
 
-/* Where make keeps kdump-file's own kernel builds (test/lib/kernel-build.sh). */
+/* Where make keeps kdump-file's own kernel builds (test/lib/kernel-build.sh) */
 #define KERNEL_BUILDS "/var/cache/kdump-file/kernel"
 
 /* --vmlinux FILE: is it the kernel that crashed? */
