@@ -330,82 +330,95 @@ static void parse_trace(struct crash_report *r, const char *start)
 	}
 }
 
+/* Where the panic, the task's CPU line and the traces are in a log. */
+struct log_scan {
+	const char *panic_at;		/* the line after the panic's */
+	const char *cpu_before, *cpu_after;	/* the panic's line */
+	const char *trace_before, *trace_after;
+	char rip[REPORT_FRAME_LEN];	/* the faulting function of an oops */
+	char uptime[32];		/* the panic's timestamp */
+};
+
+/* One line of the log: the panic and oops lines kept, the others noted. */
+static void scan_line(struct crash_report *r, struct log_scan *sc,
+		      const struct line *l, const char *next)
+{
+	char buf[512], ts[32];
+	const char *s = buf, *f;
+
+	line_text(l, buf, sizeof(buf), ts, sizeof(ts));
+	if (!sc->panic_at && starts(s, PANIC_PREFIX)) {
+		sc->panic_at = next;
+		if (!r->panic[0] || !starts(r->panic, PANIC_PREFIX))
+			set_str(r->panic, sizeof(r->panic), s, strlen(s));
+		snprintf(sc->uptime, sizeof(sc->uptime), "%s", ts);
+	} else if (!r->oops[0] && is_oops_line(s)) {
+		set_str(r->oops, sizeof(r->oops), s, strlen(s));
+	} else if (starts(s, "CPU: ") && strstr(s, " PID: ") &&
+		   strstr(s, " Comm: ")) {
+		if (!sc->panic_at)
+			sc->cpu_before = l->p;
+		else if (!sc->cpu_after)
+			sc->cpu_after = l->p;
+	} else if (!strcmp(s, "Call Trace:")) {
+		if (!sc->panic_at)
+			sc->trace_before = next;
+		else if (!sc->trace_after)
+			sc->trace_after = next;
+	} else if (!sc->panic_at && starts(s, "RIP: ") && strstr(s, "+0x")) {
+		/* "RIP: 0010:func+0x16/0x20": the faulting function */
+		f = strchr(s + 5, ':');
+		if (f)
+			report_frame_name(f + 1, sc->rip, sizeof(sc->rip));
+	}
+}
+
+/* The "CPU: N PID: N Comm: X" line of the crashing task at @cpu. */
+static void take_cpu_line(struct crash_report *r, const char *cpu)
+{
+	struct line c = { cpu, strcspn(cpu, "\n") };
+	struct crash_report tmp;
+	char buf[512];
+
+	line_text(&c, buf, sizeof(buf), NULL, 0);
+	if (r->pid < 0) {
+		parse_cpu_line(r, buf);
+	} else if (!r->taint[0]) {
+		/* crash's bt named the task: take only the taint */
+		report_init(&tmp, "");
+		parse_cpu_line(&tmp, buf);
+		memcpy(r->taint, tmp.taint, sizeof(r->taint));
+		if (!r->release[0])
+			memcpy(r->release, tmp.release, sizeof(r->release));
+	}
+}
+
 int report_parse_log(struct crash_report *r, const char *text)
 {
-	const char *pos = text, *panic_at = NULL, *trace_before = NULL;
-	const char *trace_after = NULL, *cpu_before = NULL, *cpu_after = NULL;
-	const char *cpu, *trace;
-	char buf[512], ts[32], rip[REPORT_FRAME_LEN] = "";
-	char uptime[32] = "";
+	struct log_scan sc = { 0 };
+	const char *pos = text, *cpu, *trace;
 	struct line l;
 
-	while (next_line(&pos, &l)) {
-		const char *s;
-
-		line_text(&l, buf, sizeof(buf), ts, sizeof(ts));
-		s = buf;
-		if (!panic_at && starts(s, PANIC_PREFIX)) {
-			panic_at = pos;
-			if (!r->panic[0] || !starts(r->panic, PANIC_PREFIX))
-				set_str(r->panic, sizeof(r->panic), s,
-					strlen(s));
-			snprintf(uptime, sizeof(uptime), "%s", ts);
-		} else if (!r->oops[0] && is_oops_line(s)) {
-			set_str(r->oops, sizeof(r->oops), s, strlen(s));
-		} else if (starts(s, "CPU: ") && strstr(s, " PID: ") &&
-			   strstr(s, " Comm: ")) {
-			if (!panic_at)
-				cpu_before = l.p;
-			else if (!cpu_after)
-				cpu_after = l.p;
-		} else if (!strcmp(s, "Call Trace:")) {
-			if (!panic_at)
-				trace_before = pos;
-			else if (!trace_after)
-				trace_after = pos;
-		} else if (!panic_at && starts(s, "RIP: ") && strchr(s, ':') &&
-			   strstr(s, "+0x")) {
-			/* "RIP: 0010:func+0x16/0x20": the faulting function */
-			const char *f = strchr(s + 5, ':');
-
-			if (f)
-				report_frame_name(f + 1, rip, sizeof(rip));
-		}
-	}
-	if (!panic_at && !r->oops[0])
+	while (next_line(&pos, &l))
+		scan_line(r, &sc, &l, pos);
+	if (!sc.panic_at && !r->oops[0])
 		return r->panic[0] ? 0 : -ENODATA;
 
 	/*
 	 * panic() dumps the stack after its message unless an oops already
 	 * did (kernel/panic.c); then the oops' trace comes before it.
 	 */
-	cpu = cpu_after ? cpu_after : cpu_before;
-	trace = trace_after ? trace_after : trace_before;
-	if (cpu) {
-		struct line c = { cpu, strcspn(cpu, "\n") };
-
-		line_text(&c, buf, sizeof(buf), NULL, 0);
-		if (r->pid < 0) {
-			parse_cpu_line(r, buf);
-		} else if (!r->taint[0]) {
-			/* crash's bt named the task: take only the taint */
-			struct crash_report tmp;
-
-			report_init(&tmp, "");
-			parse_cpu_line(&tmp, buf);
-			memcpy(r->taint, tmp.taint, sizeof(r->taint));
-			if (!r->release[0])
-				memcpy(r->release, tmp.release,
-				       sizeof(r->release));
-		}
-	}
+	cpu = sc.cpu_after ? sc.cpu_after : sc.cpu_before;
+	trace = sc.trace_after ? sc.trace_after : sc.trace_before;
+	if (cpu)
+		take_cpu_line(r, cpu);
 	if (trace && r->n_frames == 0) {
-		if (!trace_after && rip[0])
-			add_frame(r, rip);
+		if (!sc.trace_after && sc.rip[0])
+			add_frame(r, sc.rip);
 		parse_trace(r, trace);
 	}
-	if (!r->uptime[0] && uptime[0])
-		snprintf(r->uptime, sizeof(r->uptime), "%s s", uptime);
+	if (!r->uptime[0] && sc.uptime[0])
+		snprintf(r->uptime, sizeof(r->uptime), "%s s", sc.uptime);
 	return 0;
 }
 

@@ -22,6 +22,8 @@
 
 #include <libkdumpfile/kdumpfile.h>
 
+#include "elfnote.h"
+#include "util.h"
 #include "vmcore.h"
 
 /* Kernel notes are a few KiB; 64 MiB would be 100000+ CPUs. */
@@ -139,11 +141,6 @@ static bool in_file(const struct vmcore *v, uint64_t off, uint64_t len)
 	return off <= v->file_size && len <= v->file_size - off;
 }
 
-static uint64_t align4(uint64_t n)
-{
-	return (n + 3) & ~(uint64_t)3;
-}
-
 /*
  * VMCOREINFO is text, "KEY=VALUE" lines (kernel/crash_core.c); anything
  * but printable lines (and NUL padding at the end) is refused. libkdumpfile
@@ -189,77 +186,70 @@ static int check_vmcoreinfo_text(struct vmcore *v, const uint8_t *p,
 	return 0;
 }
 
-static bool note_is(const uint8_t *name, uint32_t namesz, const char *what)
-{
-	size_t n = strlen(what);
+struct note_count {
+	struct vmcore *v;
+	const char *where;
+	unsigned int n_prstatus;
+	bool has_vmcoreinfo;
+	int error;	/* check_note()'s, told apart from the walk's */
+};
 
-	/* with or without the terminating NUL, as libkdumpfile does */
-	return (namesz == n || namesz == n + 1) && !memcmp(name, what, namesz);
-}
-
-/*
- * Walk ELF notes (Elf64_Nhdr, name, desc, each padded to 4 bytes;
- * include/uapi/linux/elf.h) the way libkdumpfile does: a note of zero
- * size is 12 bytes of header and the walk goes on after it.
- */
-static int check_notes(struct vmcore *v, const char *where, const uint8_t *p,
-		       uint64_t size, unsigned int *n_prstatus,
-		       bool *has_vmcoreinfo)
+static int check_note(const struct elf_note *n, void *userdata)
 {
-	uint64_t pos = 0;
+	struct note_count *c = userdata;
 	int r;
 
-	while (size - pos >= sizeof(Elf64_Nhdr)) {
-		Elf64_Nhdr nh;
-		uint64_t name_len, desc_len;
-		const uint8_t *name;
-
-		memcpy(&nh, p + pos, sizeof(nh));
-		name_len = align4(nh.n_namesz);
-		desc_len = align4(nh.n_descsz);
-		pos += sizeof(nh);
-		if (name_len > size - pos || nh.n_descsz > size - pos - name_len)
-			return fail(v, -EBADMSG,
-				    "corrupt note in %s at offset %#" PRIx64
-				    ": name size %u and data size %u run past the "
-				    "notes (%" PRIu64 " bytes)", where,
-				    pos - sizeof(nh), nh.n_namesz, nh.n_descsz,
-				    size);
-		name = p + pos;
-		if (note_is(name, nh.n_namesz, "CORE") &&
-		    nh.n_type == NT_PRSTATUS)
-			(*n_prstatus)++;
-		if (note_is(name, nh.n_namesz, "VMCOREINFO") ||
-		    note_is(name, nh.n_namesz, "VMCOREINFO_XEN")) {
-			r = check_vmcoreinfo_text(v, p + pos + name_len,
-						  nh.n_descsz, where);
-			if (r < 0)
-				return r;
-			*has_vmcoreinfo = true;
-		}
-		if (desc_len > size - pos - name_len)
-			break;	/* the last note's padding is optional */
-		pos += name_len + desc_len;
+	if (elf_note_is(n, "CORE") && n->type == NT_PRSTATUS)
+		c->n_prstatus++;
+	if (elf_note_is(n, "VMCOREINFO") || elf_note_is(n, "VMCOREINFO_XEN")) {
+		r = check_vmcoreinfo_text(c->v, n->desc, n->descsz, c->where);
+		if (r < 0)
+			return c->error = r;
+		c->has_vmcoreinfo = true;
 	}
 	return 0;
 }
 
 /*
- * Kernel vmcores have no sections (or only section 0, for PN_XNUM), but
- * libkdumpfile 0.5.1 reads whatever section table the header points to
- * without checking its entry size or bounds (elfdump.c, init_elf64()): a
- * non-zero e_shoff with a zero e_shentsize made it dereference NULL (found
- * by fuzzing). So the table and its string table must make sense here.
+ * Walk ELF notes (lib's elf_notes_walk(), which reads them the way
+ * libkdumpfile does: a note of zero size is 12 bytes of header and the
+ * walk goes on after it), counting the CPUs' and checking VMCOREINFO.
  */
-static int check_sections(struct vmcore *v, const Elf64_Ehdr *eh)
+static int check_notes(struct vmcore *v, const char *where, const uint8_t *p,
+		       uint64_t size, unsigned int *n_prstatus,
+		       bool *has_vmcoreinfo)
 {
-	uint64_t shnum = eh->e_shnum, i;
-	Elf64_Shdr sh, strs = { 0 };
-	uint8_t last;
+	struct note_count c = { .v = v, .where = where };
+	Elf64_Nhdr nh;
+	size_t bad;
 	int r;
 
-	if (eh->e_shoff == 0 && eh->e_shnum == 0)
-		return 0;
+	r = elf_notes_walk(p, size, check_note, &c, &bad);
+	if (c.error)
+		return c.error;
+	if (r == -EBADMSG) {
+		memcpy(&nh, p + bad, sizeof(nh));
+		return fail(v, -EBADMSG,
+			    "corrupt note in %s at offset %#zx: name size %u "
+			    "and data size %u run past the notes (%" PRIu64
+			    " bytes)", where, bad, nh.n_namesz, nh.n_descsz,
+			    size);
+	}
+	if (r < 0)
+		return r;
+	*n_prstatus += c.n_prstatus;
+	*has_vmcoreinfo |= c.has_vmcoreinfo;
+	return 0;
+}
+
+/* The number of sections (extended numbering: in section 0's sh_size). */
+static int section_count(struct vmcore *v, const Elf64_Ehdr *eh,
+			 uint64_t *ret)
+{
+	uint64_t shnum = eh->e_shnum;
+	Elf64_Shdr sh;
+	int r;
+
 	if (eh->e_shentsize != sizeof(Elf64_Shdr))
 		return fail(v, -EBADMSG,
 			    "corrupt ELF header: section header size %u, "
@@ -270,7 +260,6 @@ static int check_sections(struct vmcore *v, const Elf64_Ehdr *eh)
 			    " is past the end of the file (%" PRIu64 " bytes)",
 			    (uint64_t)eh->e_shoff, v->file_size);
 	if (shnum == 0) {
-		/* extended numbering: the count is in section 0's sh_size */
 		r = pread_full(v, &sh, sizeof(sh), eh->e_shoff,
 			       "section header 0");
 		if (r < 0)
@@ -283,6 +272,50 @@ static int check_sections(struct vmcore *v, const Elf64_Ehdr *eh)
 			    " entries at offset %#" PRIx64 ") ends past the end "
 			    "of the file (%" PRIu64 " bytes)", shnum,
 			    (uint64_t)eh->e_shoff, v->file_size);
+	*ret = shnum;
+	return 0;
+}
+
+/* The section name table: in the file, not absurd, NUL-terminated. */
+static int check_shstrtab(struct vmcore *v, const Elf64_Shdr *strs)
+{
+	uint8_t last;
+	int r;
+
+	if (strs->sh_size == 0 || strs->sh_size > NOTES_MAX ||
+	    !in_file(v, strs->sh_offset, strs->sh_size))
+		return fail(v, -EBADMSG,
+			    "corrupt section name table (%" PRIu64
+			    " bytes at offset %#" PRIx64 ")",
+			    (uint64_t)strs->sh_size, (uint64_t)strs->sh_offset);
+	r = pread_full(v, &last, 1, strs->sh_offset + strs->sh_size - 1,
+		       "section name table");
+	if (r < 0)
+		return r;
+	if (last != '\0')
+		return fail(v, -EBADMSG,
+			    "corrupt section name table: not NUL-terminated");
+	return 0;
+}
+
+/*
+ * Kernel vmcores have no sections (or only section 0, for PN_XNUM), but
+ * libkdumpfile 0.5.1 reads whatever section table the header points to
+ * without checking its entry size or bounds (elfdump.c, init_elf64()): a
+ * non-zero e_shoff with a zero e_shentsize made it dereference NULL (found
+ * by fuzzing). So the table and its string table must make sense here.
+ */
+static int check_sections(struct vmcore *v, const Elf64_Ehdr *eh)
+{
+	Elf64_Shdr sh, strs = { 0 };
+	uint64_t shnum = 0, i;
+	int r;
+
+	if (eh->e_shoff == 0 && eh->e_shnum == 0)
+		return 0;
+	r = section_count(v, eh, &shnum);
+	if (r < 0)
+		return r;
 	for (i = 0; i < shnum; i++) {
 		r = pread_full(v, &sh, sizeof(sh),
 			       eh->e_shoff + i * sizeof(sh), "section header");
@@ -299,34 +332,15 @@ static int check_sections(struct vmcore *v, const Elf64_Ehdr *eh)
 		if (i && i == eh->e_shstrndx)
 			strs = sh;
 	}
-	if (eh->e_shstrndx && eh->e_shstrndx < shnum) {
-		if (strs.sh_size == 0 || strs.sh_size > NOTES_MAX ||
-		    !in_file(v, strs.sh_offset, strs.sh_size))
-			return fail(v, -EBADMSG,
-				    "corrupt section name table (%" PRIu64
-				    " bytes at offset %#" PRIx64 ")",
-				    (uint64_t)strs.sh_size,
-				    (uint64_t)strs.sh_offset);
-		r = pread_full(v, &last, 1, strs.sh_offset + strs.sh_size - 1,
-			       "section name table");
-		if (r < 0)
-			return r;
-		if (last != '\0')
-			return fail(v, -EBADMSG,
-				    "corrupt section name table: not "
-				    "NUL-terminated");
-	}
+	if (eh->e_shstrndx && eh->e_shstrndx < shnum)
+		return check_shstrtab(v, &strs);
 	return 0;
 }
 
-static int check_elf(struct vmcore *v)
+/* The ELF header of an x86_64 core whose program headers we can read. */
+static int check_elf_header(struct vmcore *v, Elf64_Ehdr *ret)
 {
-	unsigned int n_prstatus = 0, n_notes = 0;
-	bool has_vmcoreinfo = false;
-	Elf64_Phdr *ph = NULL;
-	uint64_t phnum;
 	Elf64_Ehdr eh;
-	size_t i;
 	int r;
 
 	if (v->file_size < sizeof(eh))
@@ -356,21 +370,27 @@ static int check_elf(struct vmcore *v)
 		return fail(v, -EBADMSG,
 			    "corrupt ELF header: program header size %u, "
 			    "expected %zu", eh.e_phentsize, sizeof(Elf64_Phdr));
+	*ret = eh;
+	return 0;
+}
 
-	r = check_sections(v, &eh);
-	if (r < 0)
-		return r;
-	phnum = eh.e_phnum;
+/*
+ * The number of program headers (for PN_XNUM, more than 65534 of them, it
+ * is in section 0: include/uapi/linux/elf.h), all of them in the file.
+ */
+static int elf_phnum(struct vmcore *v, const Elf64_Ehdr *eh, uint64_t *ret)
+{
+	uint64_t phnum = eh->e_phnum;
+	Elf64_Shdr sh;
+	int r;
+
 	if (phnum == PN_XNUM) {
-		/* More than 65534 headers: the count is in section 0. */
-		Elf64_Shdr sh;
-
-		if (eh.e_shentsize != sizeof(sh) ||
-		    !in_file(v, eh.e_shoff, sizeof(sh)))
+		if (eh->e_shentsize != sizeof(sh) ||
+		    !in_file(v, eh->e_shoff, sizeof(sh)))
 			return fail(v, -EBADMSG,
 				    "corrupt ELF header: e_phnum is PN_XNUM but "
 				    "section header 0 is not in the file");
-		r = pread_full(v, &sh, sizeof(sh), eh.e_shoff,
+		r = pread_full(v, &sh, sizeof(sh), eh->e_shoff,
 			       "section header 0");
 		if (r < 0)
 			return r;
@@ -379,102 +399,121 @@ static int check_elf(struct vmcore *v)
 	if (phnum == 0)
 		return fail(v, -EBADMSG,
 			    "corrupt ELF core: no program headers");
-	if (eh.e_phoff > v->file_size ||
-	    phnum > (v->file_size - eh.e_phoff) / sizeof(Elf64_Phdr))
+	if (eh->e_phoff > v->file_size ||
+	    phnum > (v->file_size - eh->e_phoff) / sizeof(Elf64_Phdr))
 		return fail(v, -EBADMSG,
 			    "truncated: program header table (%" PRIu64
 			    " entries at offset %#" PRIx64 ") ends past the end "
 			    "of the file (%" PRIu64 " bytes)", phnum,
-			    (uint64_t)eh.e_phoff, v->file_size);
+			    (uint64_t)eh->e_phoff, v->file_size);
+	*ret = phnum;
+	return 0;
+}
 
+/* Program header @i, a PT_LOAD, as a segment whose sums do not wrap. */
+static int check_load(struct vmcore *v, size_t i, const Elf64_Phdr *p,
+		      struct vmcore_segment *ret)
+{
+	if (p->p_filesz > p->p_memsz || p->p_memsz > UINT64_MAX - p->p_paddr ||
+	    p->p_filesz > UINT64_MAX - p->p_offset)
+		return fail(v, -EBADMSG,
+			    "corrupt program header %zu (PT_LOAD): offset %#"
+			    PRIx64 " file size %#" PRIx64 " memory size %#"
+			    PRIx64 " at physical %#" PRIx64, i,
+			    (uint64_t)p->p_offset, (uint64_t)p->p_filesz,
+			    (uint64_t)p->p_memsz, (uint64_t)p->p_paddr);
+	*ret = (struct vmcore_segment) {
+		.paddr = p->p_paddr,
+		.vaddr = p->p_vaddr,
+		.offset = p->p_offset,
+		.filesz = p->p_filesz,
+		.memsz = p->p_memsz,
+	};
+	return 0;
+}
+
+/* Program header @i, a PT_NOTE: its notes read and walked. */
+static int check_note_segment(struct vmcore *v, size_t i, const Elf64_Phdr *p,
+			      unsigned int *n_prstatus, bool *has_vmcoreinfo)
+{
+	_cleanup_free_ uint8_t *notes = NULL;
+	int r;
+
+	if (p->p_filesz > NOTES_MAX)
+		return fail(v, -EBADMSG,
+			    "corrupt program header %zu: PT_NOTE size %" PRIu64
+			    " is absurd", i, (uint64_t)p->p_filesz);
+	if (!in_file(v, p->p_offset, p->p_filesz))
+		return fail(v, -EBADMSG,
+			    "truncated: notes (PT_NOTE, %" PRIu64 " bytes at "
+			    "offset %#" PRIx64 ") end past the end of the file "
+			    "(%" PRIu64 " bytes)", (uint64_t)p->p_filesz,
+			    (uint64_t)p->p_offset, v->file_size);
+	notes = malloc(p->p_filesz ? p->p_filesz : 1);
+	if (!notes)
+		return fail(v, -ENOMEM, "out of memory for notes");
+	r = pread_full(v, notes, p->p_filesz, p->p_offset, "notes");
+	if (r < 0)
+		return r;
+	return check_notes(v, "PT_NOTE", notes, p->p_filesz, n_prstatus,
+			   has_vmcoreinfo);
+}
+
+/*
+ * The headers and notes of an ELF core, checked before libkdumpfile reads
+ * them; its PT_LOADs kept in v->segs.
+ */
+static int check_elf(struct vmcore *v)
+{
+	_cleanup_free_ struct vmcore_segment *segs = NULL;
+	_cleanup_free_ Elf64_Phdr *ph = NULL;
+	unsigned int n_prstatus = 0, n_notes = 0;
+	bool has_vmcoreinfo = false;
+	/* zeroed: gcc cannot see that fail() returns a negative value */
+	uint64_t phnum = 0, i;
+	size_t n_segs = 0;
+	Elf64_Ehdr eh = { 0 };
+	int r;
+
+	r = check_elf_header(v, &eh);
+	if (r < 0)
+		return r;
+	r = check_sections(v, &eh);
+	if (r < 0)
+		return r;
+	r = elf_phnum(v, &eh, &phnum);
+	if (r < 0)
+		return r;
 	ph = calloc(phnum, sizeof(*ph));
-	v->segs = calloc(phnum, sizeof(*v->segs));
-	if (!ph || !v->segs) {
-		r = fail(v, -ENOMEM, "out of memory for %" PRIu64
-			 " program headers", phnum);
-		goto out;
-	}
+	segs = calloc(phnum, sizeof(*segs));
+	if (!ph || !segs)
+		return fail(v, -ENOMEM, "out of memory for %" PRIu64
+			    " program headers", phnum);
 	r = pread_full(v, ph, phnum * sizeof(*ph), eh.e_phoff,
 		       "program header table");
-	if (r < 0)
-		goto out;
-
-	for (i = 0; i < phnum; i++) {
-		const Elf64_Phdr *p = &ph[i];
-
-		if (p->p_type == PT_LOAD) {
-			if (p->p_filesz > p->p_memsz ||
-			    p->p_memsz > UINT64_MAX - p->p_paddr ||
-			    p->p_filesz > UINT64_MAX - p->p_offset) {
-				r = fail(v, -EBADMSG,
-					 "corrupt program header %zu (PT_LOAD): "
-					 "offset %#" PRIx64 " file size %#" PRIx64
-					 " memory size %#" PRIx64 " at physical %#"
-					 PRIx64, i, (uint64_t)p->p_offset,
-					 (uint64_t)p->p_filesz,
-					 (uint64_t)p->p_memsz,
-					 (uint64_t)p->p_paddr);
-				goto out;
-			}
-			v->segs[v->n_segs++] = (struct vmcore_segment) {
-				.paddr = p->p_paddr,
-				.vaddr = p->p_vaddr,
-				.offset = p->p_offset,
-				.filesz = p->p_filesz,
-				.memsz = p->p_memsz,
-			};
-		} else if (p->p_type == PT_NOTE) {
-			uint8_t *notes;
-
-			if (p->p_filesz > NOTES_MAX) {
-				r = fail(v, -EBADMSG,
-					 "corrupt program header %zu: PT_NOTE "
-					 "size %" PRIu64 " is absurd", i,
-					 (uint64_t)p->p_filesz);
-				goto out;
-			}
-			if (!in_file(v, p->p_offset, p->p_filesz)) {
-				r = fail(v, -EBADMSG,
-					 "truncated: notes (PT_NOTE, %" PRIu64
-					 " bytes at offset %#" PRIx64 ") end past "
-					 "the end of the file (%" PRIu64 " bytes)",
-					 (uint64_t)p->p_filesz,
-					 (uint64_t)p->p_offset, v->file_size);
-				goto out;
-			}
-			notes = malloc(p->p_filesz ? p->p_filesz : 1);
-			if (!notes) {
-				r = fail(v, -ENOMEM, "out of memory for notes");
-				goto out;
-			}
-			r = pread_full(v, notes, p->p_filesz, p->p_offset,
-				       "notes");
-			if (r >= 0)
-				r = check_notes(v, "PT_NOTE", notes,
-						p->p_filesz, &n_prstatus,
-						&has_vmcoreinfo);
-			free(notes);
-			if (r < 0)
-				goto out;
+	for (i = 0; r >= 0 && i < phnum; i++) {
+		if (ph[i].p_type == PT_LOAD) {
+			r = check_load(v, i, &ph[i], &segs[n_segs]);
+			n_segs += r >= 0;
+		} else if (ph[i].p_type == PT_NOTE) {
+			r = check_note_segment(v, i, &ph[i], &n_prstatus,
+					       &has_vmcoreinfo);
 			n_notes++;
 		}
 	}
-	if (v->n_segs == 0) {
-		r = fail(v, -EBADMSG,
-			 "corrupt ELF core: no PT_LOAD segment, the dump holds "
-			 "no memory");
-		goto out;
-	}
-	if (n_notes == 0) {
-		r = fail(v, -EBADMSG,
-			 "corrupt ELF core: no PT_NOTE segment (no CPU registers, "
-			 "no VMCOREINFO)");
-		goto out;
-	}
-	r = 0;
-out:
-	free(ph);
-	return r;
+	if (r < 0)
+		return r;
+	if (n_segs == 0)
+		return fail(v, -EBADMSG,
+			    "corrupt ELF core: no PT_LOAD segment, the dump "
+			    "holds no memory");
+	if (n_notes == 0)
+		return fail(v, -EBADMSG,
+			    "corrupt ELF core: no PT_NOTE segment (no CPU "
+			    "registers, no VMCOREINFO)");
+	v->segs = TAKE_PTR(segs);
+	v->n_segs = n_segs;
+	return 0;
 }
 
 /*

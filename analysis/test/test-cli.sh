@@ -103,6 +103,13 @@ cat >"$t/bin/crash" <<'EOF'
 #!/bin/sh
 # crash stand-in: keep the commands, print what crash 8.0.2 prints
 cat >"$FAKE_DIR/crash-stdin"
+printf '%s\n' "$PWD" >"$FAKE_DIR/crash-cwd"
+printf '%s\n' "$@" >"$FAKE_DIR/crash-args"
+# as crash does, the shell escapes of ./.crashrc unless --no_crashrc
+case " $* " in
+*" --no_crashrc "*) ;;
+*) [ -f .crashrc ] && sed -n 's/^!//p' .crashrc | sh ;;
+esac
 [ -n "${FAKE_CRASH_HANG:-}" ] && exec sleep 60
 cat <<'OUT'
       KERNEL: vmlinux
@@ -169,6 +176,41 @@ assert "sysrq_handle_crash" in d["backtrace"] and d["source"] == "crash"' \
 	else
 		fail "report.json is not the expected JSON"
 	fi
+fi
+
+# crash runs the commands of ./.crashrc: not those of the caller's
+# directory, and with relative paths the report is the same.
+mkdir -p "$t/cwd"
+printf '!touch %s\n' "$t/crashrc-ran" >"$t/cwd/.crashrc"
+cd "$t/cwd" || exit 1
+expect "report from a directory with a .crashrc" 0 "$analyze" report \
+	../dump --vmlinux ../vmlinux-good
+cd - >/dev/null || exit 1
+has "report: crash told --no_crashrc" "$t/crash-args" "--no_crashrc"
+if [ "$(cat "$t/crash-cwd")" = / ]; then
+	pass "report: crash run in /"
+else
+	fail "report: crash run in '$(cat "$t/crash-cwd")', not /"
+fi
+has "report: crash given the absolute vmcore path" "$t/crash-args" \
+	"$t/dump/vmcore"
+if [ -e "$t/crashrc-ran" ]; then
+	fail "report: the caller's .crashrc was run"
+else
+	pass "report: the caller's .crashrc was not run"
+fi
+has "report.json: from crash, with relative paths" "$t/dump/report.json" \
+	'"source": "crash"'
+# The real crash(8) needs a matching vmlinux and vmcore to get as far as
+# its .crashrc; that it takes the option is what can be checked here.
+if command -v crash >/dev/null; then
+	if crash --no_crashrc --version >/dev/null 2>&1; then
+		pass "the installed crash takes --no_crashrc"
+	else
+		fail "the installed crash refuses --no_crashrc"
+	fi
+else
+	echo "skip the installed crash takes --no_crashrc: crash is not installed"
 fi
 
 expect "report, other vmlinux" 1 "$analyze" report "$t/dump" \
@@ -254,6 +296,11 @@ FAKE_MDF_FAIL=1 expect "report: no vmcore, no metadata, the log" 0 "$analyze" re
 rm "$t/dmesg-only/dmesg.txt"
 expect "report: neither a vmcore nor a kernel log" 1 "$analyze" report \
 	"$t/dmesg-only"
+# A kernel log over 16 MiB is refused, not cut: its end has the panic.
+mkdir -p "$t/big-log"
+{ head -c $((17 << 20)) /dev/zero | tr '\0' 'x'; echo; } >"$t/big-log/dmesg.txt"
+expect "report: a kernel log over 16 MiB" 1 "$analyze" report "$t/big-log"
+has "report: the log's size said" "$t/err" "cannot be read: it is larger than 16 MiB"
 
 # vmlinux: the kernel that crashed, by the build ID in VMCOREINFO.
 echo 'int main(void) { return 0; }' >"$t/elf.c"
