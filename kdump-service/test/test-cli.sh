@@ -308,28 +308,19 @@ conf "raw = /dev/null-ish" "raw_overwrite = perhaps"
 expect "raw_overwrite neither yes nor no" 1 -- "$kf" -c "$t/conf" show
 has "raw_overwrite: the values" "$t/err" "is not yes or no"
 
-# setup --dry-run: the size it would reserve, and no boot configuration
-# touched (the GRUB drop-in is the machine's own: only its absence before
-# and after is checked).  A kernel whose boot header asks for 32 MiB, and
-# an initramfs, both given: nothing is built.
+# Dry runs are dry: setup --dry-run, show, estimate and status make no
+# directory, build no initramfs, write no drop-in and run no update-grub;
+# setup --dry-run says what setup would do and whether it could.  The GRUB
+# drop-in and kdump-file's state are the machine's own: their listings
+# before and after are compared, with the temporary directory's.  A
+# stand-in update-grub stands for GRUB; PATH without one, for a machine
+# without it.
 dropin=/etc/default/grub.d/kdump-file.cfg
 head -c 65536 /dev/urandom | gzip -1 >"$t/initrd.img"
 chmod 0600 "$t/initrd.img"
-conf "path = $dumps" "kernel = $t/vmlinuz" "initramfs = $t/initrd.img"
-if [ -e "$dropin" ]; then
-	echo "skip setup --dry-run: $dropin exists on this machine"
-else
-	expect "setup --dry-run" 0 -- "$kf" -c "$t/conf" setup --dry-run
-	has "setup --dry-run: the size" "$t/out" "kdump-file: setup would write crashkernel="
-	has "setup --dry-run: where" "$t/out" "to $dropin"
-	if [ -e "$dropin" ]; then fail "setup --dry-run wrote $dropin"; else pass "setup --dry-run wrote nothing"; fi
-	expect "setup --undo --dry-run" 0 -- "$kf" -c "$t/conf" setup --undo --dry-run
-	has "setup --undo --dry-run: nothing to undo" "$t/out" "nothing to undo"
-fi
-
-# show, estimate and status make no directory and build no initramfs: the
-# listings of the temporary directory and of kdump-file's places, before
-# and after, are compared.
+mkdir -m 0700 "$t/grub" "$t/nogrub"
+printf '#!/bin/sh\ntouch "%s/update-grub-ran"\n' "$t" >"$t/grub/update-grub"
+chmod 0700 "$t/grub/update-grub"
 # snapshot: every name below $t and kdump-file's places, but the output
 snapshot() {
 	find "$t" /etc/default/grub.d /run/kdump-file /var/lib/kdump-file 2>/dev/null |
@@ -347,6 +338,39 @@ dry() {
 	fi
 }
 newdir=$t/new-dumps
+conf "path = $newdir" "$bz" "initramfs = $t/initrd.img"
+if [ -e "$dropin" ]; then
+	echo "skip setup --dry-run: $dropin exists on this machine"
+else
+	dry "setup --dry-run" 0 -- env PATH="$t/grub:$PATH" "$kf" -c "$t/conf" setup --dry-run
+	has "setup --dry-run: the size" "$t/out" "kdump-file: setup would write crashkernel="
+	has "setup --dry-run: where, and update-grub" "$t/out" "to $dropin and run update-grub"
+	dry "setup --dry-run without GRUB" 1 -- env PATH="$t/nogrub" "$kf" -c "$t/conf" setup --dry-run
+	has "setup --dry-run without GRUB: could not run" "$t/err" \
+		"kdump-file: error: setup could not run: update-grub is not installed"
+	has "setup --dry-run without GRUB: the size for the boot loader" "$t/err" \
+		"add crashkernel="
+	if grep -q "would write" "$t/out"; then fail "setup --dry-run without GRUB: 'would write'"; else pass "setup --dry-run without GRUB: no 'would write'"; fi
+	dry "setup --undo --dry-run" 0 -- env PATH="$t/grub:$PATH" "$kf" -c "$t/conf" setup --undo --dry-run
+	has "setup --undo --dry-run: nothing to undo" "$t/out" "nothing to undo"
+	# The initramfs kdump-file builds, not there: said, not built.
+	conf "path = $newdir" "$bz"
+	dry "setup --dry-run, the initramfs not built" 0 -- env PATH="$t/grub:$PATH" \
+		"$kf" -c "$t/conf" setup --dry-run
+	has "setup --dry-run: it would build the initramfs" "$t/out" \
+		"kdump-file: setup would build the capture initramfs /var/lib/kdump-file/initramfs-"
+	# setup itself without GRUB: refused before anything is built or
+	# written (only where the drop-in's directory is absent, so that a
+	# setup that wrote it is seen and undone).
+	conf "path = $newdir" "$bz" "initramfs = $t/initrd.img"
+	if [ ! -e /etc/default/grub.d ]; then
+		dry "setup without GRUB" 1 -- env PATH="$t/nogrub" "$kf" -c "$t/conf" setup
+		has "setup without GRUB: why and what to do" "$t/err" \
+			"cannot set up: update-grub is not installed, so a GRUB drop-in would reach no boot entry"
+		[ ! -e /etc/default/grub.d ] || rm -rf /etc/default/grub.d
+	fi
+	if [ -e "$t/update-grub-ran" ]; then fail "update-grub ran"; else pass "update-grub never ran"; fi
+fi
 conf "path = $newdir" "$bz"
 dry "show, the dump directory missing" 0 -- "$kf" -c "$t/conf" show
 dry "show --json, the dump directory missing" 0 -- "$kf" -c "$t/conf" --json show
