@@ -53,6 +53,8 @@ struct plan {
 	char watchdog[96];		/* resets a capture that hangs */
 	/* The hooks and extra binaries, blank-separated, for dracut. */
 	char extra_files[3 * CONF_VALUE_MAX + 4];
+	/* 'target' names a device not attached now (load goes on without it). */
+	bool target_absent;
 	/*
 	 * What the caller says: warnings, one a line, whatever the result;
 	 * on failure, the error ("" when the errno says it all).
@@ -67,6 +69,26 @@ struct plan {
  */
 int plan_make(struct plan *p, const struct kdump_conf *conf,
 	      const struct plan_input *in);
+
+/* What plan_check() found; the first PLAN_PROBLEMS_MAX are said. */
+#define PLAN_PROBLEMS_MAX 8
+struct plan_problems {
+	unsigned int n;		/* how many, including those not kept */
+	int first;		/* the first one's negative errno */
+	char text[PLAN_PROBLEMS_MAX][PATH_MAX + 512];
+};
+
+/*
+ * What would stop a load of p, or make its capture fail, that the plan
+ * itself does not refuse: a capture kernel that is missing, not a bzImage
+ * kexec_file_load takes, or cut short; a configured initramfs missing or
+ * corrupt; a capture kernel or initramfs others may write; 'kernel' of
+ * another release than the initramfs kdump-file builds; a dump target not
+ * attached.  One line each in *problems (filled whatever the result);
+ * returns 0 when there is none, else the first one's negative errno.  The
+ * reservation is not the plan's: status says it.
+ */
+int plan_check(const struct plan *p, struct plan_problems *problems);
 
 /*
  * Whether dump directory base is safe for root to read dumps from:

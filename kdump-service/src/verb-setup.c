@@ -17,6 +17,33 @@
 #include "estimate.h"
 #include "util.h"
 
+/*
+ * Whether update-grub is there to run, looked for in PATH as execvp() will
+ * (glibc's default path when PATH is unset).  Without it (a machine that
+ * boots with systemd-boot, or without GRUB's Debian scripts) the drop-in
+ * would reach no boot entry: setup refuses before it writes anything.
+ */
+static bool update_grub_found(void)
+{
+	char dirs[4096], path[PATH_MAX], *save = NULL;
+	const char *env = getenv("PATH");
+
+	if (env)
+		snprintf(dirs, sizeof(dirs), "%s", env);
+	else if (confstr(_CS_PATH, dirs, sizeof(dirs)) == 0)
+		return false;
+	for (char *d = strtok_r(dirs, ":", &save); d;
+	     d = strtok_r(NULL, ":", &save)) {
+		struct stat st;
+
+		snprintf(path, sizeof(path), "%s/update-grub", d);
+		if (stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+		    access(path, X_OK) == 0)
+			return true;
+	}
+	return false;
+}
+
 static int update_grub(void)
 {
 	char *const argv[] = { "update-grub", NULL };
@@ -34,11 +61,17 @@ static int setup_undo(unsigned long long reserved)
 	int r;
 
 	if (arg_dry_run) {
-		if (access(GRUB_DROPIN, F_OK) < 0)
+		if (access(GRUB_DROPIN, F_OK) < 0) {
 			log_info("nothing to undo: %s does not exist", GRUB_DROPIN);
-		else
-			printf("kdump-file: setup --undo would remove %s and run update-grub\n",
-			       GRUB_DROPIN);
+			return 0;
+		}
+		if (!update_grub_found()) {
+			log_error("setup --undo would remove %s, but could not run update-grub: it is not installed, and the boot configuration would keep crashkernel= (remove it from your boot loader's kernel command line)",
+				  GRUB_DROPIN);
+			return -ENOENT;
+		}
+		printf("kdump-file: setup --undo would remove %s and run update-grub\n",
+		       GRUB_DROPIN);
 		return 0;
 	}
 	if (unlink(GRUB_DROPIN) < 0) {
@@ -64,41 +97,47 @@ static int setup_undo(unsigned long long reserved)
 
 /*
  * What the capture needs, measured on the capture kernel and initramfs the
- * plan names (the one kdump-file builds is built first if missing).
+ * plan names.  A real run builds the initramfs kdump-file owns if it is
+ * missing or out of date; a dry run builds nothing and makes no directory:
+ * 1 when the initramfs it would build is not there to measure (one built
+ * before but out of date is measured: the rebuild changes little of its
+ * size), *ret untouched.
  */
-static int setup_estimate(struct estimate *ret)
+static int setup_estimate(struct plan *p, struct estimate *ret)
 {
-	struct plan p;
 	int kfd = -1, ifd = -1, lock_fd, r;
 
-	r = make_plan(&p, true);
+	r = make_plan(p, !arg_dry_run);
 	if (r < 0)
 		return r;
-	if (p.initramfs_managed) {
-		r = check_boot_files(&p);
+	if (p->initramfs_managed && arg_dry_run) {
+		if (access(p->initramfs, F_OK) < 0)
+			return 1;
+	} else if (p->initramfs_managed) {
+		r = check_boot_files(p);
 		if (r < 0)
 			return r;
 		r = take_lock(false, &lock_fd);
 		if (r < 0)
 			return r;
-		r = ensure_initramfs(&p, false);
+		r = ensure_initramfs(p, false);
 		close(lock_fd);
 		if (r < 0)
 			return r;
 	}
-	r = open_regular("capture kernel", p.kernel, &kfd);
+	r = open_regular("capture kernel", p->kernel, &kfd);
 	if (r >= 0)
-		r = open_regular("capture initramfs", p.initramfs, &ifd);
+		r = open_regular("capture initramfs", p->initramfs, &ifd);
 	if (r >= 0)
 		r = estimate_capture(kfd, ifd, plan_system_ram(),
-				     plan_modules_bytes(&p), ret);
+				     plan_modules_bytes(p), ret);
 	if (kfd >= 0)
 		close(kfd);
 	if (ifd >= 0)
 		close(ifd);
-	if (r < 0)
+	if (r < 0 && kfd >= 0 && ifd >= 0)
 		log_error("cannot estimate the reservation from '%s' and '%s': %s",
-			  p.kernel, p.initramfs, strerror(-r));
+			  p->kernel, p->initramfs, strerror(-r));
 	return r;
 }
 
@@ -131,6 +170,34 @@ static int setup_write(const char *text, const char *value,
 }
 
 /*
+ * setup --dry-run: what setup would write, and whether it could.  It
+ * fails (exit 1) when setup would: a dry run answers "would it work?".
+ */
+static int setup_dry_run(const struct plan *p, const struct estimate *e,
+			 bool unbuilt, const char *value, bool written)
+{
+	if (!update_grub_found()) {
+		log_error("setup could not run: update-grub is not installed, so a GRUB drop-in would reach no boot entry: add crashkernel=%s to your boot loader's kernel command line instead",
+			  unbuilt ? "<size> ('kdump-file estimate' says which)" :
+			  value);
+		return -ENOENT;
+	}
+	if (unbuilt) {
+		printf("kdump-file: setup would build the capture initramfs %s, measure it, write the crashkernel= size it needs to %s and run update-grub (its size is known once it is built: 'kdump-file rebuild')\n",
+		       p->initramfs, GRUB_DROPIN);
+		return 0;
+	}
+	/*
+	 * One line with the size: debian/config shows it in its question.
+	 * A result, not information: --quiet keeps it.
+	 */
+	printf("kdump-file: setup would write crashkernel=%s (kdump-file estimate: %.0f MiB needed) to %s%s\n",
+	       value, e->needed / 1048576.0, GRUB_DROPIN,
+	       written ? ", which has it already" : " and run update-grub");
+	return 0;
+}
+
+/*
  * setup: reserve memory for the capture kernel at the next boot, as much
  * as estimate recommends, through a GRUB drop-in; --undo takes it back.
  */
@@ -138,15 +205,23 @@ int verb_setup(int argc _unused_, char *argv[] _unused_)
 {
 	char text[512], value[32] = "", old[512] = "", *cur = NULL;
 	unsigned long long reserved = 0, want;
-	struct estimate e;
+	struct estimate e = { 0 };
+	bool unbuilt;
+	struct plan p;
 	int r;
 
 	(void)read_ull_file(SYS_CRASH_SIZE, &reserved);
 	if (arg_undo)
 		return setup_undo(reserved);
-	r = setup_estimate(&e);
+	/* Before anything is built or written: the drop-in needs GRUB. */
+	if (!arg_dry_run && !update_grub_found()) {
+		log_error("cannot set up: update-grub is not installed, so a GRUB drop-in would reach no boot entry: add crashkernel= with the size 'kdump-file estimate' recommends to your boot loader's kernel command line");
+		return -ENOENT;
+	}
+	r = setup_estimate(&p, &e);
 	if (r < 0)
 		return r;
+	unbuilt = r == 1;
 	want = e.recommended;
 	snprintf(value, sizeof(value), "%lluM", want >> 20);
 	snprintf(text, sizeof(text),
@@ -158,16 +233,9 @@ int verb_setup(int argc _unused_, char *argv[] _unused_)
 		snprintf(old, sizeof(old), "%s", cur);
 		free(cur);
 	}
-	if (arg_dry_run) {
-		/*
-		 * One line with the size: debian/config shows it in its
-		 * question.  A result, not information: --quiet keeps it.
-		 */
-		printf("kdump-file: setup would write crashkernel=%s (kdump-file estimate: %.0f MiB needed) to %s%s\n",
-		       value, e.needed / 1048576.0, GRUB_DROPIN,
-		       strcmp(old, text) == 0 ? ", which has it already" : "");
-		return 0;
-	}
+	if (arg_dry_run)
+		return setup_dry_run(&p, &e, unbuilt, value,
+				     strcmp(old, text) == 0);
 	if (strcmp(old, text) != 0) {
 		r = setup_write(text, value, &e);
 		if (r < 0)

@@ -481,15 +481,16 @@ static void show_makedumpfile(const struct plan *p, char *dmesg, char *vmcore,
 }
 
 /* show --json: the plan as one object. */
-static int show_json(const struct plan *p)
+static int show_json(const struct plan *p, const struct plan_problems *pp)
 {
 	struct json_object *j = json_object_new_object();
 	struct json_object *cc = json_object_new_object();
 	struct json_object *mods = json_object_new_array();
 	struct json_object *lvs = json_object_new_array();
+	struct json_object *probs = json_object_new_array();
 	char text[sizeof(p->capture_conf_text)];
 	char mdf_dmesg[CONF_VALUE_MAX + PATH_MAX], mdf_vmcore[CONF_VALUE_MAX + PATH_MAX];
-	int r = j && cc && mods && lvs ? 0 : -ENOMEM;
+	int r = j && cc && mods && lvs && probs ? 0 : -ENOMEM;
 
 	show_makedumpfile(p, mdf_dmesg, mdf_vmcore, sizeof(mdf_vmcore));
 	if (r == 0)
@@ -555,12 +556,19 @@ static int show_json(const struct plan *p)
 	}
 	for (unsigned int i = 0; p->chain_known && i < p->chain.n_lvs && r == 0; i++)
 		r = json_object_array_add(lvs, json_text(p->chain.lvs[i])) ? -ENOMEM : 0;
+	/* What would stop the load: [] when it would go ahead. */
+	for (unsigned int i = 0; i < pp->n && i < PLAN_PROBLEMS_MAX && r == 0; i++)
+		r = json_object_array_add(probs, json_text(pp->text[i])) ? -ENOMEM : 0;
+	if (r == 0)
+		r = json_set_bool(j, "loadable", pp->n == 0);
 	if (r == 0) {
 		json_object_object_add(j, "capture_config", cc);
 		json_object_object_add(j, "modules", mods);
 		json_object_object_add(j, "lvm_volumes", lvs);
+		json_object_object_add(j, "problems", probs);
 		return print_json(j);
 	}
+	json_object_put(probs);
 	json_object_put(cc);
 	json_object_put(mods);
 	json_object_put(lvs);
@@ -568,53 +576,46 @@ static int show_json(const struct plan *p)
 	return r;
 }
 
-int verb_show(int argc _unused_, char *argv[] _unused_)
+/* The plan as show prints it. */
+static void show_text(const struct plan *p)
 {
-	struct plan p;
-	int r;
-
-	r = make_plan(&p, false);
-	if (r < 0)
-		return r;
-	if (arg_json)
-		return show_json(&p);
 	printf("# configuration: %s\n", arg_config);
-	printf("kernel:      %s\ninitramfs:   %s (%s)\ncmdline:     %s\n", p.kernel,
-	       p.initramfs, plan_initramfs_state(&p), p.cmdline);
+	printf("kernel:      %s\ninitramfs:   %s (%s)\ncmdline:     %s\n", p->kernel,
+	       p->initramfs, plan_initramfs_state(p), p->cmdline);
 	{
 		char dmesg[CONF_VALUE_MAX + PATH_MAX], vmcore[CONF_VALUE_MAX + PATH_MAX];
 
-		show_makedumpfile(&p, dmesg, vmcore, sizeof(vmcore));
+		show_makedumpfile(p, dmesg, vmcore, sizeof(vmcore));
 		printf("dmesg:       %s\n", dmesg);
 		if (vmcore[0])
 			printf("vmcore:      %s\n", vmcore);
 		else
 			printf("vmcore:      none: dump_level = dmesg saves the kernel log alone\n");
 	}
-	printf("# as the capture kernel sees it:\n%s", p.capture_conf_text);
+	printf("# as the capture kernel sees it:\n%s", p->capture_conf_text);
 	{
 		char words[128];
 
-		if (conf_panic_on_format(p.conf.panic_on, words, sizeof(words)) == 0)
+		if (conf_panic_on_format(p->conf.panic_on, words, sizeof(words)) == 0)
 			printf("panic_on:    %s (this kernel's sysctls, set by load: see status)\n",
 			       words);
 	}
-	show_helpers(&p);
+	show_helpers(p);
 	(void)hotplug_report(NULL, 12);
-	if (p.conf.extra_modules[0])
+	if (p->conf.extra_modules[0])
 		printf("# the capture loads extra_modules first: %s\n",
-		       p.conf.extra_modules);
-	if (p.extra_files[0])
+		       p->conf.extra_modules);
+	if (p->extra_files[0])
 		printf("# hooks and extra binaries packed into the capture initramfs: %s\n",
-		       p.extra_files);
-	if (!p.chain_known) {
+		       p->extra_files);
+	if (!p->chain_known) {
 		printf("# the capture loads the drivers of the devices it finds\n");
-		return 0;
+		return;
 	}
 	printf("# the capture loads these for dump target %s, in this order, then the drivers of any device still without one:\n",
-	       p.chain_what);
-	for (unsigned int i = 0; i < p.chain.n; i++) {
-		const struct devchain_module *m = &p.chain.mods[i];
+	       p->chain_what);
+	for (unsigned int i = 0; i < p->chain.n; i++) {
+		const struct devchain_module *m = &p->chain.mods[i];
 
 		if (m->state != MODLOAD_MODULE)
 			continue;
@@ -622,13 +623,43 @@ int verb_show(int argc _unused_, char *argv[] _unused_)
 		       m->deps[0] ? " (with " : "", m->deps,
 		       m->deps[0] ? ")" : "");
 	}
-	for (unsigned int i = 0; i < p.chain.n; i++)
-		if (p.chain.mods[i].state == MODLOAD_BUILTIN)
-			printf("built-in %-14s %s\n", p.chain.mods[i].name,
-			       p.chain.mods[i].reason);
-	for (unsigned int i = 0; i < p.chain.n_lvs; i++)
-		printf("activate LVM volume %s\n", p.chain.lvs[i]);
-	return 0;
+	for (unsigned int i = 0; i < p->chain.n; i++)
+		if (p->chain.mods[i].state == MODLOAD_BUILTIN)
+			printf("built-in %-14s %s\n", p->chain.mods[i].name,
+			       p->chain.mods[i].reason);
+	for (unsigned int i = 0; i < p->chain.n_lvs; i++)
+		printf("activate LVM volume %s\n", p->chain.lvs[i]);
+}
+
+/*
+ * What would stop a load of the plan shown, one line each, after the
+ * plan: show exits 1 when load would fail.
+ */
+static int show_problems(const struct plan_problems *pp)
+{
+	for (unsigned int i = 0; i < pp->n && i < PLAN_PROBLEMS_MAX; i++)
+		log_error("%s", pp->text[i]);
+	if (pp->n > PLAN_PROBLEMS_MAX)
+		log_error("and %u more problems", pp->n - PLAN_PROBLEMS_MAX);
+	return pp->n ? EXIT_FAILURE : 0;
+}
+
+int verb_show(int argc _unused_, char *argv[] _unused_)
+{
+	struct plan_problems pp;
+	struct plan p;
+	int r;
+
+	r = make_plan(&p, false);
+	if (r < 0)
+		return r;
+	(void)plan_check(&p, &pp);
+	if (arg_json) {
+		r = show_json(&p, &pp);
+		return r < 0 ? r : show_problems(&pp);
+	}
+	show_text(&p);
+	return show_problems(&pp);
 }
 
 int verb_estimate(int argc _unused_, char *argv[] _unused_)

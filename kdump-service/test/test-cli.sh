@@ -36,6 +36,24 @@ conf() {
 dumps=$t/dumps
 mkdir -m 0700 "$dumps"
 
+# mkbzimage FILE [RELEASE]: a kernel image whose boot header passes load's
+# checks (protocol 2.12, 64-bit entry, init_size 32 MiB), naming RELEASE
+# as its kernel_version when given.  No kernel is installed where the tests
+# run: a configuration that show is to accept names one of these.
+mkbzimage() {
+	head -c 1048576 /dev/zero >"$1"
+	printf 'HdrS\014\002' | dd of="$1" bs=1 seek=$((0x202)) conv=notrunc 2>/dev/null
+	printf '\003\000' | dd of="$1" bs=1 seek=$((0x236)) conv=notrunc 2>/dev/null
+	printf '\000\000\000\002' | dd of="$1" bs=1 seek=$((0x260)) conv=notrunc 2>/dev/null
+	if [ -n "${2:-}" ]; then
+		printf '\000\016' | dd of="$1" bs=1 seek=$((0x20e)) conv=notrunc 2>/dev/null
+		printf '%s (test) #1\000' "$2" | dd of="$1" bs=1 seek=$((0x1000)) conv=notrunc 2>/dev/null
+	fi
+	chmod 0600 "$1"
+}
+mkbzimage "$t/vmlinuz"
+bz="kernel = $t/vmlinuz"
+
 expect "--version" 0 -- "$kf" --version
 has "--version names the program" "$t/out" "kdump-file "
 expect "--json with another command" 2 -- "$kf" --json estimate
@@ -94,7 +112,7 @@ expect "too many arguments" 2 -- "$kf" info a b
 has "too many arguments: how many" "$t/err" "'info' takes at most 1 argument, not 'b'"
 
 # status and show as JSON; an inline comment in the file.
-conf "path = $dumps # dumps go here" "keep = 2"
+conf "path = $dumps # dumps go here" "keep = 2" "$bz"
 expect "status --json" 0 3 -- "$kf" -c "$t/conf" --json status
 json "status --json: loaded is a boolean" '.loaded | type == "boolean"'
 json "status --json: the dump directory" ".dump_dir == \"$dumps\""
@@ -290,31 +308,122 @@ conf "raw = /dev/null-ish" "raw_overwrite = perhaps"
 expect "raw_overwrite neither yes nor no" 1 -- "$kf" -c "$t/conf" show
 has "raw_overwrite: the values" "$t/err" "is not yes or no"
 
-# setup --dry-run: the size it would reserve, and no boot configuration
-# touched (the GRUB drop-in is the machine's own: only its absence before
-# and after is checked).  A kernel whose boot header asks for 32 MiB, and
-# an initramfs, both given: nothing is built.
+# Dry runs are dry: setup --dry-run, show, estimate and status make no
+# directory, build no initramfs, write no drop-in and run no update-grub;
+# setup --dry-run says what setup would do and whether it could.  The GRUB
+# drop-in and kdump-file's state are the machine's own: their listings
+# before and after are compared, with the temporary directory's.  A
+# stand-in update-grub stands for GRUB; PATH without one, for a machine
+# without it.
 dropin=/etc/default/grub.d/kdump-file.cfg
-head -c 1048576 /dev/zero >"$t/vmlinuz"
-printf '\000\000\000\002' | dd of="$t/vmlinuz" bs=1 seek=$((0x260)) conv=notrunc 2>/dev/null
 head -c 65536 /dev/urandom | gzip -1 >"$t/initrd.img"
-chmod 0600 "$t/vmlinuz" "$t/initrd.img"
-conf "path = $dumps" "kernel = $t/vmlinuz" "initramfs = $t/initrd.img"
+chmod 0600 "$t/initrd.img"
+mkdir -m 0700 "$t/grub" "$t/nogrub"
+printf '#!/bin/sh\ntouch "%s/update-grub-ran"\n' "$t" >"$t/grub/update-grub"
+chmod 0700 "$t/grub/update-grub"
+# snapshot: every name below $t and kdump-file's places, but the output
+snapshot() {
+	find "$t" /etc/default/grub.d /run/kdump-file /var/lib/kdump-file 2>/dev/null |
+		grep -vxF -e "$t/out" -e "$t/err" | sort
+}
+# dry NAME STATUS -- CMD...: expect, and nothing made or removed
+dry() {
+	local before
+	before=$(snapshot)
+	expect "$@"
+	if [ "$before" = "$(snapshot)" ]; then
+		pass "$1: nothing made"
+	else
+		fail "$1: made or removed: $(diff <(echo "$before") <(snapshot) | grep '^[<>]' | tr '\n' ' ')"
+	fi
+}
+newdir=$t/new-dumps
+conf "path = $newdir" "$bz" "initramfs = $t/initrd.img"
 if [ -e "$dropin" ]; then
 	echo "skip setup --dry-run: $dropin exists on this machine"
 else
-	expect "setup --dry-run" 0 -- "$kf" -c "$t/conf" setup --dry-run
+	dry "setup --dry-run" 0 -- env PATH="$t/grub:$PATH" "$kf" -c "$t/conf" setup --dry-run
 	has "setup --dry-run: the size" "$t/out" "kdump-file: setup would write crashkernel="
-	has "setup --dry-run: where" "$t/out" "to $dropin"
-	if [ -e "$dropin" ]; then fail "setup --dry-run wrote $dropin"; else pass "setup --dry-run wrote nothing"; fi
-	expect "setup --undo --dry-run" 0 -- "$kf" -c "$t/conf" setup --undo --dry-run
+	has "setup --dry-run: where, and update-grub" "$t/out" "to $dropin and run update-grub"
+	dry "setup --dry-run without GRUB" 1 -- env PATH="$t/nogrub" "$kf" -c "$t/conf" setup --dry-run
+	has "setup --dry-run without GRUB: could not run" "$t/err" \
+		"kdump-file: error: setup could not run: update-grub is not installed"
+	has "setup --dry-run without GRUB: the size for the boot loader" "$t/err" \
+		"add crashkernel="
+	if grep -q "would write" "$t/out"; then fail "setup --dry-run without GRUB: 'would write'"; else pass "setup --dry-run without GRUB: no 'would write'"; fi
+	dry "setup --undo --dry-run" 0 -- env PATH="$t/grub:$PATH" "$kf" -c "$t/conf" setup --undo --dry-run
 	has "setup --undo --dry-run: nothing to undo" "$t/out" "nothing to undo"
+	# The initramfs kdump-file builds, not there: said, not built.
+	conf "path = $newdir" "$bz"
+	dry "setup --dry-run, the initramfs not built" 0 -- env PATH="$t/grub:$PATH" \
+		"$kf" -c "$t/conf" setup --dry-run
+	has "setup --dry-run: it would build the initramfs" "$t/out" \
+		"kdump-file: setup would build the capture initramfs /var/lib/kdump-file/initramfs-"
+	# setup itself without GRUB: refused before anything is built or
+	# written (only where the drop-in's directory is absent, so that a
+	# setup that wrote it is seen and undone).
+	conf "path = $newdir" "$bz" "initramfs = $t/initrd.img"
+	if [ ! -e /etc/default/grub.d ]; then
+		dry "setup without GRUB" 1 -- env PATH="$t/nogrub" "$kf" -c "$t/conf" setup
+		has "setup without GRUB: why and what to do" "$t/err" \
+			"cannot set up: update-grub is not installed, so a GRUB drop-in would reach no boot entry"
+		[ ! -e /etc/default/grub.d ] || rm -rf /etc/default/grub.d
+	fi
+	if [ -e "$t/update-grub-ran" ]; then fail "update-grub ran"; else pass "update-grub never ran"; fi
 fi
+conf "path = $newdir" "$bz"
+dry "show, the dump directory missing" 0 -- "$kf" -c "$t/conf" show
+dry "show --json, the dump directory missing" 0 -- "$kf" -c "$t/conf" --json show
+json "show --json: loadable" '.loadable == true and .problems == []'
+dry "status, the dump directory missing" 0 3 -- "$kf" -c "$t/conf" status
+dry "estimate, the initramfs not built" 1 -- "$kf" -c "$t/conf" estimate
+has "estimate: built by rebuild, not by estimate" "$t/err" "is not built yet: run 'kdump-file rebuild'"
+conf "path = $newdir" "$bz" "initramfs = $t/initrd.img"
+dry "estimate, the dump directory missing" 0 -- "$kf" -c "$t/conf" estimate
+has "estimate: the recommendation" "$t/out" "recommended: crashkernel="
+
+# show exits 1 where load would fail, one line for each reason, with the
+# checks load makes: the capture kernel, the initramfs, the target.
+conf "path = $dumps" "kernel = $t/no-vmlinuz"
+expect "show with a missing capture kernel" 1 -- "$kf" -c "$t/conf" show
+has "show: the missing kernel named" "$t/err" \
+	"kdump-file: error: capture kernel '$t/no-vmlinuz' does not exist: install that kernel's package, or set 'kernel' in $t/conf"
+has "show: the plan still shown" "$t/out" "kernel:      $t/no-vmlinuz"
+expect "show --json with a missing capture kernel" 1 -- "$kf" -c "$t/conf" --json show
+json "show --json: not loadable, and why" \
+	".loadable == false and (.problems[0] | startswith(\"capture kernel '$t/no-vmlinuz' does not exist\"))"
+if [ ! -e "/boot/vmlinuz-$(uname -r)" ]; then
+	conf "path = $dumps"
+	expect "show without the running kernel's image" 1 -- "$kf" -c "$t/conf" show
+	has "show: /boot's image named" "$t/err" "capture kernel '/boot/vmlinuz-$(uname -r)' does not exist"
+fi
+conf "path = $dumps" "kernel = $t/initrd.img"
+expect "show with a kernel that is no bzImage" 1 -- "$kf" -c "$t/conf" show
+has "show: not a bzImage" "$t/err" "capture kernel '$t/initrd.img' is not an x86_64 bzImage"
+mkbzimage "$t/vmlinuz-other" 0.0.0-other
+conf "path = $dumps" "kernel = $t/vmlinuz-other"
+expect "show with a kernel of another release" 1 -- "$kf" -c "$t/conf" show
+has "show: the releases named" "$t/err" \
+	"capture kernel '$t/vmlinuz-other' is release 0.0.0-other, but the capture initramfs kdump-file builds holds the modules of $(uname -r)"
+mkdir -m 0700 "$t/cpio"
+echo init >"$t/cpio/init"
+(cd "$t/cpio" && echo init | cpio -o -H newc --quiet | gzip -1 >"$t/cpio.img")
+chmod 0600 "$t/cpio.img"
+conf "path = $dumps" "kernel = $t/vmlinuz-other" "initramfs = $t/cpio.img"
+expect "show with a kernel of another release and its initramfs" 0 -- "$kf" -c "$t/conf" show
+conf "path = $dumps" "$bz" "initramfs = $t/no-initrd.img"
+expect "show with a missing configured initramfs" 1 -- "$kf" -c "$t/conf" show
+has "show: the initramfs named" "$t/err" "capture initramfs '$t/no-initrd.img' does not exist"
+conf "target = UUID=00000000-0000-4000-8000-00000000dead" "kernel = $t/no-vmlinuz"
+expect "show with an absent target and kernel" 1 -- "$kf" -c "$t/conf" show
+has "show: the kernel, one line" "$t/err" "kdump-file: error: capture kernel '$t/no-vmlinuz' does not exist"
+has "show: the absent target, one line" "$t/err" \
+	"kdump-file: error: dump target UUID=00000000-0000-4000-8000-00000000dead from $t/conf is not attached to this machine"
 expect "--dry-run with another command" 2 -- "$kf" -c "$t/conf" show --dry-run
 has "--dry-run: which command takes it" "$t/err" "--dry-run is for setup"
 
 # panic_on: what status and show say, and a word it does not know.
-conf "path = $dumps" "panic_on = warn, oops"
+conf "path = $dumps" "panic_on = warn, oops" "$bz"
 expect "status --json with panic_on" 0 3 -- "$kf" -c "$t/conf" --json status
 json "status --json: panic_on is what is set now" '.panic_on | type == "array"'
 json "status --json: panic_on as configured" '.panic_on_configured == ["oops", "warn"]'
@@ -401,7 +510,7 @@ if [ ! -e "$t/shipped.conf.bak" ]; then pass "import --output: no backup of comm
 # makedumpfile_args: show prints the command lines the capture runs; a
 # refused option is named with its reason.
 conf "path = $dumps" "compression = zlib" "dump_level = 17" \
-	"makedumpfile_args = --num-threads=2 -e  --message-level 7"
+	"makedumpfile_args = --num-threads=2 -e  --message-level 7" "$bz"
 expect "show with makedumpfile_args" 0 -- "$kf" -c "$t/conf" show
 has "show: the vmcore's makedumpfile line" "$t/out" \
 	"vmcore:      makedumpfile -c -d 17 --num-threads 2 -e --message-level 7 --work-dir $dumps/<time> /proc/vmcore $dumps/<time>/vmcore-incomplete"
@@ -425,7 +534,7 @@ has "unknown: said so" "$t/err" "'--frob' is not known to kdump-file: remove it"
 
 # dump_level = dmesg: show says no vmcore; a dmesg-only dump is complete in
 # list, status and info, and debug says why there is nothing for crash.
-conf "path = $dumps" "dump_level = dmesg"
+conf "path = $dumps" "dump_level = dmesg" "$bz"
 expect "show with dump_level = dmesg" 0 -- "$kf" -c "$t/conf" show
 has "show: no vmcore line" "$t/out" "vmcore:      none: dump_level = dmesg saves the kernel log alone"
 has "show: the capture's copy" "$t/out" "dump_level = dmesg"
@@ -464,7 +573,7 @@ rm -r "$d"
 printf '#!/bin/sh\nexit 0\n' >"$t/hook"
 chmod 0755 "$t/hook"
 conf "path = $dumps" "pre_hook = $t/hook" "post_hook = $t/hook" "hook_timeout = 5" \
-	"hook_failure = stop" "extra_binaries = $t/hook"
+	"hook_failure = stop" "extra_binaries = $t/hook" "$bz"
 expect "show with a good hook" 0 -- "$kf" -c "$t/conf" show
 has "show: the hook goes to the capture" "$t/out" "pre_hook = $t/hook"
 has "show: hook_failure goes to the capture" "$t/out" "hook_failure = stop"
@@ -508,7 +617,7 @@ printf '%s\n' '{ "complete": true, "hooks": [' \
 	'  "extra_modules": [ { "name": "dummy", "loaded": true, "error": "" }, { "name": "nosuch", "loaded": false, "error": "ENOENT" } ] }' \
 	>"$dumps/2026-01-01-00:00:00/metadata.json"
 echo "== pre hook" >"$dumps/2026-01-01-00:00:00/hooks.log"
-conf "path = $dumps"
+conf "path = $dumps" "$bz"
 expect "info with hooks" 0 -- "$kf" -c "$t/conf" info "$id"
 has "info: the pre hook" "$t/out" "hooks:       pre /etc/kdump-file/pre: exit 0 (0.1 s)"
 has "info: the hook that hung" "$t/out" "post /etc/kdump-file/hang: timed out after 5.0 s: killed (5.0 s)"

@@ -4,6 +4,8 @@
  * nothing; why a file is refused; what the initramfs is to the next load.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -88,6 +90,84 @@ static void test_dump_base(void)
 	CHECK(strstr(msg, "set another 'path' in /etc/t.conf") != NULL);
 }
 
+/* A bzImage header load accepts, naming release when not NULL. */
+static int make_bzimage(const char *path, const char *release)
+{
+	static unsigned char img[8192];
+	int fd, ok;
+
+	memset(img, 0, sizeof(img));
+	memcpy(img + 0x202, "HdrS", 4);
+	img[0x206] = 0x0c;	/* protocol 2.12 */
+	img[0x207] = 0x02;
+	img[0x236] = 0x03;	/* 64-bit entry, loads above 4G */
+	if (release) {
+		img[0x20e] = 0x00;	/* kernel_version: 0x0e00 + 0x200 */
+		img[0x20f] = 0x0e;
+		snprintf((char *)img + 0x1000, 128, "%s (test) #1", release);
+	}
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -errno;
+	ok = write(fd, img, sizeof(img)) == (ssize_t)sizeof(img);
+	close(fd);
+	return ok ? 0 : -EIO;
+}
+
+/*
+ * plan_check(): what would stop a load, one line each, the first's errno
+ * returned; nothing for a plan load would take.
+ */
+static void test_check(void)
+{
+	char dir[] = "/tmp/test-plan.XXXXXX", kernel[PATH_MAX];
+	struct plan_problems pp;
+
+	if (!mkdtemp(dir)) {
+		CHECK(0);
+		return;
+	}
+	memset(&p, 0, sizeof(p));
+	snprintf(p.config, sizeof(p.config), "/etc/t.conf");
+	snprintf(p.release, sizeof(p.release), "6.1.0-test");
+	snprintf(p.kernel, sizeof(p.kernel), "%s/vmlinuz", dir);
+	snprintf(p.initramfs, sizeof(p.initramfs), "%s/initramfs.img", dir);
+	p.initramfs_managed = true;
+	/* No kernel: named, with what to do. */
+	CHECK(plan_check(&p, &pp) == -ENOENT);
+	CHECK(pp.n == 1);
+	CHECK(strstr(pp.text[0], "does not exist: install that kernel's package, or set 'kernel' in /etc/t.conf") != NULL);
+	/* A kernel, the initramfs not built yet (load builds it): none. */
+	CHECK(make_bzimage(p.kernel, "6.1.0-test") == 0);
+	CHECK(plan_check(&p, &pp) == 0);
+	CHECK(pp.n == 0);
+	/* 'kernel' of another release than the initramfs kdump-file builds. */
+	snprintf(kernel, sizeof(kernel), "%s/vmlinuz-other", dir);
+	CHECK(make_bzimage(kernel, "6.2.0-other") == 0);
+	snprintf(p.kernel, sizeof(p.kernel), "%s", kernel);
+	snprintf(p.conf.kernel, sizeof(p.conf.kernel), "%s", kernel);
+	CHECK(plan_check(&p, &pp) == -EINVAL);
+	CHECK(pp.n == 1 && strstr(pp.text[0], "is release 6.2.0-other, but the capture initramfs kdump-file builds holds the modules of 6.1.0-test") != NULL);
+	/* ...which a configured initramfs made for it settles, if present. */
+	p.initramfs_managed = false;
+	CHECK(plan_check(&p, &pp) == -ENOENT);
+	CHECK(pp.n == 1 && strstr(pp.text[0], "capture initramfs") != NULL);
+	/* And an absent target, one line more. */
+	snprintf(p.conf.target, sizeof(p.conf.target), "LABEL=gone");
+	p.target_absent = true;
+	CHECK(plan_check(&p, &pp) == -ENOENT);
+	CHECK(pp.n == 2 && strstr(pp.text[1], "dump target LABEL=gone from /etc/t.conf is not attached") != NULL);
+	/* Not a bzImage at all. */
+	test_put(dir, "vmlinuz-text", "not a kernel");
+	snprintf(p.kernel, sizeof(p.kernel), "%s/vmlinuz-text", dir);
+	p.conf.kernel[0] = '\0';
+	p.target_absent = false;
+	p.initramfs_managed = true;
+	CHECK(plan_check(&p, &pp) == -ENOEXEC);
+	CHECK(pp.n == 1 && strstr(pp.text[0], "is not an x86_64 bzImage") != NULL);
+	(void)test_rm_rf(dir);
+}
+
 int main(void)
 {
 	test_kver_missing();
@@ -95,5 +175,6 @@ int main(void)
 	test_violation_text();
 	test_initramfs_state();
 	test_dump_base();
+	test_check();
 	return tests_done();
 }
