@@ -13,6 +13,7 @@
 #include <zlib.h>
 
 #include "initramfs.h"
+#include "process.h"
 #include "util.h"
 
 static int add(char *buf, size_t size, size_t *pos, const char *fmt, ...)
@@ -201,7 +202,11 @@ int initramfs_build(const char *img, const char *kver,
 		    const char *drivers, const char *files,
 		    const char *fingerprint)
 {
+	_cleanup_free_ char *chain_env = NULL, *files_env = NULL;
+	struct process_opts o = PROCESS_OPTS_INIT;
 	char tmp[PATH_MAX], stamp[PATH_MAX], *text;
+	char *env[3] = { NULL, NULL, NULL };
+	struct process_result res;
 	struct stat st;
 	int r;
 
@@ -239,20 +244,28 @@ int initramfs_build(const char *img, const char *kver,
 		argv[n++] = (char *)kver;
 		argv[n++] = tmp;
 		argv[n] = NULL;
-		/* The dracut module reads the chain: lvm goes in when needed. */
-		if (setenv("KDUMP_FILE_CHAIN", chain_file, 1) < 0)
-			return -errno;
-		/* And the user's hooks and extra binaries. */
-		if (files && files[0] ?
-			    setenv("KDUMP_FILE_INSTALL", files, 1) < 0 :
-			    unsetenv("KDUMP_FILE_INSTALL") < 0)
-			return -errno;
+		/*
+		 * The dracut module reads the chain (lvm goes in when
+		 * needed), the user's hooks and extra binaries from its
+		 * environment: set in dracut's alone, an empty value for
+		 * none over whatever ours holds.
+		 */
+		if (asprintf(&chain_env, "KDUMP_FILE_CHAIN=%s", chain_file) < 0 ||
+		    asprintf(&files_env, "KDUMP_FILE_INSTALL=%s",
+			     files ? files : "") < 0)
+			return -ENOMEM;
+		env[0] = chain_env;
+		env[1] = files_env;
+		o.env_add = env;
 		/* dracut's chatter goes to our stderr, not our stdout. */
-		r = run_program(argv, STDERR_FILENO);
+		o.stdout_fd = STDERR_FILENO;
+		r = process_run(argv, &o, &res);
 	}
-	if (r != 0) {
+	if (r == 0 && !process_succeeded(&res))
+		r = -EIO;
+	if (r < 0) {
 		(void)unlink(tmp);
-		return r < 0 ? r : -EIO;
+		return r;
 	}
 	(void)unlink(stamp);
 	/* Root's alone, whatever dracut's or the caller's umask. */
