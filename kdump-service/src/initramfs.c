@@ -197,11 +197,55 @@ bool initramfs_is_current(const char *img, const char *fingerprint_in)
 	return same;
 }
 
+/* dracut's lines, sorted for an initramfs_progress. */
+struct dracut_lines {
+	const struct initramfs_progress *progress;
+	bool hardlinking;	/* inside "Hardlinking files": its statistics */
+};
+
+static bool starts_with(const char *s, const char *prefix)
+{
+	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+/*
+ * dracut (dracut-logger.sh, _do_dlog()) prints every level alike, as
+ * "dracut: MESSAGE" on stderr: its info can only be told by its text.
+ * The stages are dracut.sh's dinfo "*** ... ***" lines; the info below
+ * is the rest of what dracut.sh says at that level in a build like ours.
+ */
+static void dracut_line(const char *line, size_t len, void *userdata)
+{
+	struct dracut_lines *d = userdata;
+	const struct initramfs_progress *p = d->progress;
+	char stage[PROCESS_LINE_MAX + 1];
+
+	if (starts_with(line, "dracut: "))
+		line += strlen("dracut: ");
+	len = strlen(line);
+	if (len >= 8 && starts_with(line, "*** ") &&
+	    strcmp(line + len - 4, " ***") == 0) {
+		memcpy(stage, line + 4, len - 8);
+		stage[len - 8] = '\0';
+		d->hardlinking = strcmp(stage, "Hardlinking files") == 0;
+		if (p->stage)
+			p->stage(stage, p->userdata);
+		return;
+	}
+	if (d->hardlinking || starts_with(line, "Executing: ") ||
+	    starts_with(line, "No dracut internal kernel commandline"))
+		return;
+	if (p->output)
+		p->output(line, p->userdata);
+}
+
 int initramfs_build(const char *img, const char *kver,
 		    const char *capture_conf_file, const char *chain_file,
 		    const char *drivers, const char *files,
-		    const char *fingerprint)
+		    const char *fingerprint,
+		    const struct initramfs_progress *progress)
 {
+	struct dracut_lines lines = { .progress = progress };
 	_cleanup_free_ char *chain_env = NULL, *files_env = NULL;
 	struct process_opts o = PROCESS_OPTS_INIT;
 	char tmp[PATH_MAX], stamp[PATH_MAX], *text;
@@ -224,7 +268,7 @@ int initramfs_build(const char *img, const char *kver,
 		 * its last byte, other compressors by magic only.
 		 */
 		char *argv[32] = {
-			"dracut", "--force", "--quiet", "--hostonly",
+			"dracut", "--force", "--hostonly",
 			"--hostonly-mode", "strict", "--no-hostonly-cmdline",
 			"--no-early-microcode", "--compress", "gzip", "--modules",
 			"kdump-file kernel-modules", "--include",
@@ -236,6 +280,9 @@ int initramfs_build(const char *img, const char *kver,
 
 		while (argv[n])
 			n++;
+		/* Its stages are info: said only for a progress to show. */
+		if (!progress)
+			argv[n++] = "--quiet";
 		if (drivers && drivers[0]) {
 			argv[n++] = "--add-drivers";
 			argv[n++] = (char *)drivers;
@@ -257,8 +304,13 @@ int initramfs_build(const char *img, const char *kver,
 		env[0] = chain_env;
 		env[1] = files_env;
 		o.env_add = env;
-		/* dracut's chatter goes to our stderr, not our stdout. */
-		o.stdout_fd = STDERR_FILENO;
+		if (progress) {
+			o.on_line = dracut_line;
+			o.userdata = &lines;
+		} else {
+			/* Its chatter to our stderr, not our stdout. */
+			o.stdout_fd = STDERR_FILENO;
+		}
 		r = process_run(argv, &o, &res);
 	}
 	if (r == 0 && !process_succeeded(&res))
