@@ -200,7 +200,7 @@ bool initramfs_is_current(const char *img, const char *fingerprint_in)
 /* dracut's lines, sorted for an initramfs_progress. */
 struct dracut_lines {
 	const struct initramfs_progress *progress;
-	bool hardlinking;	/* inside "Hardlinking files": its statistics */
+	bool hardlinking;	/* in "Hardlinking files": its statistics */
 };
 
 static bool starts_with(const char *s, const char *prefix)
@@ -297,7 +297,8 @@ int initramfs_build(const char *img, const char *kver,
 		 * environment: set in dracut's alone, an empty value for
 		 * none over whatever ours holds.
 		 */
-		if (asprintf(&chain_env, "KDUMP_FILE_CHAIN=%s", chain_file) < 0 ||
+		if (asprintf(&chain_env, "KDUMP_FILE_CHAIN=%s",
+			     chain_file) < 0 ||
 		    asprintf(&files_env, "KDUMP_FILE_INSTALL=%s",
 			     files ? files : "") < 0)
 			return -ENOMEM;

@@ -185,11 +185,11 @@ int recover_dump(int fd, unsigned long long dev_size, const char *raw,
 	out->dmesg_error = recover_dmesg(fd, h, dirfd);
 	if (out->complete)
 		out->vmcore_error = recover_vmcore(fd, out, dir, dirfd);
-	out->metadata_error = recover_metadata(h, out->complete &&
-					       !out->vmcore_error,
-					       out->vmcore_why, raw, dev, dirfd);
+	out->metadata_error =
+		recover_metadata(h, out->complete && !out->vmcore_error,
+				 out->vmcore_why, raw, dev, dirfd);
 	/* A vmcore not recovered stays on the device for the next try. */
-	r = out->vmcore_error ? out->vmcore_error : out->dmesg_error;
+	r = out->dmesg_error ? out->dmesg_error : out->vmcore_error;
 	if (r < 0)
 		return r;
 	out->mark_error = recover_mark(fd, h);

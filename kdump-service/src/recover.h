@@ -18,17 +18,24 @@
  * error (a negative errno, 0 when it went well or was not tried).
  */
 struct recover_outcome {
-	struct raw_header header;	/* as read; valid once header_error is 0 */
-	char name[DUMP_NAME_MAX];	/* the dump directory; "" before it is made */
-	bool complete;			/* the capture finished: a vmcore to recover */
-	bool header_read;		/* all of it: header_error is its parser's */
-	int header_error;		/* reading or parsing the header */
-	int dir_error;			/* making the dump directory */
+	/* The header as read: valid once header_error is 0. */
+	struct raw_header header;
+	/* The dump directory below base; "" before it is made. */
+	char name[DUMP_NAME_MAX];
+	/* The capture finished: there is a vmcore to recover. */
+	bool complete;
+	/* The header was read whole: a header_error is its parser's. */
+	bool header_read;
+	int header_error;
+	int dir_error;
 	int dmesg_error;
 	int vmcore_error;
-	char vmcore_why[192];		/* "makedumpfile -R: exit 1", ... */
-	int metadata_error;		/* metadata.json (the dump is there) */
-	int mark_error;			/* marking the header recovered */
+	/* Why the vmcore was not recovered: "makedumpfile -R: exit 1". */
+	char vmcore_why[192];
+	/* metadata.json not written, the dump recovered all the same. */
+	int metadata_error;
+	/* Recovered, but the header not marked so. */
+	int mark_error;
 };
 
 /*
