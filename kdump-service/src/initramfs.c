@@ -13,6 +13,7 @@
 #include <zlib.h>
 
 #include "initramfs.h"
+#include "process.h"
 #include "util.h"
 
 static int add(char *buf, size_t size, size_t *pos, const char *fmt, ...)
@@ -196,12 +197,60 @@ bool initramfs_is_current(const char *img, const char *fingerprint_in)
 	return same;
 }
 
+/* dracut's lines, sorted for an initramfs_progress. */
+struct dracut_lines {
+	const struct initramfs_progress *progress;
+	bool hardlinking;	/* in "Hardlinking files": its statistics */
+};
+
+static bool starts_with(const char *s, const char *prefix)
+{
+	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+/*
+ * dracut (dracut-logger.sh, _do_dlog()) prints every level alike, as
+ * "dracut: MESSAGE" on stderr: its info can only be told by its text.
+ * The stages are dracut.sh's dinfo "*** ... ***" lines; the info below
+ * is the rest of what dracut.sh says at that level in a build like ours.
+ */
+static void dracut_line(const char *line, size_t len, void *userdata)
+{
+	struct dracut_lines *d = userdata;
+	const struct initramfs_progress *p = d->progress;
+	char stage[PROCESS_LINE_MAX + 1];
+
+	if (starts_with(line, "dracut: "))
+		line += strlen("dracut: ");
+	len = strlen(line);
+	if (len >= 8 && starts_with(line, "*** ") &&
+	    strcmp(line + len - 4, " ***") == 0) {
+		memcpy(stage, line + 4, len - 8);
+		stage[len - 8] = '\0';
+		d->hardlinking = strcmp(stage, "Hardlinking files") == 0;
+		if (p->stage)
+			p->stage(stage, p->userdata);
+		return;
+	}
+	if (d->hardlinking || starts_with(line, "Executing: ") ||
+	    starts_with(line, "No dracut internal kernel commandline"))
+		return;
+	if (p->output)
+		p->output(line, p->userdata);
+}
+
 int initramfs_build(const char *img, const char *kver,
 		    const char *capture_conf_file, const char *chain_file,
 		    const char *drivers, const char *files,
-		    const char *fingerprint)
+		    const char *fingerprint,
+		    const struct initramfs_progress *progress)
 {
+	struct dracut_lines lines = { .progress = progress };
+	_cleanup_free_ char *chain_env = NULL, *files_env = NULL;
+	struct process_opts o = PROCESS_OPTS_INIT;
 	char tmp[PATH_MAX], stamp[PATH_MAX], *text;
+	char *env[3] = { NULL, NULL, NULL };
+	struct process_result res;
 	struct stat st;
 	int r;
 
@@ -219,7 +268,7 @@ int initramfs_build(const char *img, const char *kver,
 		 * its last byte, other compressors by magic only.
 		 */
 		char *argv[32] = {
-			"dracut", "--force", "--quiet", "--hostonly",
+			"dracut", "--force", "--hostonly",
 			"--hostonly-mode", "strict", "--no-hostonly-cmdline",
 			"--no-early-microcode", "--compress", "gzip", "--modules",
 			"kdump-file kernel-modules", "--include",
@@ -231,6 +280,9 @@ int initramfs_build(const char *img, const char *kver,
 
 		while (argv[n])
 			n++;
+		/* Its stages are info: said only for a progress to show. */
+		if (!progress)
+			argv[n++] = "--quiet";
 		if (drivers && drivers[0]) {
 			argv[n++] = "--add-drivers";
 			argv[n++] = (char *)drivers;
@@ -239,20 +291,34 @@ int initramfs_build(const char *img, const char *kver,
 		argv[n++] = (char *)kver;
 		argv[n++] = tmp;
 		argv[n] = NULL;
-		/* The dracut module reads the chain: lvm goes in when needed. */
-		if (setenv("KDUMP_FILE_CHAIN", chain_file, 1) < 0)
-			return -errno;
-		/* And the user's hooks and extra binaries. */
-		if (files && files[0] ?
-			    setenv("KDUMP_FILE_INSTALL", files, 1) < 0 :
-			    unsetenv("KDUMP_FILE_INSTALL") < 0)
-			return -errno;
-		/* dracut's chatter goes to our stderr, not our stdout. */
-		r = run_program(argv, STDERR_FILENO);
+		/*
+		 * The dracut module reads the chain (lvm goes in when
+		 * needed), the user's hooks and extra binaries from its
+		 * environment: set in dracut's alone, an empty value for
+		 * none over whatever ours holds.
+		 */
+		if (asprintf(&chain_env, "KDUMP_FILE_CHAIN=%s",
+			     chain_file) < 0 ||
+		    asprintf(&files_env, "KDUMP_FILE_INSTALL=%s",
+			     files ? files : "") < 0)
+			return -ENOMEM;
+		env[0] = chain_env;
+		env[1] = files_env;
+		o.env_add = env;
+		if (progress) {
+			o.on_line = dracut_line;
+			o.userdata = &lines;
+		} else {
+			/* Its chatter to our stderr, not our stdout. */
+			o.stdout_fd = STDERR_FILENO;
+		}
+		r = process_run(argv, &o, &res);
 	}
-	if (r != 0) {
+	if (r == 0 && !process_succeeded(&res))
+		r = -EIO;
+	if (r < 0) {
 		(void)unlink(tmp);
-		return r < 0 ? r : -EIO;
+		return r;
 	}
 	(void)unlink(stamp);
 	/* Root's alone, whatever dracut's or the caller's umask. */

@@ -29,6 +29,20 @@ int initramfs_fingerprint(const char *kernel, const char *capture_conf,
  * "<path> missing".
  */
 int input_identity(const char *path, char *buf, size_t size);
+/*
+ * What initramfs_build() passes on while dracut runs, for a build of tens
+ * of seconds to show that it is alive.  Each line comes without dracut's
+ * "dracut: " prefix.  stage: dracut's stage as it changes, from its
+ * "*** ... ***" lines ("Including module: kdump-file").  output: every
+ * other line dracut prints (a warning, an error), but for the chatter its
+ * --quiet would have kept back.  Either may be NULL.
+ */
+struct initramfs_progress {
+	void (*stage)(const char *stage, void *userdata);
+	void (*output)(const char *line, void *userdata);
+	void *userdata;
+};
+
 /* True when img exists and was built from the same fingerprint. */
 bool initramfs_is_current(const char *img, const char *fingerprint);
 /*
@@ -37,12 +51,14 @@ bool initramfs_is_current(const char *img, const char *fingerprint);
  * (space-separated, may be empty) added, and files (blank-separated
  * absolute paths, may be empty) installed with their libraries, then
  * record the fingerprint. Returns dracut's non-zero exit status as -EIO;
- * img is replaced only on success.
+ * img is replaced only on success.  With progress NULL, dracut runs quiet
+ * and says what it has to on our stderr; otherwise see below.
  */
 int initramfs_build(const char *img, const char *kver,
 		    const char *capture_conf_file, const char *chain_file,
 		    const char *drivers, const char *files,
-		    const char *fingerprint);
+		    const char *fingerprint,
+		    const struct initramfs_progress *progress);
 
 /* Where an initramfs image stops being one the kernel unpacks completely. */
 struct initramfs_problem {

@@ -44,8 +44,63 @@ int check_boot_files(const struct plan *p)
 	return r == -ENOENT ? 0 : r;
 }
 
+/*
+ * A capture-initramfs build takes tens of seconds.  On a terminal one line
+ * shows that it is alive, redrawn as dracut goes on: the seconds so far
+ * and dracut's stage.  Elsewhere (a log, the journal) the lines before and
+ * after the build say so, with its time.  dracut's warnings and errors go
+ * to stderr either way.
+ */
+struct build_progress {
+	unsigned long long t0;
+	bool live;		/* the line is drawn on stdout, a terminal */
+	bool drawn;		/* and is there now */
+	char stage[128];
+};
+
+static void build_line_clear(struct build_progress *b)
+{
+	if (!b->drawn)
+		return;
+	fputs("\r\033[K", stdout);
+	fflush(stdout);
+	b->drawn = false;
+}
+
+static void build_line_draw(struct build_progress *b)
+{
+	if (!b->live)
+		return;
+	printf("\r\033[Kkdump-file: building capture initramfs: %llu s%s%.*s",
+	       (now_ms() - b->t0) / 1000, b->stage[0] ? ", " : "",
+	       (int)sizeof(b->stage) - 1, b->stage);
+	fflush(stdout);
+	b->drawn = true;
+}
+
+static void build_stage(const char *stage, void *userdata)
+{
+	struct build_progress *b = userdata;
+
+	snprintf(b->stage, sizeof(b->stage), "%s", stage);
+	build_line_draw(b);
+}
+
+static void build_output(const char *line, void *userdata)
+{
+	struct build_progress *b = userdata;
+
+	build_line_clear(b);
+	fprintf(stderr, "dracut: %s\n", line);
+	build_line_draw(b);
+}
+
 int ensure_initramfs(struct plan *p, bool force)
 {
+	struct build_progress b = { 0 };
+	const struct initramfs_progress progress = {
+		.stage = build_stage, .output = build_output, .userdata = &b,
+	};
 	char fingerprint[32768], conf_file[] = RUN_DIR "/capture.conf";
 	char chain_file[] = RUN_DIR "/capture-chain";
 	struct input_violation bad;
@@ -92,8 +147,12 @@ int ensure_initramfs(struct plan *p, bool force)
 	log_info("building capture initramfs %s", p->initramfs);
 	fflush(stdout);
 	t0 = now_ms();
+	b.t0 = t0;
+	b.live = !arg_quiet && isatty(STDOUT_FILENO);
 	r = initramfs_build(p->initramfs, p->release, conf_file, chain_file,
-			    p->chain_drivers, p->extra_files, fingerprint);
+			    p->chain_drivers, p->extra_files, fingerprint,
+			    &progress);
+	build_line_clear(&b);
 	if (r < 0) {
 		log_error("cannot build capture initramfs '%s' with dracut: %s",
 			  p->initramfs,

@@ -15,6 +15,7 @@
 
 #include "cli.h"
 #include "estimate.h"
+#include "process.h"
 #include "util.h"
 
 /*
@@ -47,12 +48,17 @@ static bool update_grub_found(void)
 static int update_grub(void)
 {
 	char *const argv[] = { "update-grub", NULL };
+	struct process_opts o = PROCESS_OPTS_INIT;
+	struct process_result res;
 	int r;
 
 	fflush(stdout);
 	/* Its chatter goes to stderr, ours stays on stdout. */
-	r = run_program(argv, STDERR_FILENO);
-	return r > 0 ? -EIO : r;
+	o.stdout_fd = STDERR_FILENO;
+	r = process_run(argv, &o, &res);
+	if (r < 0)
+		return r;
+	return process_succeeded(&res) ? 0 : -EIO;
 }
 
 /* setup --undo: the drop-in removed, and update-grub run. */

@@ -18,6 +18,7 @@
 #include "dump.h"
 #include "journal.h"
 #include "json.h"
+#include "process.h"
 #include "target.h"
 #include "util.h"
 
@@ -411,12 +412,21 @@ int verb_info(int argc, char *argv[])
 	return r;
 }
 
+/* The first line the program printed, into userdata (PATH_MAX bytes). */
+static void first_line(const char *line, size_t len, void *userdata)
+{
+	char *buf = userdata;
+
+	if (!buf[0] && len < PATH_MAX)
+		memcpy(buf, line, len + 1);
+}
+
 /* crash(8) on a dump, with the vmlinux its build ID names. */
 int verb_debug(int argc, char *argv[])
 {
 	char dir[PATH_MAX + 64], core[PATH_MAX + 96], id[DUMP_ID_LEN + 1];
 	char vmlinux[PATH_MAX] = "";
-	int pfd[2], r;
+	int r;
 
 	arg_dump = argc > 1 ? argv[1] : NULL;
 
@@ -436,33 +446,36 @@ int verb_debug(int argc, char *argv[])
 		return -ENOENT;
 	}
 	/* kdump-file-analyze finds the vmlinux; its errors are its own. */
-	if (pipe2(pfd, O_CLOEXEC) < 0)
-		return -errno;
 	{
 		char *cmd[] = { "kdump-file-analyze", "vmlinux", core,
 				 arg_vmlinux ? "--vmlinux" : NULL,
 				 (char *)arg_vmlinux, NULL };
-		ssize_t got;
+		struct process_opts o = PROCESS_OPTS_INIT;
+		struct process_result res;
 
-		r = run_program(cmd, pfd[1]);
-		close(pfd[1]);
-		got = read(pfd[0], vmlinux, sizeof(vmlinux) - 1);
-		close(pfd[0]);
-		if (got > 0)
-			vmlinux[got] = '\0';
-		vmlinux[strcspn(vmlinux, "\n")] = '\0';
+		o.stderr_fd = STDERR_FILENO;
+		o.on_line = first_line;
+		o.userdata = vmlinux;
+		r = process_run(cmd, &o, &res);
+		if (r < 0) {
+			log_error("cannot run kdump-file-analyze: %s",
+				  r == -ENOENT ? "it is not installed" :
+						 strerror(-r));
+			return r;
+		}
+		if (!process_succeeded(&res) || !vmlinux[0])
+			return -ENOENT;
 	}
-	if (r == -ENOENT) {
-		log_error("cannot run kdump-file-analyze: it is not installed");
-		return r;
-	}
-	if (r != 0 || !vmlinux[0])
-		return -ENOENT;
 	fprintf(stderr, "kdump-file: crash %s %s\n", vmlinux, core);
 	fflush(stdout);
 	{
 		char *cmd[] = { "crash", vmlinux, core, NULL };
 
+		/*
+		 * Not process_run(): crash reads the terminal, which only its
+		 * foreground process group may (a group of its own would get
+		 * SIGTTIN), and takes ^C itself.  It replaces us instead.
+		 */
 		execvp(cmd[0], cmd);
 	}
 	r = -errno;
@@ -561,17 +574,26 @@ int verb_report(int argc, char *argv[])
 		return 0;
 	{
 		char *const cmd[] = { "kdump-file-analyze", "report", dir, NULL };
+		struct process_result res;
+		char how[64];
 
 		fflush(stdout);
-		r = run_program(cmd, -1);
+		r = process_run(cmd, NULL, &res);
+		if (r < 0) {
+			log_error("cannot run kdump-file-analyze for '%s': %s",
+				  dir, r == -ENOENT ? "it is not installed" :
+						      strerror(-r));
+			return r;
+		}
+		/* An exit status: the analyzer said why; a signal: we do. */
+		if (process_exit_status(&res) < 0) {
+			process_result_text(&res, how, sizeof(how));
+			log_error("kdump-file-analyze on '%s' did not finish: %s",
+				  dir, how);
+		}
+		if (!process_succeeded(&res))
+			return -EIO;
 	}
-	if (r < 0) {
-		log_error("cannot run kdump-file-analyze for '%s': %s", dir,
-			  r == -ENOENT ? "it is not installed" : strerror(-r));
-		return r;
-	}
-	if (r != 0)
-		return -EIO;
 	if (!reported && access(rep, F_OK) == 0)
 		report_to_journal(dir);
 	return 0;

@@ -10,6 +10,7 @@
 
 #include "initramfs.h"
 #include "tests.h"
+#include "util.h"
 
 /* A growing byte buffer for building images. */
 struct img {
@@ -610,6 +611,113 @@ static void test_program_and_identity(void)
 	CHECK(rmdir(base) == 0);
 }
 
+/*
+ * initramfs_build() with a stand-in dracut: what it passes on of dracut's
+ * lines (the stages apart, its chatter left out, the rest as it is), the
+ * environment it gives dracut alone, and a failed build leaving the image
+ * as it was.
+ */
+static char build_got[2048];
+
+static void got_stage(const char *stage, void *userdata)
+{
+	size_t n = strlen(build_got);
+
+	(void)userdata;
+	snprintf(build_got + n, sizeof(build_got) - n, "stage %s\n", stage);
+}
+
+static void got_output(const char *line, void *userdata)
+{
+	size_t n = strlen(build_got);
+
+	(void)userdata;
+	snprintf(build_got + n, sizeof(build_got) - n, "output %s\n", line);
+}
+
+static void put_dracut(const char *dir, const char *body)
+{
+	char text[2048], path[PATH_MAX + 16];
+
+	snprintf(text, sizeof(text),
+		 "#!/bin/sh\n"
+		 "for a; do out=$a; done\n"
+		 "case \" $* \" in *' --quiet '*) exec >/dev/null 2>&1;; esac\n"
+		 "echo \"dracut: Executing: /usr/bin/dracut $*\" >&2\n"
+		 "echo 'dracut: *** Including module: kdump-file ***' >&2\n"
+		 "echo 'dracut: *** Hardlinking files ***' >&2\n"
+		 "echo 'dracut: Files: 12' >&2\n"
+		 "echo 'dracut: *** Hardlinking files done ***' >&2\n"
+		 "echo 'dracut: Possible missing firmware ice for ice'\n"
+		 "%s\n", body);
+	test_put(dir, "dracut", text);
+	snprintf(path, sizeof(path), "%s/dracut", dir);
+	CHECK(chmod(path, 0755) == 0);
+}
+
+static void test_build(void)
+{
+	const struct initramfs_progress p = {
+		.stage = got_stage, .output = got_output,
+	};
+	char base[] = "/tmp/test-initramfs-build.XXXXXX";
+	char img[PATH_MAX], tmp[PATH_MAX + 8], path[2 * PATH_MAX];
+	char *old_path = getenv("PATH") ? strdup(getenv("PATH")) : NULL;
+	_cleanup_free_ char *text = NULL, *again = NULL, *quiet = NULL;
+
+	CHECK(mkdtemp(base) != NULL);
+	snprintf(img, sizeof(img), "%s/initrd.img", base);
+	snprintf(tmp, sizeof(tmp), "%s.new", img);
+	snprintf(path, sizeof(path), "%s:%s", base, old_path ? old_path : "");
+	CHECK(setenv("PATH", path, 1) == 0);
+	/* Ours, which dracut must not see: no extra files is none. */
+	CHECK(setenv("KDUMP_FILE_INSTALL", "/bin/stale", 1) == 0);
+
+	put_dracut(base, "printf '%s|%s|%s\\n' \"$KDUMP_FILE_CHAIN\" "
+			 "\"$KDUMP_FILE_INSTALL\" \"$*\" >\"$out\"\n"
+			 "echo \"dracut: *** Creating initramfs image file '$out' done ***\" >&2");
+	build_got[0] = '\0';
+	CHECK(initramfs_build(img, "6.1.0-test", "/run/c.conf", "/run/chain",
+			      "", NULL, "fp 1\n", &p) == 0);
+	snprintf(path, sizeof(path),
+		 "stage Including module: kdump-file\n"
+		 "stage Hardlinking files\n"
+		 "stage Hardlinking files done\n"
+		 "output Possible missing firmware ice for ice\n"
+		 "stage Creating initramfs image file '%s' done\n", tmp);
+	CHECK(strcmp(build_got, path) == 0);
+	CHECK(read_file_max(img, &text, 4096) > 0);
+	CHECK(text && strncmp(text, "/run/chain||", 12) == 0);
+	CHECK(text && !strstr(text, "--quiet"));
+	CHECK(initramfs_is_current(img, "fp 1\n"));
+	CHECK(access(tmp, F_OK) < 0);
+	CHECK(!getenv("KDUMP_FILE_CHAIN"));
+
+	/* Without a progress to show, dracut runs quiet. */
+	CHECK(initramfs_build(img, "6.1.0-test", "/run/c.conf", "/run/chain",
+			      "", "/bin/true", "fp 2\n", NULL) == 0);
+	CHECK(read_file_max(img, &quiet, 4096) > 0);
+	CHECK(quiet && strncmp(quiet, "/run/chain|/bin/true|", 21) == 0);
+	CHECK(quiet && strstr(quiet, " --quiet "));
+
+	/* dracut failed: said as -EIO, the image as it was. */
+	put_dracut(base, "echo 'dracut: FAILED: no space' >&2\nexit 1");
+	build_got[0] = '\0';
+	CHECK(initramfs_build(img, "6.1.0-test", "/run/c.conf", "/run/chain",
+			      "", NULL, "fp 3\n", &p) == -EIO);
+	CHECK(strstr(build_got, "output FAILED: no space\n") != NULL);
+	CHECK(read_file_max(img, &again, 4096) > 0);
+	CHECK(again && quiet && strcmp(again, quiet) == 0);
+	CHECK(access(tmp, F_OK) < 0);
+	CHECK(initramfs_is_current(img, "fp 2\n"));
+
+	if (old_path)
+		CHECK(setenv("PATH", old_path, 1) == 0);
+	free(old_path);
+	CHECK(unsetenv("KDUMP_FILE_INSTALL") == 0);
+	CHECK(test_rm_rf(base) == 0);
+}
+
 int main(void)
 {
 	test_good();
@@ -621,5 +729,6 @@ int main(void)
 	test_gzip_garbage();
 	test_root_only();
 	test_program_and_identity();
+	test_build();
 	return tests_done();
 }

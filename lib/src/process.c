@@ -461,23 +461,3 @@ void process_result_text(const struct process_result *r, char *buf,
 	else
 		snprintf(buf, size, "ended with wait status %#x", st);
 }
-
-/*
- * Declared in util.h, where its callers look; here so that util.c stands
- * alone (the analysis builds it without the rest of lib).
- */
-int run_program(char *const argv[], int stdout_fd)
-{
-	struct process_opts o = PROCESS_OPTS_INIT;
-	struct process_result res;
-	int r;
-
-	/* As before process_run(): stdin inherited (callers dup2() onto it). */
-	o.stdin_fd = STDIN_FILENO;
-	o.stdout_fd = stdout_fd;
-	r = process_run(argv, &o, &res);
-	if (r < 0)
-		return r;
-	r = process_exit_status(&res);
-	return r >= 0 ? r : -EINTR;
-}

@@ -80,15 +80,6 @@ int write_file_atomic(const char *path, const char *data, size_t len,
 int write_file_atomic_at(int dirfd, const char *name, const char *data,
 			 size_t len, mode_t mode);
 int mkdir_p(const char *path, mode_t mode);
-/*
- * Deprecated: use process_run() (process.h), which keeps whether the
- * program ran apart from how it ended.  Runs argv[0] (looked up in PATH)
- * with stdin inherited and stdout_fd (if >= 0) as its stdout, in a process
- * group of its own; returns its exit status (>= 0), a negative errno when
- * it could not be started (-ENOENT: no such program), or -EINTR when a
- * signal ended it.
- */
-int run_program(char *const argv[], int stdout_fd);
 /* Monotonic time in milliseconds. */
 unsigned long long now_ms(void);
 /*

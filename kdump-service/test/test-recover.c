@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * recover on a regular file standing for the raw dump device, with a
+ * stand-in makedumpfile in PATH: the dump directories it makes (two crashes
+ * in the same second get two), metadata.json, the header marked recovered,
+ * and a device that ends early or a makedumpfile that fails counted as the
+ * failures they are.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "dumpdir.h"
+#include "recover.h"
+#include "tests.h"
+#include "util.h"
+
+/* What the header says the device holds, more than any file here. */
+#define DEV_SIZE (1ULL << 20)
+#define TIME 1796292108LL
+#define DMESG "<0>Kernel panic - not syncing: sysrq triggered crash\n"
+#define VMCORE "flattened vmcore stand-in"
+
+static char tmp[PATH_MAX], base[PATH_MAX + 16], dev[PATH_MAX + 16];
+
+/*
+ * The device: a header of state, its dmesg at 4096 and its vmcore at
+ * 8192, cut to len bytes (0: whole).
+ */
+static int make_device(enum raw_state state, size_t len)
+{
+	struct raw_header h = { .state = state, .time = TIME,
+				.dmesg_off = 4096, .dmesg_len = strlen(DMESG),
+				.vmcore_off = 8192,
+				.vmcore_len = strlen(VMCORE) };
+	static char img[8192 + sizeof(VMCORE)];
+	int fd;
+
+	strcpy(h.release, "6.1.0-test");
+	memset(img, 0, sizeof(img));
+	CHECK(raw_header_format(&h, img) == 0);
+	memcpy(img + 4096, DMESG, strlen(DMESG));
+	memcpy(img + 8192, VMCORE, strlen(VMCORE));
+	fd = open(dev, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	CHECK(fd >= 0);
+	if (fd < 0)
+		return -1;
+	len = len ? len : 8192 + strlen(VMCORE);
+	CHECK(write(fd, img, len) == (ssize_t)len);
+	return fd;
+}
+
+/* A stand-in makedumpfile -R: the stream from stdin, or a failure. */
+static void put_makedumpfile(const char *body)
+{
+	char bin[PATH_MAX + 16], text[256];
+
+	snprintf(bin, sizeof(bin), "%s/bin", tmp);
+	snprintf(text, sizeof(text), "#!/bin/sh\n%s\n", body);
+	test_put(bin, "makedumpfile", text);
+	snprintf(bin, sizeof(bin), "%s/bin/makedumpfile", tmp);
+	CHECK(chmod(bin, 0755) == 0);
+}
+
+/* The state of the header on the device now. */
+static enum raw_state device_state(int fd)
+{
+	char buf[RAW_HEADER_SIZE];
+	struct raw_header h;
+
+	if (pread(fd, buf, sizeof(buf), 0) != (ssize_t)sizeof(buf) ||
+	    raw_header_parse(buf, sizeof(buf), DEV_SIZE, &h) < 0)
+		return RAW_EMPTY;
+	return h.state;
+}
+
+/* The file name in the dump directory dir below base, read whole. */
+static bool dump_has(const char *dir, const char *name, const char *want)
+{
+	char p[PATH_MAX + 128];
+	_cleanup_free_ char *text = NULL;
+
+	snprintf(p, sizeof(p), "%s/%s/%s", base, dir, name);
+	if (read_file_max(p, &text, 1 << 16) < 0)
+		return false;
+	return strcmp(text, want) == 0;
+}
+
+static bool metadata_of(const char *dir, struct dump_metadata *m)
+{
+	char p[PATH_MAX + 64];
+	_cleanup_close_ int fd = -1;
+
+	snprintf(p, sizeof(p), "%s/%s", base, dir);
+	fd = open(p, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	return fd >= 0 && dump_metadata_read(fd, m) == 0;
+}
+
+static void test_short_header(void)
+{
+	struct recover_outcome o;
+	int fd = make_device(RAW_COMPLETE, 100);
+
+	/* A short read sets no errno: still a failure, never 0. */
+	CHECK(recover_dump(fd, DEV_SIZE, "/dev/raw", dev, base, &o) == -EIO);
+	CHECK(!o.header_read && o.header_error == -EIO);
+	CHECK(o.name[0] == '\0');
+	CHECK(access(base, F_OK) < 0);
+	close(fd);
+}
+
+static void test_short_dmesg(void)
+{
+	struct recover_outcome o;
+	int fd = make_device(RAW_FAILED, 4096 + 10);
+
+	CHECK(recover_dump(fd, DEV_SIZE, "/dev/raw", dev, base, &o) == -EIO);
+	CHECK(o.header_read && o.dmesg_error == -EIO);
+	/* Kept for the next try. */
+	CHECK(device_state(fd) == RAW_FAILED);
+	close(fd);
+	CHECK(test_rm_rf(base) == 0);
+}
+
+/* Two captures that failed in the same second: two dump directories. */
+static void test_same_second(void)
+{
+	struct dump_metadata m;
+	struct recover_outcome o;
+	int fd;
+
+	for (int i = 0; i < 2; i++) {
+		fd = make_device(RAW_FAILED, 0);
+		CHECK(recover_dump(fd, DEV_SIZE, "/dev/raw", dev, base, &o) ==
+		      0);
+		CHECK(!o.complete && !o.metadata_error && !o.mark_error);
+		CHECK(strcmp(o.name, i ? "2026-12-03-10:01:48-1" :
+					 "2026-12-03-10:01:48") == 0);
+		CHECK(device_state(fd) == RAW_RECOVERED);
+		/* Once. */
+		CHECK(recover_dump(fd, DEV_SIZE, "/dev/raw", dev, base, &o) ==
+		      1);
+		close(fd);
+	}
+	CHECK(dump_has("2026-12-03-10:01:48", DUMP_DMESG, DMESG));
+	CHECK(dump_has("2026-12-03-10:01:48-1", DUMP_DMESG, DMESG));
+	CHECK(metadata_of("2026-12-03-10:01:48-1", &m));
+	CHECK(!m.complete && m.crash_time == TIME);
+	CHECK(strcmp(m.error, "the capture failed") == 0);
+	CHECK(strcmp(m.kernel_release, "6.1.0-test") == 0);
+	CHECK(strcmp(m.target, "/dev/raw") == 0);
+	CHECK(strcmp(m.recovered_from, dev) == 0);
+	CHECK(test_rm_rf(base) == 0);
+}
+
+static void test_vmcore(void)
+{
+	struct dump_metadata m;
+	struct recover_outcome o;
+	int fd;
+
+	put_makedumpfile("[ \"$1\" = -R ] && exec cat >\"$2\"");
+	fd = make_device(RAW_COMPLETE, 0);
+	CHECK(recover_dump(fd, DEV_SIZE, "/dev/raw", dev, base, &o) == 0);
+	CHECK(o.complete && !o.vmcore_error);
+	CHECK(dump_has(o.name, DUMP_VMCORE, VMCORE));
+	CHECK(dump_has(o.name, DUMP_DMESG, DMESG));
+	CHECK(metadata_of(o.name, &m));
+	CHECK(m.complete && m.error[0] == '\0');
+	CHECK(device_state(fd) == RAW_RECOVERED);
+	close(fd);
+
+	/* makedumpfile failed: said, noted, the dump kept on the device. */
+	put_makedumpfile("exit 3");
+	fd = make_device(RAW_COMPLETE, 0);
+	CHECK(recover_dump(fd, DEV_SIZE, "/dev/raw", dev, base, &o) == -EIO);
+	CHECK(strcmp(o.vmcore_why, "makedumpfile -R: exit 3") == 0);
+	CHECK(strcmp(o.name, "2026-12-03-10:01:48-1") == 0);
+	CHECK(metadata_of(o.name, &m));
+	CHECK(!m.complete);
+	CHECK(strcmp(m.error, "recovery failed: makedumpfile -R: exit 3") ==
+	      0);
+	CHECK(device_state(fd) == RAW_COMPLETE);
+	close(fd);
+	CHECK(test_rm_rf(base) == 0);
+}
+
+int main(void)
+{
+	char path[PATH_MAX * 2];
+
+	snprintf(tmp, sizeof(tmp), "/tmp/test-recover.XXXXXX");
+	if (!mkdtemp(tmp))
+		return 1;
+	snprintf(base, sizeof(base), "%s/dumps", tmp);
+	snprintf(dev, sizeof(dev), "%s/raw", tmp);
+	snprintf(path, sizeof(path), "%s/bin", tmp);
+	CHECK(mkdir(path, 0700) == 0);
+	snprintf(path, sizeof(path), "%s/bin:%s", tmp, getenv("PATH") ?: "");
+	CHECK(setenv("PATH", path, 1) == 0);
+
+	test_short_header();
+	test_short_dmesg();
+	test_same_second();
+	test_vmcore();
+	CHECK(test_rm_rf(tmp) == 0);
+	return tests_done();
+}
