@@ -3,6 +3,8 @@
 #ifndef KDUMP_FILE_TESTS_H
 #define KDUMP_FILE_TESTS_H
 
+#include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +44,34 @@ static inline int test_rm_rf(const char *dir)
 
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	return system(cmd) == 0 ? 0 : -1;
+}
+
+/*
+ * Named cases, for a test whose cases each run many checks: "ok   NAME"
+ * or "FAIL NAME" is printed after each, and tests_case_failed() tells a
+ * case whether one of its checks failed so far (to stop before using what
+ * a failed step did not make).
+ */
+static unsigned int tests_case_start;
+
+static inline bool tests_case_failed(void)
+{
+	return tests_failed > tests_case_start;
+}
+
+__attribute__((format(printf, 3, 4)))
+static inline void tests_case(void (*fn)(void *), void *userdata,
+			      const char *fmt, ...)
+{
+	char name[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(name, sizeof(name), fmt, ap);
+	va_end(ap);
+	tests_case_start = tests_failed;
+	fn(userdata);
+	printf("%s %s\n", tests_case_failed() ? "FAIL" : "ok  ", name);
 }
 
 static inline int tests_done(void)
