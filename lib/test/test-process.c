@@ -311,6 +311,37 @@ static void test_env_cwd(void)
 	CHECK(process_run(argv, &o, &r) == -ENOENT);
 }
 
+/*
+ * Without PATH, as the capture kernel's init: a program in /usr/sbin is
+ * found (glibc alone would search /bin:/usr/bin), and a PATH given to the
+ * child is the child's only.
+ */
+static void test_no_path(void)
+{
+	char *nologin[] = { "nologin", NULL };
+	char *missing[] = { "kdump-file-no-such-program", NULL };
+	char *env[] = { "PATH=/nonexistent", NULL };
+	char *path = getenv("PATH") ? strdup(getenv("PATH")) : NULL;
+	struct process_opts o = PROCESS_OPTS_INIT;
+	struct process_result r;
+
+	CHECK(unsetenv("PATH") == 0);
+	o.stdout_fd = o.stderr_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	CHECK(o.stdout_fd >= 0);
+	/* /usr/sbin/nologin: started, and it exits 1. */
+	CHECK(process_run(nologin, &o, &r) == 0);
+	CHECK(process_exit_status(&r) == 1);
+	CHECK(process_run(missing, &o, &r) == -ENOENT);
+	o.env_add = env;
+	CHECK(process_run(nologin, &o, &r) == 0);
+	CHECK(getenv("PATH") == NULL);
+	if (o.stdout_fd >= 0)
+		close(o.stdout_fd);
+	if (path)
+		CHECK(setenv("PATH", path, 1) == 0);
+	free(path);
+}
+
 static void test_cannot_run(void)
 {
 	char *missing[] = { "kdump-file-no-such-program", NULL };
@@ -364,6 +395,7 @@ int main(void)
 	test_lines();
 	test_fds();
 	test_env_cwd();
+	test_no_path();
 	test_cannot_run();
 	test_elapsed();
 	if (test_rm_rf(dir) < 0)
