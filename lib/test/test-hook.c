@@ -50,7 +50,7 @@ static int run(const char *path, unsigned long long timeout_ms,
 			 NULL };
 
 	memset(o, 0, sizeof(*o));
-	return hook_run(argv, timeout_ms, collect, o, r);
+	return hook_run(argv, NULL, timeout_ms, collect, o, r);
 }
 
 static void test_exit_codes(void)
@@ -103,6 +103,30 @@ static void test_cannot_run(void)
 	CHECK(chmod(p, 0644) == 0);
 	CHECK(run(p, 5000, &o, &r) == 0);
 	CHECK(r.error == EACCES);
+}
+
+/* The environment given is the hook's only; a malformed one is refused. */
+static void test_env(void)
+{
+	char *env[] = { "PATH=/usr/bin:/bin", "KDUMP_FILE_HOOK_TEST=yes", NULL };
+	char *bad[] = { "=yes", NULL };
+	char *argv[] = { NULL, "/var/crash/x", "pre", NULL };
+	const char *path = getenv("PATH");
+	struct hook_result r, before;
+	struct output o;
+
+	argv[0] = (char *)script("env", "echo \"$PATH $KDUMP_FILE_HOOK_TEST\"");
+	memset(&o, 0, sizeof(o));
+	CHECK(hook_run(argv, env, 5000, collect, &o, &r) == 0);
+	CHECK(r.status == 0 && !hook_failed(&r));
+	CHECK(strcmp(o.text, "/usr/bin:/bin yes\n") == 0);
+	CHECK(getenv("KDUMP_FILE_HOOK_TEST") == NULL);
+	CHECK(getenv("PATH") == path);
+
+	memset(&r, 0xa5, sizeof(r));
+	before = r;
+	CHECK(hook_run(argv, bad, 5000, collect, &o, &r) == -EINVAL);
+	CHECK(memcmp(&r, &before, sizeof(r)) == 0);
 }
 
 static void test_timeout(void)
@@ -207,6 +231,7 @@ int main(void)
 	test_exit_codes();
 	test_stdin_is_null();
 	test_cannot_run();
+	test_env();
 	test_timeout();
 	test_children();
 	if (test_rm_rf(dir) < 0)
