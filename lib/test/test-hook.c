@@ -147,37 +147,6 @@ static void test_timeout(void)
 	      strncmp(d, "timed out after 1.", 18) == 0);
 }
 
-/* Whether pid has gone (or is a zombie nobody reaped yet), within 2 s. */
-static bool gone(pid_t pid)
-{
-	for (int i = 0; i < 200; i++) {
-		char p[64], st[256] = "";
-		FILE *f;
-
-		snprintf(p, sizeof(p), "/proc/%d/stat", (int)pid);
-		f = fopen(p, "r");
-		if (!f)
-			return true;
-		if (!fgets(st, sizeof(st), f))
-			st[0] = '\0';
-		fclose(f);
-		if (strstr(st, ") Z "))
-			return true;
-		usleep(10 * 1000);
-	}
-	return false;
-}
-
-static pid_t read_pid(const char *name)
-{
-	char p[300], line[32];
-
-	snprintf(p, sizeof(p), "%s/%s", dir, name);
-	if (read_line_file(p, line, sizeof(line)) < 0)
-		return -1;
-	return atoi(line);
-}
-
 static void test_children(void)
 {
 	char body[512];
@@ -195,8 +164,8 @@ static void test_children(void)
 	CHECK(r.status == 0 && !r.timed_out);
 	CHECK(t < 2500);
 	CHECK(strcmp(o.text, "done\n") == 0);
-	child = read_pid("child1");
-	CHECK(child > 0 && gone(child));
+	child = test_read_pid(dir, "child1");
+	CHECK(child > 0 && test_pid_gone(child));
 
 	/* Waits for a child that sleeps: both killed at the timeout. */
 	snprintf(body, sizeof(body),
@@ -206,8 +175,8 @@ static void test_children(void)
 	t = now_ms() - t;
 	CHECK(r.timed_out);
 	CHECK(t < 3500);
-	child = read_pid("child2");
-	CHECK(child > 0 && gone(child));
+	child = test_read_pid(dir, "child2");
+	CHECK(child > 0 && test_pid_gone(child));
 
 	/* A child that leaves the group keeps the pipe: still bounded. */
 	snprintf(body, sizeof(body),
@@ -217,7 +186,7 @@ static void test_children(void)
 	t = now_ms() - t;
 	CHECK(r.status == 4 && !r.timed_out);
 	CHECK(t < 2500);
-	child = read_pid("child3");
+	child = test_read_pid(dir, "child3");
 	if (child > 0)
 		(void)kill(child, SIGKILL);
 }

@@ -93,37 +93,6 @@ static void test_signal(void)
 	CHECK(strcmp(text, "killed by SIGSEGV") == 0);
 }
 
-/* Whether pid has gone (or is a zombie nobody reaped yet), within 2 s. */
-static bool gone(pid_t pid)
-{
-	for (int i = 0; i < 200; i++) {
-		char p[64], st[256] = "";
-		FILE *f;
-
-		snprintf(p, sizeof(p), "/proc/%d/stat", (int)pid);
-		f = fopen(p, "r");
-		if (!f)
-			return true;
-		if (!fgets(st, sizeof(st), f))
-			st[0] = '\0';
-		fclose(f);
-		if (strstr(st, ") Z "))
-			return true;
-		usleep(10 * 1000);
-	}
-	return false;
-}
-
-static pid_t read_pid(const char *name)
-{
-	char p[300], line[32];
-
-	snprintf(p, sizeof(p), "%s/%s", dir, name);
-	if (read_line_file(p, line, sizeof(line)) < 0)
-		return -1;
-	return atoi(line);
-}
-
 static void test_timeout(void)
 {
 	unsigned long long t;
@@ -144,8 +113,8 @@ static void test_timeout(void)
 	CHECK(r.elapsed_ms >= 500 && r.elapsed_ms < 1500);
 	CHECK(t < 3000);
 	CHECK(strcmp(l.text, "before|") == 0);
-	pid = read_pid("sleeper");
-	CHECK(pid > 0 && gone(pid));
+	pid = test_read_pid(dir, "sleeper");
+	CHECK(pid > 0 && test_pid_gone(pid));
 	process_result_text(&r, text, sizeof(text));
 	CHECK(strncmp(text, "timed out after 0.", 18) == 0);
 
@@ -158,8 +127,8 @@ static void test_timeout(void)
 	t = now_ms() - t;
 	CHECK(r.timed_out);
 	CHECK(t < 3000);
-	pid = read_pid("escaper");
-	CHECK(pid > 0 && gone(pid));
+	pid = test_read_pid(dir, "escaper");
+	CHECK(pid > 0 && test_pid_gone(pid));
 
 	/* And when the program exits at once, leaving it with the pipe. */
 	snprintf(script, sizeof(script),
@@ -171,8 +140,8 @@ static void test_timeout(void)
 	t = now_ms() - t;
 	CHECK(!r.timed_out && process_exit_status(&r) == 4);
 	CHECK(t < 2500);
-	pid = read_pid("escaper2");
-	CHECK(pid > 0 && gone(pid));
+	pid = test_read_pid(dir, "escaper2");
+	CHECK(pid > 0 && test_pid_gone(pid));
 
 	/* The caller is a subreaper for the duration only. */
 	CHECK(prctl(PR_GET_CHILD_SUBREAPER, &sr) == 0 && sr == 0);

@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
+#include <unistd.h>
 
 static unsigned int tests_passed, tests_failed;
 
@@ -35,6 +37,44 @@ static inline void test_put(const char *dir, const char *name, const char *text)
 		fputs(text, f);
 		fclose(f);
 	}
+}
+
+/* Whether pid has gone (or is a zombie nobody reaped yet), within 2 s. */
+static inline bool test_pid_gone(pid_t pid)
+{
+	for (int i = 0; i < 200; i++) {
+		char p[64], st[256] = "";
+		FILE *f;
+
+		snprintf(p, sizeof(p), "/proc/%d/stat", (int)pid);
+		f = fopen(p, "re");
+		if (!f)
+			return true;
+		if (!fgets(st, sizeof(st), f))
+			st[0] = '\0';
+		fclose(f);
+		if (strstr(st, ") Z "))
+			return true;
+		usleep(10 * 1000);
+	}
+	return false;
+}
+
+/* The PID a test's program wrote to dir/name, or -1. */
+static inline pid_t test_read_pid(const char *dir, const char *name)
+{
+	char p[4200];
+	int pid = -1;
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	f = fopen(p, "re");
+	if (!f)
+		return -1;
+	if (fscanf(f, "%d", &pid) != 1)
+		pid = -1;
+	fclose(f);
+	return pid;
 }
 
 /* Remove a test's temporary tree (a path without quotes): 0 or -1. */
