@@ -8,7 +8,6 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,42 +18,13 @@
 #include "gen-core.h"
 #include "report.h"
 #include "sha256.h"
+#include "tests.h"
 #include "vmcore.h"
 #include "vmlinux.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
-static unsigned int n_passed, n_failed, case_failures;
 static const char *verbose;
-
-#define CHECK(cond)                                                        \
-	do {                                                               \
-		if (!(cond)) {                                             \
-			case_failures++;                                   \
-			fprintf(stderr, "  %s:%d: check failed: %s\n",     \
-				__FILE__, __LINE__, #cond);                \
-		}                                                          \
-	} while (0)
-
-__attribute__((format(printf, 2, 3)))
-static void run_case(void (*fn)(void *), const char *fmt, ...)
-{
-	char name[256];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(name, sizeof(name), fmt, ap);
-	va_end(ap);
-	case_failures = 0;
-	fn(NULL);
-	if (case_failures) {
-		n_failed++;
-		printf("FAIL %s\n", name);
-	} else {
-		n_passed++;
-		printf("ok   %s\n", name);
-	}
-}
 
 /* The case under way takes its inputs from these. */
 static const uint8_t *cur_buf;
@@ -179,7 +149,7 @@ static void test_valid(void *unused)
 
 	CHECK(vmcore_open(path, &v, err, sizeof(err)) == 0);
 	unlink(path);
-	if (case_failures)
+	if (tests_case_failed())
 		goto out;
 	CHECK(vmcore_validate(v) == 0);
 	CHECK(vmcore_get_info(v, &in) == 0);
@@ -249,7 +219,7 @@ static void test_valid(void *unused)
 				   &at) == 0);
 
 	CHECK(vmcore_vmcoreinfo(v, "BUILD-ID", &s) == 0);
-	if (!case_failures) {
+	if (!tests_case_failed()) {
 		CHECK(!strcmp(s, "0123456789abcdef0123456789abcdef01234567"));
 		free(s);
 	}
@@ -277,7 +247,7 @@ static void test_no_vmcoreinfo(void *unused)
 	fd = memfd_with(core, len);
 	CHECK(vmcore_open_fd(fd, &v, err, sizeof(err)) == 0);
 	close(fd);
-	if (!case_failures) {
+	if (!tests_case_failed()) {
 		CHECK(vmcore_validate(v) == 0);
 		if (verbose)
 			printf("     %s\n", vmcore_error(v));
@@ -329,8 +299,8 @@ static void run_truncations(void)
 		cur_len = cuts[i];
 		cur_expect = EBADMSG;
 		cur_words = cuts[i] ? "truncated" : "empty";
-		run_case(expect_failure, "truncated at %zu of %zu bytes",
-			 cuts[i], len);
+		tests_case(expect_failure, NULL,
+			   "truncated at %zu of %zu bytes", cuts[i], len);
 	}
 	free(core);
 }
@@ -494,7 +464,8 @@ static void run_mutations(void)
 		cur_len = n;
 		cur_expect = mutations[i].expect;
 		cur_words = mutations[i].words;
-		run_case(expect_failure, "corrupt: %s", mutations[i].name);
+		tests_case(expect_failure, NULL, "corrupt: %s",
+			   mutations[i].name);
 		free(copy);
 	}
 	free(core);
@@ -532,7 +503,7 @@ static void test_diskdump(void *unused)
 	CHECK(vmcore_open_fd(fd, &v, err, sizeof(err)) == 0);
 	close(fd);
 	free(dd);
-	if (case_failures) {
+	if (tests_case_failed()) {
 		printf("     %s\n", err);
 		return;
 	}
@@ -575,7 +546,7 @@ static void test_diskdump_cut(void *unused)
 	CHECK(vmcore_open_fd(fd, &v, err, sizeof(err)) == 0);
 	close(fd);
 	free(dd);
-	if (case_failures)
+	if (tests_case_failed())
 		return;
 	CHECK(vmcore_validate(v) == -EBADMSG);
 	CHECK(vmcore_read_phys(v, 0x101ff0, buf, 16, NULL) == 0);
@@ -603,7 +574,7 @@ static void test_elf_cut(void *unused)
 	CHECK(vmcore_open_fd(fd, &v, err, sizeof(err)) == 0);
 	close(fd);
 	free(core);
-	if (case_failures)
+	if (tests_case_failed())
 		return;
 	CHECK(vmcore_validate(v) == -EBADMSG);
 	CHECK(vmcore_read_phys(v, 0x1017f0, buf, 16, NULL) == 0);
@@ -674,7 +645,8 @@ static void run_diskdump_breakage(void)
 		cur_buf = copy;
 		cur_expect = cases[i].expect;
 		cur_words = cases[i].words;
-		run_case(expect_failure, "kdump file: %s", cases[i].name);
+		tests_case(expect_failure, NULL, "kdump file: %s",
+			   cases[i].name);
 		free(copy);
 	}
 	free(dd);
@@ -1089,7 +1061,7 @@ static void test_vmlinux(void *unused)
 
 static void test_case(void (*fn)(void *), const char *name)
 {
-	run_case(fn, "%s", name);
+	tests_case(fn, NULL, "%s", name);
 }
 
 int main(void)
@@ -1115,6 +1087,5 @@ int main(void)
 		  "crash other");
 	test_case(test_vmlinux, "vmlinux banner and discovery");
 
-	printf("%u passed, %u failed\n", n_passed, n_failed);
-	return n_failed ? 1 : 0;
+	return tests_done();
 }

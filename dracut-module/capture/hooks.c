@@ -8,11 +8,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "capture.h"
 #include "dumpdir.h"
+#include "process.h"
 #include "util.h"
 
 #define HOOK_LOG_MAX (1 << 20)
@@ -62,6 +64,18 @@ static void hook_keep(struct capture *cap, const char *phase,
 	h->res = *res;
 }
 
+/*
+ * A capture started by the kernel has no PATH (process.h); its hooks get
+ * the one its own programs are looked up in, since a shell script
+ * expects one.  Run by hand, the hooks keep the caller's.
+ */
+static char *const *hook_env(void)
+{
+	static char *const env[] = { "PATH=" PROCESS_DEFAULT_PATH, NULL };
+
+	return getenv("PATH") ? NULL : env;
+}
+
 /* Run one hook; -ECANCELED when it failed and hook_failure = stop. */
 static int hook_one(struct capture *cap, const char *phase, char *path,
 		    const char *word, struct hook_log *lg)
@@ -82,7 +96,7 @@ static int hook_one(struct capture *cap, const char *phase, char *path,
 		if (n > 0)
 			lg->written += n;
 	}
-	r = hook_run(argv, limit, hook_output, lg, &res);
+	r = hook_run(argv, hook_env(), limit, hook_output, lg, &res);
 	if (r < 0) {
 		memset(&res, 0, sizeof(res));
 		res.status = -1;

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "capture.h"
+#include "process.h"
 #include "record.h"
 #include "tests.h"
 #include "util.h"
@@ -447,6 +448,32 @@ static void test_hooks(void)
 	teardown(&cap);
 }
 
+/*
+ * Started by the kernel, the capture has no PATH and sets none for itself:
+ * its hooks get the one its programs are looked up in.
+ */
+static void test_hook_path(void)
+{
+	char *path = strdup(getenv("PATH") ? getenv("PATH") : "");
+	struct capture cap;
+	char out[PATH_MAX];
+
+	setup(&cap, "");
+	put(p_conf, CONF_BASE "post_hook = %s/hook\n", T);
+	/* Its environment as exec gave it: sh would make up a PATH itself. */
+	put(p_hook, "#!/bin/sh\ntr '\\0' '\\n' </proc/$$/environ >%s/hooks\n",
+	    T);
+	CHECK(chmod(p_hook, 0755) == 0);
+	CHECK(unsetenv("PATH") == 0);
+	CHECK(capture_run(&cap, host_phases) == 0);
+	CHECK(getenv("PATH") == NULL);
+	CHECK(path && setenv("PATH", path, 1) == 0);
+	snprintf(out, sizeof(out), "%s/hooks", T);
+	CHECK(file_has(out, "PATH=" PROCESS_DEFAULT_PATH "\n"));
+	teardown(&cap);
+	free(path);
+}
+
 static void test_deadline(void)
 {
 	struct capture cap;
@@ -685,6 +712,7 @@ int main(void)
 	test_retention();
 	test_dmesg_only();
 	test_hooks();
+	test_hook_path();
 	test_deadline();
 	test_raw();
 	test_failure_record();

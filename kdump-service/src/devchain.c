@@ -99,9 +99,10 @@ static void read_attr(const char *dir, const char *name, char *buf, size_t size)
 		buf[0] = '\0';
 }
 
-/* "vg-lv" (a '-' in either name doubled) -> "vg/lv". */
+/* "vg-lv" (a '-' in either name doubled) -> "vg/lv"; buf only on success. */
 static int dm_name_to_lv(const char *dm, char *buf, size_t size)
 {
+	char lv[256];
 	size_t o = 0;
 	bool split = false;
 
@@ -114,12 +115,15 @@ static int dm_name_to_lv(const char *dm, char *buf, size_t size)
 			ch = '/';
 			split = true;
 		}
-		if (o + 1 >= size)
+		if (o + 1 >= sizeof(lv) || o + 1 >= size)
 			return -ENAMETOOLONG;
-		buf[o++] = ch;
+		lv[o++] = ch;
 	}
-	buf[o] = '\0';
-	return split ? 0 : -EINVAL;
+	if (!split)
+		return -EINVAL;
+	lv[o] = '\0';
+	memcpy(buf, lv, o + 1);
+	return 0;
 }
 
 /*
@@ -301,15 +305,19 @@ static bool loaded_module(const char *sysfs, const char *name)
 	return access(p, F_OK) == 0;
 }
 
-int devchain_resolve(const char *sysfs, dev_t dev, const char *fstype,
-		     struct modload *km, struct devchain *ret)
+/*
+ * Resolve into c, a chain of the caller's own: the caller's ret is assigned
+ * only once the whole chain is known.  On -EMEDIUMTYPE and -ENOPKG,
+ * c->layer and c->fix say why.
+ */
+static int resolve(const char *sysfs, dev_t dev, const char *fstype,
+		   struct modload *km, struct devchain *c)
 {
 	char fsalias[96];
 	unsigned int kept = 0;
 	int r;
 
-	memset(ret, 0, sizeof(*ret));
-	r = walk(ret, sysfs, major(dev), minor(dev), 0);
+	r = walk(c, sysfs, major(dev), minor(dev), 0);
 	if (r < 0)
 		return r;
 	if (fstype && fstype[0]) {
@@ -317,14 +325,14 @@ int devchain_resolve(const char *sysfs, dev_t dev, const char *fstype,
 		snprintf(fsalias, sizeof(fsalias), "fs-%s", fstype);
 		if (modload_lookup(km, fsalias, NULL, 0, NULL, 0) == MODLOAD_MISSING)
 			snprintf(fsalias, sizeof(fsalias), "%s", fstype);
-		r = add_module(ret, fsalias, "filesystem %s of the dump target",
+		r = add_module(c, fsalias, "filesystem %s of the dump target",
 			       fstype);
 		if (r < 0)
 			return r;
 	}
 	/* What each is for the capture kernel; built-in ones need no loading. */
-	for (unsigned int i = 0; i < ret->n; i++) {
-		struct devchain_module *m = &ret->mods[i];
+	for (unsigned int i = 0; i < c->n; i++) {
+		struct devchain_module *m = &c->mods[i];
 		char real[64];
 
 		m->state = modload_lookup(km, m->name, real, sizeof(real),
@@ -332,7 +340,7 @@ int devchain_resolve(const char *sysfs, dev_t dev, const char *fstype,
 		if (m->state != MODLOAD_MISSING)
 			snprintf(m->name, sizeof(m->name), "%s", real);
 		else if (m->running_module || loaded_module(sysfs, m->name)) {
-			snprintf(ret->layer, sizeof(ret->layer), "%s (%s)",
+			snprintf(c->layer, sizeof(c->layer), "%s (%s)",
 				 m->name, m->reason);
 			return -ENOPKG;
 		}
@@ -343,33 +351,60 @@ int devchain_resolve(const char *sysfs, dev_t dev, const char *fstype,
 		 */
 		if (m->state == MODLOAD_MISSING)
 			m->state = MODLOAD_BUILTIN;
-		ret->mods[kept++] = *m;
+		c->mods[kept++] = *m;
 	}
-	ret->n = kept;
+	c->n = kept;
 	return 0;
+}
+
+int devchain_resolve(const char *sysfs, dev_t dev, const char *fstype,
+		     struct modload *km, struct devchain *ret)
+{
+	_cleanup_free_ struct devchain *c = NULL;
+	int r;
+
+	/* 26 KiB: on the heap rather than beside walk()'s recursion. */
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	r = resolve(sysfs, dev, fstype, km, c);
+	if (r == -EMEDIUMTYPE || r == -ENOPKG) {
+		/* The report of why, and nothing of the partial chain. */
+		memcpy(ret->layer, c->layer, sizeof(ret->layer));
+		memcpy(ret->fix, c->fix, sizeof(ret->fix));
+	}
+	if (r < 0)
+		return r;
+	*ret = *c;
+	return 0;
+}
+
+/* The length of what devchain_format() writes, without its NUL. */
+static size_t format_len(const struct devchain *c)
+{
+	size_t len = 0;
+
+	for (unsigned int i = 0; i < c->n; i++)
+		if (c->mods[i].state == MODLOAD_MODULE)
+			len += strlen("module \n") + strlen(c->mods[i].name);
+	for (unsigned int i = 0; i < c->n_lvs; i++)
+		len += strlen("lvm \n") + strlen(c->lvs[i]);
+	return len;
 }
 
 int devchain_format(const struct devchain *c, char *buf, size_t size)
 {
 	size_t pos = 0;
-	int n;
 
-	if (size == 0)
+	/* Measured first, so that a buffer too small is left as it was. */
+	if (format_len(c) >= size)
 		return -ENOBUFS;
 	buf[0] = '\0';
-	for (unsigned int i = 0; i < c->n; i++) {
-		if (c->mods[i].state != MODLOAD_MODULE)
-			continue;
-		n = snprintf(buf + pos, size - pos, "module %s\n", c->mods[i].name);
-		if (n < 0 || (size_t)n >= size - pos)
-			return -ENOBUFS;
-		pos += n;
-	}
-	for (unsigned int i = 0; i < c->n_lvs; i++) {
-		n = snprintf(buf + pos, size - pos, "lvm %s\n", c->lvs[i]);
-		if (n < 0 || (size_t)n >= size - pos)
-			return -ENOBUFS;
-		pos += n;
-	}
+	for (unsigned int i = 0; i < c->n; i++)
+		if (c->mods[i].state == MODLOAD_MODULE)
+			pos += snprintf(buf + pos, size - pos, "module %s\n",
+					c->mods[i].name);
+	for (unsigned int i = 0; i < c->n_lvs; i++)
+		pos += snprintf(buf + pos, size - pos, "lvm %s\n", c->lvs[i]);
 	return 0;
 }

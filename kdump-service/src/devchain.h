@@ -32,7 +32,11 @@ struct devchain {
 	/* LVM logical volumes to activate in the capture, "vg/lv" each. */
 	char lvs[4][256];
 	unsigned int n_lvs;
-	/* On -EMEDIUMTYPE: the layer that cannot work, and what to do. */
+	/*
+	 * The report of a failure, the only part devchain_resolve() writes
+	 * when it fails: on -EMEDIUMTYPE the layer that cannot work and what
+	 * to do, on -ENOPKG the module missing.
+	 */
 	char layer[256];
 	char fix[256];
 };
@@ -43,13 +47,16 @@ struct devchain {
  * test passes a tree of its own).  -EMEDIUMTYPE: a layer the capture cannot
  * open (ret->layer, ret->fix say which and what to do); -ENOPKG: a module
  * the capture needs does not exist for the capture kernel (ret->layer).
+ * On failure the chain in ret (mods, n, lvs, n_lvs) is untouched; only
+ * layer and fix are written, and only on those two errors.
  */
 int devchain_resolve(const char *sysfs, dev_t dev, const char *fstype,
 		     struct modload *km, struct devchain *ret);
 
 /*
  * The chain as the capture program reads it: "module NAME" and "lvm VG/LV"
- * lines, in the order the capture takes them.
+ * lines, in the order the capture takes them.  -ENOBUFS, buf untouched,
+ * when it does not fit in size bytes with its NUL.
  */
 int devchain_format(const struct devchain *c, char *buf, size_t size);
 

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -80,6 +81,40 @@ static void make_dm(unsigned int n, const char *uuid, const char *name)
 	link_to(rel, target);
 }
 
+/*
+ * A failing devchain_resolve() into a chain filled with a sentinel: the
+ * chain is left as it was; only the report (layer, fix) may be written.
+ */
+static int resolve_fails(struct modload *km, dev_t dev, struct devchain *c)
+{
+	static struct devchain before;
+	int r;
+
+	memset(c, 0xa5, sizeof(*c));
+	before = *c;
+	r = devchain_resolve(sys, dev, "ext4", km, c);
+	CHECK(r < 0);
+	CHECK(memcmp(c, &before, offsetof(struct devchain, layer)) == 0);
+	if (r != -EMEDIUMTYPE && r != -ENOPKG)
+		CHECK(memcmp(c, &before, sizeof(*c)) == 0);
+	return r;
+}
+
+/* A buffer too small for the chain is left as it was. */
+static void format_too_small(const struct devchain *c, size_t need)
+{
+	char buf[256], before[256];
+
+	memset(buf, 0xa5, sizeof(buf));
+	memcpy(before, buf, sizeof(buf));
+	CHECK(need < sizeof(buf));
+	CHECK(devchain_format(c, buf, need - 1) == -ENOBUFS);
+	CHECK(devchain_format(c, buf, 0) == -ENOBUFS);
+	CHECK(memcmp(buf, before, sizeof(buf)) == 0);
+	CHECK(devchain_format(c, buf, need) == 0);
+	CHECK(strlen(buf) == need - 1);
+}
+
 static int find(const struct devchain *c, const char *name)
 {
 	for (unsigned int i = 0; i < c->n; i++)
@@ -102,7 +137,7 @@ int main(void)
 	 * running kernel that the capture kernel does not have is refused.
 	 */
 	CHECK(modload_new("/nonexistent/lib/modules/0", &km) == 0);
-	CHECK(devchain_resolve(sys, makedev(254, 1), "ext4", km, &c) == -ENOPKG);
+	CHECK(resolve_fails(km, makedev(254, 1), &c) == -ENOPKG);
 	CHECK(strstr(c.layer, "virtio") != NULL);
 
 	/* Built-in drivers (no module link): nothing to load, named. */
@@ -134,6 +169,7 @@ int main(void)
 	CHECK(find(&c, "virtio_blk") == 2);
 	CHECK(devchain_format(&c, buf, sizeof(buf)) == 0);
 	CHECK(strcmp(buf, "lvm vg-data/dumps\n") == 0);
+	format_too_small(&c, strlen("lvm vg-data/dumps\n") + 1);
 
 	/* Layers the capture cannot open: refused with the layer named. */
 	make_dm(1, "CRYPT-LUKS2-0123456789abcdef-luks-root", "luks-root");
@@ -149,11 +185,11 @@ int main(void)
 	link_to("devices/virtual/block/dm-3/slaves/dm-1", "../../dm-1");
 	put("devices/virtual/block/dm-1/dev", "253:1\n");
 	link_to("dev/block/253:3", "../../devices/virtual/block/dm-3");
-	CHECK(devchain_resolve(sys, makedev(253, 3), "ext4", km, &c) == -EMEDIUMTYPE);
+	CHECK(resolve_fails(km, makedev(253, 3), &c) == -EMEDIUMTYPE);
 	CHECK(strstr(c.layer, "dm-crypt") != NULL);
 	/* An LVM name without its separator. */
 	make_dm(4, "LVM-q", "novg");
-	CHECK(devchain_resolve(sys, makedev(253, 4), "ext4", km, &c) == -EMEDIUMTYPE);
+	CHECK(resolve_fails(km, makedev(253, 4), &c) == -EMEDIUMTYPE);
 
 	put("devices/virtual/block/md0/md/level", "raid1\n");
 	link_to("dev/block/9:0", "../../devices/virtual/block/md0");
@@ -171,7 +207,7 @@ int main(void)
 	link_to("dev/block/252:0", "../../devices/virtual/block/zram0");
 	CHECK(devchain_resolve(sys, makedev(252, 0), "ext4", km, &c) == -EMEDIUMTYPE);
 	/* A device this sysfs does not have. */
-	CHECK(devchain_resolve(sys, makedev(8, 0), "ext4", km, &c) == -ENOENT);
+	CHECK(resolve_fails(km, makedev(8, 0), &c) == -ENOENT);
 
 	modload_free(km);
 	{

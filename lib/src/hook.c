@@ -45,7 +45,17 @@ static void hook_result_from(const struct process_result *p,
 		ret->signal = WTERMSIG(p->wait_status);
 }
 
-int hook_run(char *const argv[], unsigned long long timeout_ms,
+/* NAME=VALUE each, as process_run() checks them (its -EINVAL is ours). */
+static bool env_valid(char *const env_add[])
+{
+	for (char *const *e = env_add; e && *e; e++)
+		if (!strchr(*e, '=') || **e == '=')
+			return false;
+	return true;
+}
+
+int hook_run(char *const argv[], char *const env_add[],
+	     unsigned long long timeout_ms,
 	     void (*out)(const char *buf, size_t n, void *userdata),
 	     void *userdata, struct hook_result *ret)
 {
@@ -54,7 +64,7 @@ int hook_run(char *const argv[], unsigned long long timeout_ms,
 	struct process_result p;
 	int r;
 
-	if (!argv || !argv[0] || argv[0][0] != '/')
+	if (!argv || !argv[0] || argv[0][0] != '/' || !env_valid(env_add))
 		return -EINVAL;
 	/* process_run() takes 0 as no limit; here it is no time at all. */
 	o.timeout_ms = UINT_MAX;
@@ -63,6 +73,7 @@ int hook_run(char *const argv[], unsigned long long timeout_ms,
 	/* Through the pipe even without out: never on our own stdout. */
 	o.on_line = hook_line;
 	o.userdata = &h;
+	o.env_add = env_add;
 	r = process_run(argv, &o, &p);
 	if (r < 0) {
 		*ret = (struct hook_result){ .status = -1, .error = -r };

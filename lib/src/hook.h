@@ -21,14 +21,18 @@ struct hook_result {
 /*
  * Run argv[0] (an absolute path) with argv for at most timeout_ms, through
  * process_run(): stdin from /dev/null, its own process group, and nothing
- * it started left running once it exits or its time is over.  Its stdout
+ * it started left running once it exits or its time is over.  env_add
+ * (NAME=VALUE strings, NULL-terminated; NULL for none) is set in the
+ * hook's environment only, over ours, as process_run() does.  Its stdout
  * and stderr go to out(buf, n, userdata) a line at a time, each with its
  * newline (a last line without one gets one; a line longer than
  * PROCESS_LINE_MAX comes in pieces, each ended so); out may be NULL.
  * Returns 0 with ret filled, ret->error set when it could not be started;
- * -EINVAL, ret untouched, when argv[0] is not an absolute path.
+ * -EINVAL, ret untouched, when argv[0] is not an absolute path or a string
+ * of env_add is not NAME=VALUE.
  */
-int hook_run(char *const argv[], unsigned long long timeout_ms,
+int hook_run(char *const argv[], char *const env_add[],
+	     unsigned long long timeout_ms,
 	     void (*out)(const char *buf, size_t n, void *userdata),
 	     void *userdata, struct hook_result *ret);
 

@@ -12,6 +12,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -97,6 +98,36 @@ static int env_build(char *const *add, char ***ret)
 	return 0;
 }
 
+/*
+ * name in PROCESS_DEFAULT_PATH, the first executable one, into buf (only
+ * on success): -ENOENT when none is there, -EACCES when one is there but
+ * not executable.
+ */
+static int default_lookup(const char *name, char *buf, size_t size)
+{
+	const char *dir = PROCESS_DEFAULT_PATH;
+	char p[PATH_MAX];
+	int r = -ENOENT;
+
+	while (*dir) {
+		size_t len = strcspn(dir, ":");
+		int n = snprintf(p, sizeof(p), "%.*s/%s", (int)len, dir, name);
+
+		if (n < 0 || (size_t)n >= sizeof(p) || (size_t)n >= size)
+			return -ENAMETOOLONG;
+		if (access(p, X_OK) == 0) {
+			memcpy(buf, p, n + 1);
+			return 0;
+		}
+		if (errno == EACCES)
+			r = -EACCES;
+		dir += len;
+		if (*dir == ':')
+			dir++;
+	}
+	return r;
+}
+
 /* A copy of fd at 3 or above, or of /dev/null when fd < 0. */
 static int child_fd(int fd, bool null)
 {
@@ -117,8 +148,8 @@ static int child_fd(int fd, bool null)
  * so EOF means the exec worked) when anything fails.
  */
 static void __attribute__((noreturn))
-child(char *const argv[], char **env, const struct process_opts *o, int out,
-      int err, int err_fd)
+child(const char *file, char *const argv[], char **env,
+      const struct process_opts *o, int out, int err, int err_fd)
 {
 	int in_c, out_c = -1, err_c = -1, e;
 	sigset_t none;
@@ -144,10 +175,10 @@ child(char *const argv[], char **env, const struct process_opts *o, int out,
 	/* Nothing of ours but 0-2 reaches the program. */
 	(void)close_range(3, ~0U, CLOSE_RANGE_CLOEXEC);
 	/* A path is run as it is: execvp() would hand ENOEXEC to sh. */
-	if (strchr(argv[0], '/'))
-		execve(argv[0], argv, env);
+	if (strchr(file, '/'))
+		execve(file, argv, env);
 	else
-		execvpe(argv[0], argv, env);
+		execvpe(file, argv, env);
 fail:
 	e = errno ? errno : EIO;
 	(void)!write(err_fd, &e, sizeof(e));
@@ -337,7 +368,8 @@ int process_run(char *const argv[], const struct process_opts *o,
 	struct process_result res = { 0 };
 	struct line_buf *lines = NULL;
 	unsigned long long start;
-	char **env = environ;
+	char **env = environ, exe[PATH_MAX];
+	const char *file;
 	bool set_subreaper;
 	ssize_t n;
 	pid_t pid;
@@ -346,6 +378,13 @@ int process_run(char *const argv[], const struct process_opts *o,
 		return -EINVAL;
 	if (!o)
 		o = &defaults;
+	file = argv[0];
+	if (!strchr(file, '/') && !getenv("PATH")) {
+		r = default_lookup(file, exe, sizeof(exe));
+		if (r < 0)
+			return r;
+		file = exe;
+	}
 	out = o->stdout_fd;
 	err = o->stderr_fd;
 	if (o->env_add) {
@@ -386,7 +425,7 @@ int process_run(char *const argv[], const struct process_opts *o,
 		goto out_subreaper;
 	}
 	if (pid == 0)
-		child(argv, env, o, out, err, epipe[1]);
+		child(file, argv, env, o, out, err, epipe[1]);
 	/* Both sides set the group: whichever runs first, it exists. */
 	(void)setpgid(pid, pid);
 	close(epipe[1]);

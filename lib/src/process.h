@@ -12,6 +12,15 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/*
+ * Where a program named without a '/' is looked up when the caller's
+ * environment has no PATH, as that of an init the kernel started (it
+ * gets HOME and TERM only, init/main.c): glibc's execvpe() would look in
+ * /bin:/usr/bin alone and miss lvm in /usr/sbin.  systemd's default PATH.
+ */
+#define PROCESS_DEFAULT_PATH \
+	"/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+
 /* The longest line on_line is given; a longer one comes in pieces. */
 #define PROCESS_LINE_MAX 4096
 
@@ -43,11 +52,13 @@ struct process_result {
 };
 
 /*
- * Run argv[0] (looked up in PATH when it has no '/') with argv, o (NULL:
- * PROCESS_OPTS_INIT) and wait for it.  Returns 0 when the program was
- * started and reaped, whatever its exit (see *ret), or a negative errno
- * when it could not be started (-ENOENT for a missing program, -EACCES
- * for one not executable, ...), with ret untouched.
+ * Run argv[0] with argv, o (NULL: PROCESS_OPTS_INIT) and wait for it.
+ * argv[0] without a '/' is looked up in our PATH, or when we have none in
+ * PROCESS_DEFAULT_PATH; a PATH in env_add is the child's, not the lookup's.
+ * Returns 0 when the program was started and reaped, whatever its exit
+ * (see *ret), or a negative errno when it could not be started (-ENOENT
+ * for a missing program, -EACCES for one not executable, ...), with ret
+ * untouched.
  *
  * The child runs in a process group of its own with default signal
  * dispositions, an empty signal mask and no descriptor of ours but 0-2.

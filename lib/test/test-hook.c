@@ -50,7 +50,7 @@ static int run(const char *path, unsigned long long timeout_ms,
 			 NULL };
 
 	memset(o, 0, sizeof(*o));
-	return hook_run(argv, timeout_ms, collect, o, r);
+	return hook_run(argv, NULL, timeout_ms, collect, o, r);
 }
 
 static void test_exit_codes(void)
@@ -105,6 +105,30 @@ static void test_cannot_run(void)
 	CHECK(r.error == EACCES);
 }
 
+/* The environment given is the hook's only; a malformed one is refused. */
+static void test_env(void)
+{
+	char *env[] = { "PATH=/usr/bin:/bin", "KDUMP_FILE_HOOK_TEST=yes", NULL };
+	char *bad[] = { "=yes", NULL };
+	char *argv[] = { NULL, "/var/crash/x", "pre", NULL };
+	const char *path = getenv("PATH");
+	struct hook_result r, before;
+	struct output o;
+
+	argv[0] = (char *)script("env", "echo \"$PATH $KDUMP_FILE_HOOK_TEST\"");
+	memset(&o, 0, sizeof(o));
+	CHECK(hook_run(argv, env, 5000, collect, &o, &r) == 0);
+	CHECK(r.status == 0 && !hook_failed(&r));
+	CHECK(strcmp(o.text, "/usr/bin:/bin yes\n") == 0);
+	CHECK(getenv("KDUMP_FILE_HOOK_TEST") == NULL);
+	CHECK(getenv("PATH") == path);
+
+	memset(&r, 0xa5, sizeof(r));
+	before = r;
+	CHECK(hook_run(argv, bad, 5000, collect, &o, &r) == -EINVAL);
+	CHECK(memcmp(&r, &before, sizeof(r)) == 0);
+}
+
 static void test_timeout(void)
 {
 	unsigned long long t = now_ms();
@@ -121,37 +145,6 @@ static void test_timeout(void)
 	CHECK(strcmp(o.text, "before\n") == 0);
 	CHECK(hook_describe(&r, d, sizeof(d)) == 0 &&
 	      strncmp(d, "timed out after 1.", 18) == 0);
-}
-
-/* Whether pid has gone (or is a zombie nobody reaped yet), within 2 s. */
-static bool gone(pid_t pid)
-{
-	for (int i = 0; i < 200; i++) {
-		char p[64], st[256] = "";
-		FILE *f;
-
-		snprintf(p, sizeof(p), "/proc/%d/stat", (int)pid);
-		f = fopen(p, "r");
-		if (!f)
-			return true;
-		if (!fgets(st, sizeof(st), f))
-			st[0] = '\0';
-		fclose(f);
-		if (strstr(st, ") Z "))
-			return true;
-		usleep(10 * 1000);
-	}
-	return false;
-}
-
-static pid_t read_pid(const char *name)
-{
-	char p[300], line[32];
-
-	snprintf(p, sizeof(p), "%s/%s", dir, name);
-	if (read_line_file(p, line, sizeof(line)) < 0)
-		return -1;
-	return atoi(line);
 }
 
 static void test_children(void)
@@ -171,8 +164,8 @@ static void test_children(void)
 	CHECK(r.status == 0 && !r.timed_out);
 	CHECK(t < 2500);
 	CHECK(strcmp(o.text, "done\n") == 0);
-	child = read_pid("child1");
-	CHECK(child > 0 && gone(child));
+	child = test_read_pid(dir, "child1");
+	CHECK(child > 0 && test_pid_gone(child));
 
 	/* Waits for a child that sleeps: both killed at the timeout. */
 	snprintf(body, sizeof(body),
@@ -182,8 +175,8 @@ static void test_children(void)
 	t = now_ms() - t;
 	CHECK(r.timed_out);
 	CHECK(t < 3500);
-	child = read_pid("child2");
-	CHECK(child > 0 && gone(child));
+	child = test_read_pid(dir, "child2");
+	CHECK(child > 0 && test_pid_gone(child));
 
 	/* A child that leaves the group keeps the pipe: still bounded. */
 	snprintf(body, sizeof(body),
@@ -193,7 +186,7 @@ static void test_children(void)
 	t = now_ms() - t;
 	CHECK(r.status == 4 && !r.timed_out);
 	CHECK(t < 2500);
-	child = read_pid("child3");
+	child = test_read_pid(dir, "child3");
 	if (child > 0)
 		(void)kill(child, SIGKILL);
 }
@@ -207,6 +200,7 @@ int main(void)
 	test_exit_codes();
 	test_stdin_is_null();
 	test_cannot_run();
+	test_env();
 	test_timeout();
 	test_children();
 	if (test_rm_rf(dir) < 0)

@@ -93,37 +93,6 @@ static void test_signal(void)
 	CHECK(strcmp(text, "killed by SIGSEGV") == 0);
 }
 
-/* Whether pid has gone (or is a zombie nobody reaped yet), within 2 s. */
-static bool gone(pid_t pid)
-{
-	for (int i = 0; i < 200; i++) {
-		char p[64], st[256] = "";
-		FILE *f;
-
-		snprintf(p, sizeof(p), "/proc/%d/stat", (int)pid);
-		f = fopen(p, "r");
-		if (!f)
-			return true;
-		if (!fgets(st, sizeof(st), f))
-			st[0] = '\0';
-		fclose(f);
-		if (strstr(st, ") Z "))
-			return true;
-		usleep(10 * 1000);
-	}
-	return false;
-}
-
-static pid_t read_pid(const char *name)
-{
-	char p[300], line[32];
-
-	snprintf(p, sizeof(p), "%s/%s", dir, name);
-	if (read_line_file(p, line, sizeof(line)) < 0)
-		return -1;
-	return atoi(line);
-}
-
 static void test_timeout(void)
 {
 	unsigned long long t;
@@ -144,8 +113,8 @@ static void test_timeout(void)
 	CHECK(r.elapsed_ms >= 500 && r.elapsed_ms < 1500);
 	CHECK(t < 3000);
 	CHECK(strcmp(l.text, "before|") == 0);
-	pid = read_pid("sleeper");
-	CHECK(pid > 0 && gone(pid));
+	pid = test_read_pid(dir, "sleeper");
+	CHECK(pid > 0 && test_pid_gone(pid));
 	process_result_text(&r, text, sizeof(text));
 	CHECK(strncmp(text, "timed out after 0.", 18) == 0);
 
@@ -158,8 +127,8 @@ static void test_timeout(void)
 	t = now_ms() - t;
 	CHECK(r.timed_out);
 	CHECK(t < 3000);
-	pid = read_pid("escaper");
-	CHECK(pid > 0 && gone(pid));
+	pid = test_read_pid(dir, "escaper");
+	CHECK(pid > 0 && test_pid_gone(pid));
 
 	/* And when the program exits at once, leaving it with the pipe. */
 	snprintf(script, sizeof(script),
@@ -171,8 +140,8 @@ static void test_timeout(void)
 	t = now_ms() - t;
 	CHECK(!r.timed_out && process_exit_status(&r) == 4);
 	CHECK(t < 2500);
-	pid = read_pid("escaper2");
-	CHECK(pid > 0 && gone(pid));
+	pid = test_read_pid(dir, "escaper2");
+	CHECK(pid > 0 && test_pid_gone(pid));
 
 	/* The caller is a subreaper for the duration only. */
 	CHECK(prctl(PR_GET_CHILD_SUBREAPER, &sr) == 0 && sr == 0);
@@ -311,6 +280,37 @@ static void test_env_cwd(void)
 	CHECK(process_run(argv, &o, &r) == -ENOENT);
 }
 
+/*
+ * Without PATH, as the capture kernel's init: a program in /usr/sbin is
+ * found (glibc alone would search /bin:/usr/bin), and a PATH given to the
+ * child is the child's only.
+ */
+static void test_no_path(void)
+{
+	char *nologin[] = { "nologin", NULL };
+	char *missing[] = { "kdump-file-no-such-program", NULL };
+	char *env[] = { "PATH=/nonexistent", NULL };
+	char *path = getenv("PATH") ? strdup(getenv("PATH")) : NULL;
+	struct process_opts o = PROCESS_OPTS_INIT;
+	struct process_result r;
+
+	CHECK(unsetenv("PATH") == 0);
+	o.stdout_fd = o.stderr_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	CHECK(o.stdout_fd >= 0);
+	/* /usr/sbin/nologin: started, and it exits 1. */
+	CHECK(process_run(nologin, &o, &r) == 0);
+	CHECK(process_exit_status(&r) == 1);
+	CHECK(process_run(missing, &o, &r) == -ENOENT);
+	o.env_add = env;
+	CHECK(process_run(nologin, &o, &r) == 0);
+	CHECK(getenv("PATH") == NULL);
+	if (o.stdout_fd >= 0)
+		close(o.stdout_fd);
+	if (path)
+		CHECK(setenv("PATH", path, 1) == 0);
+	free(path);
+}
+
 static void test_cannot_run(void)
 {
 	char *missing[] = { "kdump-file-no-such-program", NULL };
@@ -364,6 +364,7 @@ int main(void)
 	test_lines();
 	test_fds();
 	test_env_cwd();
+	test_no_path();
 	test_cannot_run();
 	test_elapsed();
 	if (test_rm_rf(dir) < 0)
