@@ -64,6 +64,38 @@ static void line_feed(struct line_buf *l, const char *buf, size_t n)
 }
 
 /*
+ * What the child's environment adds to ours: add, and a PATH where we have
+ * none (the capture's init is started by the kernel without one) and add
+ * sets none, so that what the child runs in turn is found as its parent's
+ * programs were.  *ret stays environ when nothing is added.
+ */
+static int env_build(char *const *add, char ***ret);
+
+static int env_child(char *const *add, char ***ret)
+{
+	static char *const path_only[] = { "PATH=" PROCESS_DEFAULT_PATH, NULL };
+	char **with_path;
+	size_t n = 0;
+	bool has_path = false;
+	int r;
+
+	for (char *const *a = add; a && *a; a++, n++)
+		has_path = has_path || strncmp(*a, "PATH=", 5) == 0;
+	if (getenv("PATH") || has_path)
+		return add ? env_build(add, ret) : 0;
+	if (!add)
+		return env_build(path_only, ret);
+	with_path = calloc(n + 2, sizeof(*with_path));
+	if (!with_path)
+		return -ENOMEM;
+	memcpy(with_path, add, n * sizeof(*with_path));
+	with_path[n] = path_only[0];
+	r = env_build(with_path, ret);
+	free(with_path);
+	return r;
+}
+
+/*
  * The child's environment: ours without the names add sets, then add.
  * Only the array is allocated; the strings are ours and add's.
  */
@@ -387,11 +419,9 @@ int process_run(char *const argv[], const struct process_opts *o,
 	}
 	out = o->stdout_fd;
 	err = o->stderr_fd;
-	if (o->env_add) {
-		r = env_build(o->env_add, &env);
-		if (r < 0)
-			return r;
-	}
+	r = env_child(o->env_add, &env);
+	if (r < 0)
+		return r;
 	if (o->on_line && (out < 0 || err < 0)) {
 		lines = malloc(sizeof(*lines));
 		if (!lines) {

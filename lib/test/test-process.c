@@ -304,6 +304,25 @@ static void test_no_path(void)
 	o.env_add = env;
 	CHECK(process_run(nologin, &o, &r) == 0);
 	CHECK(getenv("PATH") == NULL);
+	/* What it runs in turn is found too: the child gets a PATH... */
+	{
+		char *printenv[] = { "printenv", "PATH", NULL };
+		struct process_opts po = PROCESS_OPTS_INIT;
+		struct lines l;
+
+		memset(&l, 0, sizeof(l));
+		po.on_line = collect;
+		po.userdata = &l;
+		CHECK(process_run(printenv, &po, &r) == 0);
+		CHECK(process_succeeded(&r));
+		CHECK(strcmp(l.text, PROCESS_DEFAULT_PATH "|") == 0);
+		/* ...unless the caller gives one. */
+		memset(&l, 0, sizeof(l));
+		po.env_add = env;
+		CHECK(process_run(printenv, &po, &r) == 0);
+		CHECK(strcmp(l.text, "/nonexistent|") == 0);
+		CHECK(getenv("PATH") == NULL);
+	}
 	if (o.stdout_fd >= 0)
 		close(o.stdout_fd);
 	if (path)
