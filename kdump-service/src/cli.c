@@ -318,6 +318,27 @@ double mib_f(unsigned long long b)
 	return b / 1048576.0;
 }
 
+char *format_bytes(unsigned long long bytes, char *buf, size_t size)
+{
+	static const char *const units[] = {
+		"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB",
+	};
+	double v = bytes;
+	unsigned int u = 0;
+
+	/* 1023.6 KiB would print as "1024 KiB": call it 1.0 MiB instead. */
+	while (v >= 1023.5 && u + 1 < sizeof(units) / sizeof(units[0])) {
+		v /= 1024;
+		u++;
+	}
+	if (u == 0)
+		snprintf(buf, size, "%llu B", bytes);
+	else
+		snprintf(buf, size, v < 9.95 ? "%.1f %s" : "%.0f %s", v,
+			 units[u]);
+	return buf;
+}
+
 int dropin_reservation(char *value, size_t size,
 			      unsigned long long *ret_bytes)
 {

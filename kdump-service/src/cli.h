@@ -96,6 +96,13 @@ int lost_text(const struct armed *a, char *buf, size_t size);
 /* "oops (kernel.panic_on_oops=1), warn (kernel.panic_on_warn=1)" */
 void panic_on_list(unsigned int mask, char *buf, size_t size);
 double mib_f(unsigned long long b);
+/*
+ * bytes in IEC units, as every verb gives a size: one decimal below 10
+ * ("1.0 MiB", "9.5 GiB"), none from 10 ("512 KiB", "23 MiB"), "5 B" below
+ * a KiB.  Returns buf.
+ */
+#define FORMAT_BYTES_MAX 16
+char *format_bytes(unsigned long long bytes, char *buf, size_t size);
 /* The crashkernel= value the GRUB drop-in of setup gives, in bytes. */
 int dropin_reservation(char *value, size_t size,
 		       unsigned long long *ret_bytes);

@@ -32,20 +32,31 @@ static const char *initramfs_state(const char *img)
 	return plan_initramfs_state(&p);
 }
 
+/* The ID list shows of the dump in dir. */
+static void dir_id(const char *dir, char id[DUMP_ID_LEN + 1])
+{
+	const char *name = strrchr(dir, '/');
+
+	dump_id(name ? name + 1 : dir, id);
+}
+
 static void print_dump(const char *label, const struct dump_info *d)
 {
+	char id[DUMP_ID_LEN + 1], size[FORMAT_BYTES_MAX];
+
+	dir_id(d->dir, id);
+	printf("%-13s %s %s: ", label, id, d->dir);
 	if (d->has_vmcore)
-		printf("%-13s %s: complete, %lld MiB", label, d->dir,
-		       d->vmcore_bytes >> 20);
+		printf("complete, %s",
+		       format_bytes(d->vmcore_bytes, size, sizeof(size)));
 	else if (dump_complete(d))
-		printf("%-13s %s: complete, dmesg only (dump_level = dmesg: no vmcore)",
-		       label, d->dir);
+		printf("complete, dmesg only (dump_level = dmesg: no vmcore)");
 	else if (d->has_dmesg)
-		printf("%-13s %s: INCOMPLETE (dmesg saved, no vmcore%s%s%s)", label,
-		       d->dir, d->has_incomplete ? "; vmcore-incomplete left" : "",
+		printf("INCOMPLETE (dmesg saved, no vmcore%s%s%s)",
+		       d->has_incomplete ? "; vmcore-incomplete left" : "",
 		       d->error[0] ? ": " : "", d->error);
 	else
-		printf("%-13s %s: FAILED (nothing saved)", label, d->dir);
+		printf("FAILED (nothing saved)");
 	if (d->panic[0])
 		printf(", panic \"%s\"", d->panic);
 	putchar('\n');
@@ -117,8 +128,12 @@ static bool lost_line(const struct kdump_conf *c, char *text, size_t size)
 static struct json_object *dump_json(const struct dump_info *d)
 {
 	struct json_object *o = json_object_new_object();
+	char id[DUMP_ID_LEN + 1];
 	int r = o ? 0 : -ENOMEM;
 
+	dir_id(d->dir, id);
+	if (r == 0)
+		r = json_set_text(o, "id", id);
 	if (r == 0)
 		r = json_set_text(o, "dir", d->dir);
 	if (r == 0)

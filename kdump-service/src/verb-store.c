@@ -110,7 +110,8 @@ int verb_list(int argc _unused_, char *argv[] _unused_)
 		       "KERNEL", "SIGNATURE", "SIZE", "STATE");
 	}
 	for (size_t i = 0; i < n && m == 0; i++) {
-		char dir[PATH_MAX + 64], id[DUMP_ID_LEN + 1], when[32], size[16];
+		char dir[PATH_MAX + 64], id[DUMP_ID_LEN + 1], when[32];
+		char size[FORMAT_BYTES_MAX];
 		struct dump_info d;
 		struct json_object *o;
 
@@ -121,8 +122,7 @@ int verb_list(int argc _unused_, char *argv[] _unused_)
 		utc_time(dump_time(&d), when, sizeof(when));
 		if (!arr) {
 			if (d.has_vmcore)
-				snprintf(size, sizeof(size), "%lldM",
-					 (d.vmcore_bytes + (1 << 20) - 1) >> 20);
+				format_bytes(d.vmcore_bytes, size, sizeof(size));
 			else
 				snprintf(size, sizeof(size), "-");
 			printf("%-8s  %-20s  %-20s  %-16.16s  %8s  %s%s%s%s\n", id,
@@ -351,14 +351,15 @@ static void info_files(const char *dir)
 static void info_text(const struct info *in)
 {
 	const struct dump_info *d = &in->d;
+	char size[FORMAT_BYTES_MAX];
 
 	printf("id:          %s\n", in->id);
 	printf("directory:   %s\n", in->dir);
 	printf("crash time:  %s\n", in->when);
 	printf("kernel:      %s\n", d->release[0] ? d->release : "unknown");
 	if (d->has_vmcore)
-		printf("state:       complete: vmcore of %lld MiB\n",
-		       (d->vmcore_bytes + (1 << 20) - 1) >> 20);
+		printf("state:       complete: vmcore of %s\n",
+		       format_bytes(d->vmcore_bytes, size, sizeof(size)));
 	else if (dump_complete(d))
 		printf("state:       complete, dmesg only: no vmcore, by configuration (dump_level = dmesg saved the kernel log alone)\n");
 	else

@@ -131,6 +131,22 @@ expect "info --json" 0 -- "$kf" -c "$t/conf" --json info "$id"
 json "info --json: the report's signature" '.report.signature == "0123456789abcdef"'
 expect "info of an unknown ID" 1 -- "$kf" -c "$t/conf" info ffffffff
 has "info: what to do" "$t/err" "see 'kdump-file list'"
+# One dump, one size: list, info and status write it alike; status names
+# the dump by the ID list gives it.
+d1=$dumps/2026-01-15-00:00:00
+mkdir -m 0700 "$d1"
+truncate -s 1M "$d1/vmcore"
+id1=$("$kf" -c "$t/conf" --json list | jq -r '.[-1].id')
+expect "list with a 1 MiB dump" 0 -- "$kf" -c "$t/conf" list
+has "list: the ID" "$t/out" "$id1  2026-01-15T00:00:00Z"
+has "list: the size in MiB" "$t/out" " 1.0 MiB  complete"
+expect "info with a 1 MiB dump" 0 -- "$kf" -c "$t/conf" info "$id1"
+has "info: the size" "$t/out" "state:       complete: vmcore of 1.0 MiB"
+expect "status with a 1 MiB dump" 0 3 -- "$kf" -c "$t/conf" status
+has "status: the ID and the size" "$t/out" "last dump:    $id1 $d1: complete, 1.0 MiB"
+expect "status --json with a 1 MiB dump" 0 3 -- "$kf" -c "$t/conf" --json status
+json "status --json: the dump's ID" ".last_dump.id == \"$id1\""
+rm -r "$d1"
 mkdir -m 0700 "$dumps/2026-02-01-00:00:00"
 echo "log" >"$dumps/2026-02-01-00:00:00/dmesg.txt"
 expect "debug a dump without a vmcore" 1 -- "$kf" -c "$t/conf" debug
