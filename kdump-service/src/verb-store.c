@@ -374,7 +374,7 @@ static void info_text(const struct info *in)
 	print_capture_extras(in->hooks, in->extra);
 	info_files(in->dir);
 	if (!in->rep)
-		printf("report:      none yet (kdump-file report %s)\n", in->dir);
+		printf("report:      none yet (kdump-file report %s)\n", in->id);
 	if (d->has_vmcore)
 		printf("debug:       kdump-file debug %s\n", in->id);
 }
@@ -421,19 +421,34 @@ int verb_debug(int argc, char *argv[])
 
 	arg_dump = argc > 1 ? argv[1] : NULL;
 
+	/*
+	 * A vmlinux that cannot be read is said as such here: the analyzer
+	 * would only find that its build ID does not match.
+	 */
+	if (arg_vmlinux && access(arg_vmlinux, R_OK) < 0) {
+		r = -errno;
+		log_error("cannot use vmlinux '%s': %s", arg_vmlinux,
+			  strerror(-r));
+		return r;
+	}
 	r = store_find(dir, sizeof(dir), id);
 	if (r < 0)
 		return r;
 	snprintf(core, sizeof(core), "%s/vmcore", dir);
 	if (access(core, R_OK) < 0) {
 		struct dump_info d;
+		bool log;
 
-		if (dump_inspect(dir, &d) == 0 && d.dmesg_only)
+		log = dump_inspect(dir, &d) == 0 && d.has_dmesg;
+		if (log && d.dmesg_only)
 			log_error("dump %s has no vmcore: it is a dmesg-only dump (dump_level = dmesg), so there is nothing for crash; its kernel log is %s/dmesg.txt (kdump-file info %s)",
 				  dir, dir, id);
+		else if (log)
+			log_error("dump %s has no vmcore (the capture did not complete): its kernel log is %s/dmesg.txt (kdump-file info %s)",
+				  dir, dir, id);
 		else
-			log_error("dump %s has no vmcore (the capture did not complete): its kernel log is %s/dmesg.txt",
-				  dir, dir);
+			log_error("dump %s has no vmcore and no kernel log: the capture saved nothing (kdump-file info %s says what it recorded)",
+				  dir, id);
 		return -ENOENT;
 	}
 	/* kdump-file-analyze finds the vmlinux; its errors are its own. */
@@ -515,6 +530,37 @@ static void report_to_journal(const char *path)
 			dir, strerror(-r), id);
 }
 
+/*
+ * The dump report names: a directory given by its path (one with a '/'),
+ * or, as info and debug take them, an ID, a prefix of one or a dump
+ * directory's name in the dump store.
+ */
+static int report_find(char *dir, size_t size)
+{
+	char id[DUMP_ID_LEN + 1];
+	struct stat st;
+
+	if (strchr(arg_dump, '/')) {
+		if (stat(arg_dump, &st) < 0) {
+			int r = -errno;
+
+			log_error("cannot report on '%s': %s (name a dump directory, or a dump by its ID: see 'kdump-file list')",
+				  arg_dump, strerror(-r));
+			return r;
+		}
+		if (!S_ISDIR(st.st_mode)) {
+			log_error("cannot report on '%s': not a directory (name a dump directory, or a dump by its ID: see 'kdump-file list')",
+				  arg_dump);
+			return -ENOTDIR;
+		}
+		snprintf(dir, size, "%s", arg_dump);
+		return 0;
+	}
+	/* The report goes into the dump's directory. */
+	arg_writable = true;
+	return store_find(dir, size, id);
+}
+
 int verb_report(int argc, char *argv[])
 {
 	char dir[PATH_MAX], rep[PATH_MAX + 16];
@@ -528,7 +574,9 @@ int verb_report(int argc, char *argv[])
 	if (r < 0)
 		return r;
 	if (arg_dump) {
-		snprintf(dir, sizeof(dir), "%s", arg_dump);
+		r = report_find(dir, sizeof(dir));
+		if (r < 0)
+			return r;
 	} else {
 		char base[PATH_MAX];
 

@@ -151,7 +151,25 @@ mkdir -m 0700 "$dumps/2026-02-01-00:00:00"
 echo "log" >"$dumps/2026-02-01-00:00:00/dmesg.txt"
 expect "debug a dump without a vmcore" 1 -- "$kf" -c "$t/conf" debug
 has "debug: where the log is" "$t/err" "has no vmcore"
+has "debug: the log named" "$t/err" "its kernel log is $dumps/2026-02-01-00:00:00/dmesg.txt"
+# Nothing saved: no kernel log to point at.
+rm "$dumps/2026-02-01-00:00:00/dmesg.txt"
+expect "debug a dump with nothing saved" 1 -- "$kf" -c "$t/conf" debug
+has "debug: nothing saved" "$t/err" "has no vmcore and no kernel log"
+if grep -q dmesg.txt "$t/err"; then
+	fail "debug: names a dmesg.txt that does not exist: $(cat "$t/err")"
+else
+	pass "debug: no dmesg.txt named when there is none"
+fi
 rm -r "$dumps/2026-02-01-00:00:00"
+# A vmlinux that is not there is said as such, not as another kernel's.
+expect "debug --vmlinux of a missing file" 1 -- "$kf" -c "$t/conf" debug --vmlinux "$t/no-vmlinux" "$id"
+has "debug --vmlinux: the file and why" "$t/err" "cannot use vmlinux '$t/no-vmlinux': No such file or directory"
+# report names dumps as info and debug do, and says why it cannot.
+expect "report of a missing directory" 1 -- "$kf" -c "$t/conf" report "$t/no-dump/"
+has "report: the missing directory" "$t/err" "cannot report on '$t/no-dump/': No such file or directory"
+expect "report of an unknown ID" 1 -- "$kf" -c "$t/conf" report ffffffff
+has "report: the unknown ID" "$t/err" "no dump 'ffffffff' in $dumps: see 'kdump-file list'"
 
 # report --new and the crash's journal entry, with stand-ins for
 # kdump-file-analyze and for journald: in a private mount namespace, a
@@ -239,6 +257,12 @@ if grep -q journal "$t/err"; then
 	fail "report of a reported dump: a second entry was tried: $(cat "$t/err")"
 else
 	pass "report of a reported dump: no second entry"
+fi
+report "report by the ID list gives" - report "${id4:0:5}"
+if [ "$(tail -n 1 "$t/bin/runs")" = "report $dumps/2026-04-01-00:00:00" ]; then
+	pass "report by an ID: that dump analysed"
+else
+	fail "report by an ID: analysed $(tail -n 1 "$t/bin/runs")"
 fi
 # A dump named by a relative path: the entry names it as list does.
 mkdir -m 0700 "$dumps/2026-05-01-00:00:00"
