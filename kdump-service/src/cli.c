@@ -382,6 +382,88 @@ int print_json(struct json_object *obj)
 	return r;
 }
 
+struct json_object *cli_json_object(void)
+{
+	struct json_object *j = json_object_new_object();
+
+	if (j && json_set_int(j, "schema", CLI_JSON_SCHEMA) < 0) {
+		json_object_put(j);
+		return NULL;
+	}
+	return j;
+}
+
+int cli_json_text(struct json_object *obj, const char *key, const char *s)
+{
+	if (!s || !s[0])
+		return json_object_object_add(obj, key, NULL) ? -ENOMEM : 0;
+	return json_set_text(obj, key, s);
+}
+
+int cli_json_int(struct json_object *obj, const char *key, long long v)
+{
+	if (v < 0)
+		return json_object_object_add(obj, key, NULL) ? -ENOMEM : 0;
+	return json_set_int(obj, key, v);
+}
+
+int cli_json_add(struct json_object *obj, const char *key,
+		 struct json_object *v)
+{
+	if (!v)
+		return -ENOMEM;
+	if (json_object_object_add(obj, key, v)) {
+		json_object_put(v);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+const char *cli_dump_state(const struct dump_info *d)
+{
+	return dump_complete(d) ? "complete" :
+	       d->has_dmesg ? "incomplete" : "failed";
+}
+
+struct json_object *cli_dump_json(const struct dump_info *d)
+{
+	struct json_object *o = json_object_new_object();
+	char id[DUMP_ID_LEN + 1];
+	const char *name = strrchr(d->dir, '/');
+	int r = o ? 0 : -ENOMEM;
+
+	/* The ID list shows: a hash of the directory's name. */
+	dump_id(name ? name + 1 : d->dir, id);
+	if (r == 0)
+		r = json_set_text(o, "id", id);
+	if (r == 0)
+		r = json_set_text(o, "dir", d->dir);
+	if (r == 0)
+		r = json_set_text(o, "state", cli_dump_state(d));
+	if (r == 0)
+		r = json_set_bool(o, "dmesg_only", d->dmesg_only);
+	if (r == 0)
+		r = cli_json_int(o, "vmcore_bytes",
+				 d->has_vmcore ? d->vmcore_bytes : -1);
+	if (r == 0)
+		r = cli_json_int(o, "crash_time", dump_time(d));
+	if (r == 0)
+		r = cli_json_text(o, "kernel_release", d->release);
+	if (r == 0)
+		r = cli_json_text(o, "signature", d->signature);
+	if (r == 0)
+		r = cli_json_text(o, "panic", d->panic);
+	if (r == 0)
+		r = cli_json_text(o, "error", d->error);
+	if (r == 0)
+		r = cli_json_text(o, "summary", d->summary);
+	if (r < 0) {
+		json_object_put(o);
+		return NULL;
+	}
+	return o;
+}
+
 /* Levenshtein's distance between a and b, up to 64 letters of b. */
 static size_t edit_distance(const char *a, const char *b)
 {

@@ -109,6 +109,31 @@ int dropin_reservation(char *value, size_t size,
 /* Print obj as JSON on stdout, and free it. */
 int print_json(struct json_object *obj);
 /*
+ * The JSON of status, show, list and info (kdump-file(8), JSON OUTPUT):
+ * every key always there, null where the value is unknown or there is
+ * none, arrays where there may be several.  The version goes up when a
+ * key changes its meaning or goes; keys are only ever added to version 1.
+ */
+#define CLI_JSON_SCHEMA 1
+/* A new object whose first key is "schema"; NULL on no memory. */
+struct json_object *cli_json_object(void);
+/* key set to s, or to null when s is NULL or "". */
+int cli_json_text(struct json_object *obj, const char *key, const char *s);
+/* key set to v, or to null when v is negative (an unknown size, a time). */
+int cli_json_int(struct json_object *obj, const char *key, long long v);
+/* key set to v, taken over; v NULL means json-c had no memory for it. */
+int cli_json_add(struct json_object *obj, const char *key,
+		 struct json_object *v);
+/*
+ * One dump, as status, list and info give it (info adds its own keys):
+ * id, dir, state, dmesg_only, vmcore_bytes, crash_time, kernel_release,
+ * signature, panic, error, summary.  NULL on no memory.
+ */
+struct dump_info;
+struct json_object *cli_dump_json(const struct dump_info *d);
+/* "complete", "incomplete" or "failed", as list and status say. */
+const char *cli_dump_state(const struct dump_info *d);
+/*
  * The one of names[n] closest to word, a typo of it (at most two letters
  * added, dropped or changed, and fewer than word has), or NULL.
  */

@@ -99,6 +99,19 @@ expect "status --json" 0 3 -- "$kf" -c "$t/conf" --json status
 json "status --json: loaded is a boolean" '.loaded | type == "boolean"'
 json "status --json: the dump directory" ".dump_dir == \"$dumps\""
 json "status --json: no dump yet" '.last_dump_note | startswith("none in")'
+# The keys are the same whatever the state: null for what is not there.
+json "status --json: the schema" '.schema == 1'
+json "status --json: no dump, no set loaded: null" \
+	'.last_dump == null and .loaded_set == null and .lost_crash == null and .test == null'
+jq -c keys "$t/out" >"$t/status-keys"
+man=$(dirname "$(realpath "$0")")/../man/kdump-file.8
+for k in $(jq -r 'keys[]' "$t/out"); do
+	if grep -qE "^\.BR? $k( |\$)" "$man"; then
+		pass "kdump-file(8) documents status's $k"
+	else
+		fail "kdump-file(8) does not document status's key $k"
+	fi
+done
 expect "show --json" 0 -- "$kf" -c "$t/conf" --json show
 json "show --json: the capture's keep" '.capture_config.keep == "2"'
 json "show --json: the kernel" '.kernel | startswith("/")'
@@ -112,14 +125,29 @@ expect "status --json with a planted directory" 0 3 -- "$kf" -c "$t/conf" --json
 json "status --json: the planted directory is not the last dump" \
 	'.last_dump.dir | endswith("2026-01-01-00:00:00")'
 json "status --json: the dump is complete" '.last_dump.state == "complete"'
+if [ "$(jq -c keys "$t/out")" = "$(cat "$t/status-keys")" ]; then
+	pass "status --json: the same keys with a dump as without"
+else
+	fail "status --json: keys without a dump $(cat "$t/status-keys"), with one $(jq -c keys "$t/out")"
+fi
+json "status --json: no note with a dump" '.last_dump_note == null'
+json "status --json: unknown fields of the dump are null" \
+	'.last_dump.signature == null and .last_dump.panic == null and .last_dump.dmesg_only == false'
+jq -c '.last_dump | keys' "$t/out" >"$t/dump-keys"
 
 # The dump store: list, info, and the IDs.
-id=$("$kf" -c "$t/conf" --json list | jq -r '.[0].id')
+id=$("$kf" -c "$t/conf" --json list | jq -r '.dumps[0].id')
 expect "list" 0 -- "$kf" -c "$t/conf" list
 has "list: the header" "$t/out" "ID        TIME"
 has "list: the dump's ID and state" "$t/out" "$id  "
 expect "list --json" 0 -- "$kf" -c "$t/conf" --json list
-json "list --json: one dump, not the planted one" 'length == 1 and .[0].state == "complete"'
+json "list --json: one dump, not the planted one" '(.dumps | length) == 1 and .dumps[0].state == "complete"'
+json "list --json: the schema and the directory" ".schema == 1 and .dump_dir == \"$dumps\""
+if [ "$(jq -c '.dumps[0] | keys' "$t/out")" = "$(cat "$t/dump-keys")" ]; then
+	pass "list --json: a dump's keys as in status"
+else
+	fail "list --json: keys $(jq -c '.dumps[0] | keys' "$t/out"), status's $(cat "$t/dump-keys")"
+fi
 printf '%s\n' '{ "signature": "0123456789abcdef", "panic": "Kernel panic - not syncing: test",' \
 	'  "task": { "command": "bash", "pid": 42 }, "backtrace": [ "sysrq_handle_crash", "write_sysrq_trigger" ],' \
 	'  "taint": "G" }' >"$dumps/2026-01-01-00:00:00/report.json"
@@ -129,6 +157,17 @@ has "info: the backtrace" "$t/out" "backtrace:   sysrq_handle_crash"
 has "info: how to debug it" "$t/out" "debug:       kdump-file debug $id"
 expect "info --json" 0 -- "$kf" -c "$t/conf" --json info "$id"
 json "info --json: the report's signature" '.report.signature == "0123456789abcdef"'
+json "info --json: the schema, no kernel log, no capture record" \
+	'.schema == 1 and .modules == null and .hooks == null and .extra_modules == null'
+if jq -e --argjson k "$(cat "$t/dump-keys")" 'keys as $i | all($k[]; . as $x | $i | index($x))' "$t/out" >/dev/null; then
+	pass "info --json: a dump's keys as in list and status"
+else
+	fail "info --json: keys $(jq -c keys "$t/out") lack some of $(cat "$t/dump-keys")"
+fi
+printf '%s\n' "Modules linked in: dummy loop" >"$dumps/2026-01-01-00:00:00/dmesg.txt"
+expect "info --json with a kernel log" 0 -- "$kf" -c "$t/conf" --json info "$id"
+json "info --json: the modules, an array" '.modules == ["dummy", "loop"]'
+rm "$dumps/2026-01-01-00:00:00/dmesg.txt"
 expect "info of an unknown ID" 1 -- "$kf" -c "$t/conf" info ffffffff
 has "info: what to do" "$t/err" "see 'kdump-file list'"
 # One dump, one size: list, info and status write it alike; status names
@@ -136,7 +175,7 @@ has "info: what to do" "$t/err" "see 'kdump-file list'"
 d1=$dumps/2026-01-15-00:00:00
 mkdir -m 0700 "$d1"
 truncate -s 1M "$d1/vmcore"
-id1=$("$kf" -c "$t/conf" --json list | jq -r '.[-1].id')
+id1=$("$kf" -c "$t/conf" --json list | jq -r '.dumps[-1].id')
 expect "list with a 1 MiB dump" 0 -- "$kf" -c "$t/conf" list
 has "list: the ID" "$t/out" "$id1  2026-01-15T00:00:00Z"
 has "list: the size in MiB" "$t/out" " 1.0 MiB  complete"
@@ -221,7 +260,7 @@ report() {
 # finds the report and neither analyses nor sends again.
 mkdir -m 0700 "$dumps/2026-03-01-00:00:00"
 echo core >"$dumps/2026-03-01-00:00:00/vmcore"
-id3=$("$kf" -c "$t/conf" --json list | jq -r '.[] | select(.dir | endswith("03-01-00:00:00")) | .id')
+id3=$("$kf" -c "$t/conf" --json list | jq -r '.dumps[] | select(.dir | endswith("03-01-00:00:00")) | .id')
 report "report --new, the journal refusing" - --new report
 has "report: the analysis ran" "$t/bin/runs" "report $dumps/2026-03-01-00:00:00"
 has "report: the summary" "$t/out" "kdump-file: crash fedcba9876543210"
@@ -238,7 +277,7 @@ mkdir -m 0700 "$dumps/2026-04-01-00:00:00"
 echo core >"$dumps/2026-04-01-00:00:00/vmcore"
 printf '{ "crash_time": 1775001600, "kernel_release": "6.1.0-test" }\n' \
 	>"$dumps/2026-04-01-00:00:00/metadata.json"
-id4=$("$kf" -c "$t/conf" --json list | jq -r '.[] | select(.dir | endswith("04-01-00:00:00")) | .id')
+id4=$("$kf" -c "$t/conf" --json list | jq -r '.dumps[] | select(.dir | endswith("04-01-00:00:00")) | .id')
 report "report --new, the journal listening" "$t/entry" --new report
 if [ ! -s "$t/err" ]; then pass "report: no warning"; else fail "report: $(cat "$t/err")"; fi
 for f in MESSAGE_ID=015172fc9e57401f9f980255c3aeecad PRIORITY=2 \
@@ -268,7 +307,7 @@ fi
 mkdir -m 0700 "$dumps/2026-05-01-00:00:00"
 echo log >"$dumps/2026-05-01-00:00:00/dmesg.txt"
 echo core >"$dumps/2026-05-01-00:00:00/vmcore"
-id5=$("$kf" -c "$t/conf" --json list | jq -r '.[] | select(.dir | endswith("05-01-00:00:00")) | .id')
+id5=$("$kf" -c "$t/conf" --json list | jq -r '.dumps[] | select(.dir | endswith("05-01-00:00:00")) | .id')
 rm -f "$t/entry"
 cd "$dumps" || exit 1
 report "report of a new dump by a relative path" "$t/entry" report ./2026-05-01-00:00:00/
@@ -479,12 +518,12 @@ echo "Kernel panic - not syncing: sysrq triggered crash" >"$d/dmesg.txt"
 printf '%s\n' '{ "kernel_release": "6.1.0-x", "crash_time": 1782864000,' \
 	'  "panic": "sysrq triggered crash", "dmesg_only": true, "complete": true,' \
 	'  "error": "" }' >"$d/metadata.json"
-did=$("$kf" -c "$t/conf" --json list | jq -r '.[-1].id')
+did=$("$kf" -c "$t/conf" --json list | jq -r '.dumps[-1].id')
 expect "list with a dmesg-only dump" 0 -- "$kf" -c "$t/conf" list
 has "list: complete, dmesg only" "$t/out" "complete, dmesg only"
 expect "list --json with a dmesg-only dump" 0 -- "$kf" -c "$t/conf" --json list
 json "list --json: complete and dmesg_only" \
-	'.[-1].state == "complete" and .[-1].dmesg_only == true'
+	'.dumps[-1].state == "complete" and .dumps[-1].dmesg_only == true'
 expect "status with a dmesg-only dump" 0 3 -- "$kf" -c "$t/conf" status
 has "status: the last dump is complete, dmesg only" "$t/out" "complete, dmesg only (dump_level = dmesg: no vmcore)"
 expect "info on a dmesg-only dump" 0 -- "$kf" -c "$t/conf" info "$did"
@@ -495,7 +534,7 @@ has "debug: a dmesg-only dump, no vmcore" "$t/err" "has no vmcore: it is a dmesg
 # Cut short: the record written while it ran says incomplete.
 printf '%s\n' '{ "complete": false, "error": "the capture did not finish" }' >"$d/metadata.json"
 expect "list with a dmesg-only dump cut short" 0 -- "$kf" -c "$t/conf" --json list
-json "list --json: cut short is incomplete" '.[-1].state == "incomplete"'
+json "list --json: cut short is incomplete" '.dumps[-1].state == "incomplete"'
 rm -r "$d"
 
 # Hooks and extra binaries: each must be a root-only regular executable;
