@@ -20,6 +20,7 @@
 
 #include "cli.h"
 #include "dump.h"
+#include "estimate.h"
 #include "json.h"
 #include "panicon.h"
 #include "record.h"
@@ -337,6 +338,52 @@ char *format_bytes(unsigned long long bytes, char *buf, size_t size)
 		snprintf(buf, size, v < 9.95 ? "%.1f %s" : "%.0f %s", v,
 			 units[u]);
 	return buf;
+}
+
+int crashkernel_recommended(unsigned long long *ret_bytes)
+{
+	const struct plan_input in = { .config = arg_config, .kver = arg_kver };
+	static struct kdump_conf c;
+	static struct plan p;
+	struct estimate e;
+	int kfd = -1, ifd = -1, r;
+
+	/* Quietly: the verb that asks says its own errors. */
+	r = conf_parse_file(&c, arg_config, NULL);
+	if (r == -ENOENT && strcmp(arg_config, CONF_PATH_DEFAULT) == 0) {
+		conf_init(&c);
+		r = 0;
+	}
+	if (r >= 0)
+		r = plan_make(&p, &c, &in);
+	if (r >= 0) {
+		kfd = open(p.kernel, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+		ifd = open(p.initramfs, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+		r = kfd < 0 || ifd < 0 ? -ENOENT : 0;
+	}
+	/* As setup measures it (verb-setup.c), so that both name one size. */
+	if (r >= 0)
+		r = estimate_capture(kfd, ifd, plan_system_ram(),
+				     plan_modules_bytes(&p), &e);
+	if (ifd >= 0)
+		close(ifd);
+	if (kfd >= 0)
+		close(kfd);
+	if (r < 0)
+		return r;
+	*ret_bytes = e.recommended;
+	return 0;
+}
+
+void crashkernel_advice(char *buf, size_t size)
+{
+	unsigned long long want;
+
+	if (crashkernel_recommended(&want) == 0)
+		snprintf(buf, size, "run 'kdump-file setup' and reboot, or add crashkernel=%lluM to the kernel command line (as 'kdump-file estimate' recommends)",
+			 want >> 20);
+	else
+		snprintf(buf, size, "run 'kdump-file setup' and reboot: it measures the capture and reserves crashkernel= to fit");
 }
 
 int dropin_reservation(char *value, size_t size,

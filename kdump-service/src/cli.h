@@ -103,6 +103,21 @@ double mib_f(unsigned long long b);
  */
 #define FORMAT_BYTES_MAX 16
 char *format_bytes(unsigned long long bytes, char *buf, size_t size);
+/* Why SYS_CRASH_SIZE may be missing, as load and status say it. */
+#define NO_KEXEC_HINT "is this kernel built with CONFIG_KEXEC_FILE and CONFIG_CRASH_DUMP?"
+/*
+ * The crashkernel= size setup writes: what estimate recommends for the
+ * capture kernel and initramfs of the configuration, measured without
+ * building anything.  Says nothing; -ENOENT when the initramfs kdump-file
+ * builds is not built yet, or the configuration names no usable files.
+ */
+int crashkernel_recommended(unsigned long long *ret_bytes);
+/*
+ * What to do when no crashkernel= memory is reserved, with the size
+ * crashkernel_recommended() gives when it can: "run 'kdump-file setup' and
+ * reboot, or add crashkernel=112M to the kernel command line".
+ */
+void crashkernel_advice(char *buf, size_t size);
 /* The crashkernel= value the GRUB drop-in of setup gives, in bytes. */
 int dropin_reservation(char *value, size_t size,
 		       unsigned long long *ret_bytes);

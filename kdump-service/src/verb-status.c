@@ -205,9 +205,9 @@ static int status_panic_on(const struct kdump_conf *c, bool loaded,
 static int status_reservation(struct json_object *j,
 			      unsigned long long *ret_loaded)
 {
-	unsigned long long reserved = 0, loaded = 0, next = 0;
+	unsigned long long reserved = 0, loaded = 0, next = 0, want = 0;
+	char dropin[32] = "", advice[256], size[FORMAT_BYTES_MAX];
 	bool reserved_known;
-	char dropin[32] = "";
 	int m = 0;
 
 	reserved_known = read_ull_file(SYS_CRASH_SIZE, &reserved) == 0;
@@ -223,14 +223,22 @@ static int status_reservation(struct json_object *j,
 					 dropin_reservation(dropin, sizeof(dropin),
 							    &next) == 0 ?
 					 (long long)next : -1);
+		if (m == 0)
+			m = cli_json_int(j, "recommended_reservation_bytes",
+					 crashkernel_recommended(&want) == 0 ?
+					 (long long)want : -1);
 		return m;
 	}
-	if (!reserved_known)
-		printf("reservation:  unknown (%s unreadable)\n", SYS_CRASH_SIZE);
-	else if (reserved == 0)
-		printf("reservation:  none (run 'kdump-file setup' and reboot, or add crashkernel=256M to the kernel command line)\n");
-	else
-		printf("reservation:  %llu MiB\n", reserved >> 20);
+	if (!reserved_known) {
+		printf("reservation:  unknown: cannot read %s (%s)\n",
+		       SYS_CRASH_SIZE, NO_KEXEC_HINT);
+	} else if (reserved == 0) {
+		crashkernel_advice(advice, sizeof(advice));
+		printf("reservation:  none (%s)\n", advice);
+	} else {
+		printf("reservation:  %s\n",
+		       format_bytes(reserved, size, sizeof(size)));
+	}
 	if (dropin_reservation(dropin, sizeof(dropin), &next) == 0 &&
 	    next != reserved)
 		printf("setup:        crashkernel=%s is set for the next boot (%s): reboot to reserve it\n",

@@ -388,6 +388,28 @@ else
 	if [ -e "$dropin" ]; then fail "setup --dry-run wrote $dropin"; else pass "setup --dry-run wrote nothing"; fi
 	expect "setup --undo --dry-run" 0 -- "$kf" -c "$t/conf" setup --undo --dry-run
 	has "setup --undo --dry-run: nothing to undo" "$t/out" "nothing to undo"
+	# One size: status recommends what setup would write.
+	expect "setup --dry-run, its size" 0 -- "$kf" -c "$t/conf" setup --dry-run
+	mb=$(sed -n 's/.*setup would write crashkernel=\([0-9]*\)M.*/\1/p' "$t/out")
+	expect "status --json, the recommended reservation" 0 3 -- "$kf" -c "$t/conf" --json status
+	json "status --json: the reservation setup writes (${mb}M)" \
+		".recommended_reservation_bytes == ${mb:-0} * 1048576"
+	if [ "$(cat /sys/kernel/kexec_crash_size 2>/dev/null)" = 0 ]; then
+		expect "status without a reservation" 0 3 -- "$kf" -c "$t/conf" status
+		has "status: the size setup writes" "$t/out" "add crashkernel=${mb}M to the kernel command line"
+	fi
+fi
+# A kernel without kexec: what load says, and no hotplug advice.
+if [ ! -e /sys/kernel/kexec_crash_size ]; then
+	expect "status on a kernel without kexec" 3 -- "$kf" -c "$t/conf" status
+	has "status: why there is no reservation" "$t/out" "cannot read /sys/kernel/kexec_crash_size (is this kernel built with CONFIG_KEXEC_FILE and CONFIG_CRASH_DUMP?)"
+	if grep -q "hotplug:" "$t/out"; then
+		fail "status without kexec: hotplug advice: $(grep hotplug: "$t/out")"
+	else
+		pass "status without kexec: no hotplug advice"
+	fi
+else
+	echo "skip status on a kernel without kexec: this kernel has it"
 fi
 expect "--dry-run with another command" 2 -- "$kf" -c "$t/conf" show --dry-run
 has "--dry-run: which command takes it" "$t/err" "--dry-run is for setup"
