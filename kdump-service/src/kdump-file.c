@@ -76,7 +76,7 @@ static const struct verb {
 	  "build the capture initramfs if needed and load the capture kernel" },
 	{ "unload", verb_unload, 0, 0, 0, "", "unload the capture kernel" },
 	{ "reload", verb_reload, OPT_AFTER_HOTPLUG, 0, 0, "",
-	  "load the capture kernel again over the loaded one (which stays loaded if the new one is refused)" },
+	  "load the capture kernel again, never unloading first: the loaded one stays through every check, and if the kernel refuses the new one, the previous one is loaded again" },
 	{ "status", verb_status, OPT_JSON, 0, 0, "",
 	  "show the reservation, what is loaded and the last dump (exit 3 when no capture kernel is loaded)" },
 	{ "show", verb_show, OPT_JSON | OPT_KVER, 0, 0, "",

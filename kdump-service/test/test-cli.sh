@@ -64,6 +64,10 @@ has "--help info: info's usage" "$t/out" "Usage: kdump-file [OPTIONS] info [ID]"
 expect "--help" 0 -- "$kf" --help
 has "--help: the commands" "$t/out" "Commands"
 has "--help: which commands take --json" "$t/out" "(status, show, list and info)"
+# reload: --help and kdump-file(8) say the same of what it keeps loaded.
+has "--help: reload never unloads first" "$t/out" "never unloading first: the loaded one stays through every check"
+has "kdump-file(8): reload never unloads first" "$(dirname "$(realpath "$0")")/../man/kdump-file.8" \
+	"It never unloads first: the loaded capture kernel stays through every"
 expect "an unknown option" 2 -- "$kf" --frob status
 has "unknown option: named, with kdump-file" "$t/err" "kdump-file: error: unknown option '--frob'"
 expect "an unknown short option" 2 -- "$kf" status -x
