@@ -20,6 +20,7 @@
 
 #include "cli.h"
 #include "dump.h"
+#include "estimate.h"
 #include "json.h"
 #include "panicon.h"
 #include "record.h"
@@ -318,6 +319,73 @@ double mib_f(unsigned long long b)
 	return b / 1048576.0;
 }
 
+char *format_bytes(unsigned long long bytes, char *buf, size_t size)
+{
+	static const char *const units[] = {
+		"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB",
+	};
+	double v = bytes;
+	unsigned int u = 0;
+
+	/* 1023.6 KiB would print as "1024 KiB": call it 1.0 MiB instead. */
+	while (v >= 1023.5 && u + 1 < sizeof(units) / sizeof(units[0])) {
+		v /= 1024;
+		u++;
+	}
+	if (u == 0)
+		snprintf(buf, size, "%llu B", bytes);
+	else
+		snprintf(buf, size, v < 9.95 ? "%.1f %s" : "%.0f %s", v,
+			 units[u]);
+	return buf;
+}
+
+int crashkernel_recommended(unsigned long long *ret_bytes)
+{
+	const struct plan_input in = { .config = arg_config, .kver = arg_kver };
+	static struct kdump_conf c;
+	static struct plan p;
+	struct estimate e;
+	int kfd = -1, ifd = -1, r;
+
+	/* Quietly: the verb that asks says its own errors. */
+	r = conf_parse_file(&c, arg_config, NULL);
+	if (r == -ENOENT && strcmp(arg_config, CONF_PATH_DEFAULT) == 0) {
+		conf_init(&c);
+		r = 0;
+	}
+	if (r >= 0)
+		r = plan_make(&p, &c, &in);
+	if (r >= 0) {
+		kfd = open(p.kernel, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+		ifd = open(p.initramfs, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+		r = kfd < 0 || ifd < 0 ? -ENOENT : 0;
+	}
+	/* As setup measures it (verb-setup.c), so that both name one size. */
+	if (r >= 0)
+		r = estimate_capture(kfd, ifd, plan_system_ram(),
+				     plan_modules_bytes(&p), &e);
+	if (ifd >= 0)
+		close(ifd);
+	if (kfd >= 0)
+		close(kfd);
+	if (r < 0)
+		return r;
+	*ret_bytes = e.recommended;
+	return 0;
+}
+
+void crashkernel_advice(char *buf, size_t size)
+{
+	unsigned long long want;
+
+	if (crashkernel_recommended(&want) == 0)
+		snprintf(buf, size, "run 'kdump-file setup' and reboot, or add crashkernel=%lluM to the kernel command line (as 'kdump-file estimate' recommends)",
+			 want >> 20);
+	else
+		snprintf(buf, size, "run 'kdump-file setup' and reboot: it measures the capture and reserves crashkernel= to fit");
+}
+
 int dropin_reservation(char *value, size_t size,
 			      unsigned long long *ret_bytes)
 {
@@ -359,6 +427,88 @@ int print_json(struct json_object *obj)
 		r = -EIO;
 	json_object_put(obj);
 	return r;
+}
+
+struct json_object *cli_json_object(void)
+{
+	struct json_object *j = json_object_new_object();
+
+	if (j && json_set_int(j, "schema", CLI_JSON_SCHEMA) < 0) {
+		json_object_put(j);
+		return NULL;
+	}
+	return j;
+}
+
+int cli_json_text(struct json_object *obj, const char *key, const char *s)
+{
+	if (!s || !s[0])
+		return json_object_object_add(obj, key, NULL) ? -ENOMEM : 0;
+	return json_set_text(obj, key, s);
+}
+
+int cli_json_int(struct json_object *obj, const char *key, long long v)
+{
+	if (v < 0)
+		return json_object_object_add(obj, key, NULL) ? -ENOMEM : 0;
+	return json_set_int(obj, key, v);
+}
+
+int cli_json_add(struct json_object *obj, const char *key,
+		 struct json_object *v)
+{
+	if (!v)
+		return -ENOMEM;
+	if (json_object_object_add(obj, key, v)) {
+		json_object_put(v);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+const char *cli_dump_state(const struct dump_info *d)
+{
+	return dump_complete(d) ? "complete" :
+	       d->has_dmesg ? "incomplete" : "failed";
+}
+
+struct json_object *cli_dump_json(const struct dump_info *d)
+{
+	struct json_object *o = json_object_new_object();
+	char id[DUMP_ID_LEN + 1];
+	const char *name = strrchr(d->dir, '/');
+	int r = o ? 0 : -ENOMEM;
+
+	/* The ID list shows: a hash of the directory's name. */
+	dump_id(name ? name + 1 : d->dir, id);
+	if (r == 0)
+		r = json_set_text(o, "id", id);
+	if (r == 0)
+		r = json_set_text(o, "dir", d->dir);
+	if (r == 0)
+		r = json_set_text(o, "state", cli_dump_state(d));
+	if (r == 0)
+		r = json_set_bool(o, "dmesg_only", d->dmesg_only);
+	if (r == 0)
+		r = cli_json_int(o, "vmcore_bytes",
+				 d->has_vmcore ? d->vmcore_bytes : -1);
+	if (r == 0)
+		r = cli_json_int(o, "crash_time", dump_time(d));
+	if (r == 0)
+		r = cli_json_text(o, "kernel_release", d->release);
+	if (r == 0)
+		r = cli_json_text(o, "signature", d->signature);
+	if (r == 0)
+		r = cli_json_text(o, "panic", d->panic);
+	if (r == 0)
+		r = cli_json_text(o, "error", d->error);
+	if (r == 0)
+		r = cli_json_text(o, "summary", d->summary);
+	if (r < 0) {
+		json_object_put(o);
+		return NULL;
+	}
+	return o;
 }
 
 /* Levenshtein's distance between a and b, up to 64 letters of b. */

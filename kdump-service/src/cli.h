@@ -96,11 +96,58 @@ int lost_text(const struct armed *a, char *buf, size_t size);
 /* "oops (kernel.panic_on_oops=1), warn (kernel.panic_on_warn=1)" */
 void panic_on_list(unsigned int mask, char *buf, size_t size);
 double mib_f(unsigned long long b);
+/*
+ * bytes in IEC units, as every verb gives a size: one decimal below 10
+ * ("1.0 MiB", "9.5 GiB"), none from 10 ("512 KiB", "23 MiB"), "5 B" below
+ * a KiB.  Returns buf.
+ */
+#define FORMAT_BYTES_MAX 16
+char *format_bytes(unsigned long long bytes, char *buf, size_t size);
+/* Why SYS_CRASH_SIZE may be missing, as load and status say it. */
+#define NO_KEXEC_HINT "is this kernel built with CONFIG_KEXEC_FILE and CONFIG_CRASH_DUMP?"
+/*
+ * The crashkernel= size setup writes: what estimate recommends for the
+ * capture kernel and initramfs of the configuration, measured without
+ * building anything.  Says nothing; -ENOENT when the initramfs kdump-file
+ * builds is not built yet, or the configuration names no usable files.
+ */
+int crashkernel_recommended(unsigned long long *ret_bytes);
+/*
+ * What to do when no crashkernel= memory is reserved, with the size
+ * crashkernel_recommended() gives when it can: "run 'kdump-file setup' and
+ * reboot, or add crashkernel=112M to the kernel command line".
+ */
+void crashkernel_advice(char *buf, size_t size);
 /* The crashkernel= value the GRUB drop-in of setup gives, in bytes. */
 int dropin_reservation(char *value, size_t size,
 		       unsigned long long *ret_bytes);
 /* Print obj as JSON on stdout, and free it. */
 int print_json(struct json_object *obj);
+/*
+ * The JSON of status, show, list and info (kdump-file(8), JSON OUTPUT):
+ * every key always there, null where the value is unknown or there is
+ * none, arrays where there may be several.  The version goes up when a
+ * key changes its meaning or goes; keys are only ever added to version 1.
+ */
+#define CLI_JSON_SCHEMA 1
+/* A new object whose first key is "schema"; NULL on no memory. */
+struct json_object *cli_json_object(void);
+/* key set to s, or to null when s is NULL or "". */
+int cli_json_text(struct json_object *obj, const char *key, const char *s);
+/* key set to v, or to null when v is negative (an unknown size, a time). */
+int cli_json_int(struct json_object *obj, const char *key, long long v);
+/* key set to v, taken over; v NULL means json-c had no memory for it. */
+int cli_json_add(struct json_object *obj, const char *key,
+		 struct json_object *v);
+/*
+ * One dump, as status, list and info give it (info adds its own keys):
+ * id, dir, state, dmesg_only, vmcore_bytes, crash_time, kernel_release,
+ * signature, panic, error, summary.  NULL on no memory.
+ */
+struct dump_info;
+struct json_object *cli_dump_json(const struct dump_info *d);
+/* "complete", "incomplete" or "failed", as list and status say. */
+const char *cli_dump_state(const struct dump_info *d);
 /*
  * The one of names[n] closest to word, a typo of it (at most two letters
  * added, dropped or changed, and fewer than word has), or NULL.

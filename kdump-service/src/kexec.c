@@ -134,7 +134,7 @@ void kexec_explain(int err, const struct kexec_context *ctx, char *buf,
 	case ENOMEM:
 		if (ctx->reserved == 0)
 			snprintf(buf, size,
-				 "no crashkernel= memory is reserved: add crashkernel=256M to the kernel command line and reboot");
+				 "no crashkernel= memory is reserved: run 'kdump-file setup' and reboot (it reserves what 'kdump-file estimate' recommends)");
 		else if (ctx->needed)
 			snprintf(buf, size,
 				 "the crashkernel= reservation is too small: %llu MiB reserved, the capture kernel and initramfs need about %llu MiB; raise crashkernel= and reboot",

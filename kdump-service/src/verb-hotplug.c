@@ -111,6 +111,13 @@ int hotplug_report(struct json_object *j, int width)
 	int rc, rm, m = 0;
 
 	hotplug_paths(&hp);
+	/*
+	 * A kernel without kexec has no capture kernel to keep current: the
+	 * reservation line says why, and advice on hotplug would mislead.
+	 */
+	snprintf(line, sizeof(line), "%s/kernel/kexec_crash_loaded", hp.sysfs);
+	if (!j && access(line, F_OK) < 0)
+		return 0;
 	rule = hotplug_rule_active(&hp);
 	pending = hotplug_pending(hp.pending);
 	cpu = hotplug_how(&hp, HOTPLUG_CPU, rule, &rc);

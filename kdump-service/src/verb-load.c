@@ -515,12 +515,16 @@ static int read_reservation(unsigned long long *ret)
 
 	r = read_ull_file(SYS_CRASH_SIZE, &reserved);
 	if (r < 0) {
-		log_error("cannot read %s: %s (is this kernel built with CONFIG_KEXEC_FILE and CONFIG_CRASH_DUMP?)",
+		log_error("cannot read %s: %s (" NO_KEXEC_HINT ")",
 			  SYS_CRASH_SIZE, strerror(-r));
 		return r;
 	}
 	if (reserved == 0) {
-		log_error("cannot load a capture kernel: no crashkernel= memory is reserved (add crashkernel=256M to the kernel command line, e.g. in GRUB_CMDLINE_LINUX of /etc/default/grub, run update-grub and reboot)");
+		char advice[256];
+
+		crashkernel_advice(advice, sizeof(advice));
+		log_error("cannot load a capture kernel: no crashkernel= memory is reserved (%s)",
+			  advice);
 		return -EADDRNOTAVAIL;
 	}
 	*ret = reserved;

@@ -32,20 +32,31 @@ static const char *initramfs_state(const char *img)
 	return plan_initramfs_state(&p);
 }
 
+/* The ID list shows of the dump in dir. */
+static void dir_id(const char *dir, char id[DUMP_ID_LEN + 1])
+{
+	const char *name = strrchr(dir, '/');
+
+	dump_id(name ? name + 1 : dir, id);
+}
+
 static void print_dump(const char *label, const struct dump_info *d)
 {
+	char id[DUMP_ID_LEN + 1], size[FORMAT_BYTES_MAX];
+
+	dir_id(d->dir, id);
+	printf("%-13s %s %s: ", label, id, d->dir);
 	if (d->has_vmcore)
-		printf("%-13s %s: complete, %lld MiB", label, d->dir,
-		       d->vmcore_bytes >> 20);
+		printf("complete, %s",
+		       format_bytes(d->vmcore_bytes, size, sizeof(size)));
 	else if (dump_complete(d))
-		printf("%-13s %s: complete, dmesg only (dump_level = dmesg: no vmcore)",
-		       label, d->dir);
+		printf("complete, dmesg only (dump_level = dmesg: no vmcore)");
 	else if (d->has_dmesg)
-		printf("%-13s %s: INCOMPLETE (dmesg saved, no vmcore%s%s%s)", label,
-		       d->dir, d->has_incomplete ? "; vmcore-incomplete left" : "",
+		printf("INCOMPLETE (dmesg saved, no vmcore%s%s%s)",
+		       d->has_incomplete ? "; vmcore-incomplete left" : "",
 		       d->error[0] ? ": " : "", d->error);
 	else
-		printf("%-13s %s: FAILED (nothing saved)", label, d->dir);
+		printf("FAILED (nothing saved)");
 	if (d->panic[0])
 		printf(", panic \"%s\"", d->panic);
 	putchar('\n');
@@ -113,38 +124,6 @@ static bool lost_line(const struct kdump_conf *c, char *text, size_t size)
 	return lost_text(&a, text, size) == 0;
 }
 
-/* One dump as status --json gives it. */
-static struct json_object *dump_json(const struct dump_info *d)
-{
-	struct json_object *o = json_object_new_object();
-	int r = o ? 0 : -ENOMEM;
-
-	if (r == 0)
-		r = json_set_text(o, "dir", d->dir);
-	if (r == 0)
-		r = json_set_text(o, "state", dump_complete(d) ? "complete" :
-				  d->has_dmesg ? "incomplete" : "failed");
-	if (r == 0 && d->dmesg_only)
-		r = json_set_bool(o, "dmesg_only", 1);
-	if (r == 0 && d->has_vmcore)
-		r = json_set_int(o, "vmcore_bytes", d->vmcore_bytes);
-	if (r == 0 && d->crash_time >= 0)
-		r = json_set_int(o, "crash_time", d->crash_time);
-	if (r == 0 && d->release[0])
-		r = json_set_text(o, "kernel_release", d->release);
-	if (r == 0 && d->panic[0])
-		r = json_set_text(o, "panic", d->panic);
-	if (r == 0 && d->error[0])
-		r = json_set_text(o, "error", d->error);
-	if (r == 0 && d->summary[0])
-		r = json_set_text(o, "report", d->summary);
-	if (r < 0) {
-		json_object_put(o);
-		return NULL;
-	}
-	return o;
-}
-
 /* The words of mask as a JSON array. */
 static struct json_object *panic_on_json(unsigned int mask)
 {
@@ -175,8 +154,9 @@ static int status_panic_on(const struct kdump_conf *c, bool loaded,
 	unsigned int set, present, want = c->panic_on;
 	char text[1024], words[128];
 
-	if (panicon_read(PANICON_SYSCTL_ROOT, &set, &present) < 0)
-		return 0;
+	bool known;
+
+	known = panicon_read(PANICON_SYSCTL_ROOT, &set, &present) == 0;
 	if (j) {
 		static const char *const keys[] = {
 			"panic_on", "panic_on_configured", "panic_on_unavailable",
@@ -184,15 +164,21 @@ static int status_panic_on(const struct kdump_conf *c, bool loaded,
 		unsigned int masks[] = { set, want, want & ~present };
 
 		for (unsigned int k = 0; k < 3; k++) {
-			struct json_object *a = panic_on_json(masks[k]);
+			int m;
 
-			if (!a || json_object_object_add(j, keys[k], a)) {
-				json_object_put(a);
-				return -ENOMEM;
-			}
+			/* What the sysctls say, null when they cannot be read. */
+			if (known || k == 1)
+				m = cli_json_add(j, keys[k], panic_on_json(masks[k]));
+			else
+				m = json_object_object_add(j, keys[k], NULL) ?
+					    -ENOMEM : 0;
+			if (m < 0)
+				return m;
 		}
 		return 0;
 	}
+	if (!known)
+		return 0;
 	if (set)
 		panic_on_list(set, text, sizeof(text));
 	else
@@ -219,29 +205,40 @@ static int status_panic_on(const struct kdump_conf *c, bool loaded,
 static int status_reservation(struct json_object *j,
 			      unsigned long long *ret_loaded)
 {
-	unsigned long long reserved = 0, loaded = 0, next = 0;
+	unsigned long long reserved = 0, loaded = 0, next = 0, want = 0;
+	char dropin[32] = "", advice[256], size[FORMAT_BYTES_MAX];
 	bool reserved_known;
-	char dropin[32] = "";
 	int m = 0;
 
 	reserved_known = read_ull_file(SYS_CRASH_SIZE, &reserved) == 0;
 	(void)read_ull_file(SYS_CRASH_LOADED, &loaded);
 	*ret_loaded = loaded;
 	if (j) {
-		if (reserved_known)
-			m = json_set_int(j, "reservation_bytes", reserved);
+		m = cli_json_int(j, "reservation_bytes",
+				 reserved_known ? (long long)reserved : -1);
 		if (m == 0)
 			m = json_set_bool(j, "loaded", loaded != 0);
-		if (m == 0 && dropin_reservation(dropin, sizeof(dropin), &next) == 0)
-			m = json_set_int(j, "next_boot_reservation_bytes", next);
+		if (m == 0)
+			m = cli_json_int(j, "next_boot_reservation_bytes",
+					 dropin_reservation(dropin, sizeof(dropin),
+							    &next) == 0 ?
+					 (long long)next : -1);
+		if (m == 0)
+			m = cli_json_int(j, "recommended_reservation_bytes",
+					 crashkernel_recommended(&want) == 0 ?
+					 (long long)want : -1);
 		return m;
 	}
-	if (!reserved_known)
-		printf("reservation:  unknown (%s unreadable)\n", SYS_CRASH_SIZE);
-	else if (reserved == 0)
-		printf("reservation:  none (run 'kdump-file setup' and reboot, or add crashkernel=256M to the kernel command line)\n");
-	else
-		printf("reservation:  %llu MiB\n", reserved >> 20);
+	if (!reserved_known) {
+		printf("reservation:  unknown: cannot read %s (%s)\n",
+		       SYS_CRASH_SIZE, NO_KEXEC_HINT);
+	} else if (reserved == 0) {
+		crashkernel_advice(advice, sizeof(advice));
+		printf("reservation:  none (%s)\n", advice);
+	} else {
+		printf("reservation:  %s\n",
+		       format_bytes(reserved, size, sizeof(size)));
+	}
 	if (dropin_reservation(dropin, sizeof(dropin), &next) == 0 &&
 	    next != reserved)
 		printf("setup:        crashkernel=%s is set for the next boot (%s): reboot to reserve it\n",
@@ -258,33 +255,55 @@ static int status_reservation(struct json_object *j,
 	return 0;
 }
 
-/* What load recorded of the loaded set: printed, or into set. */
-static int status_loaded_set(struct json_object *set)
+/*
+ * What load recorded of the loaded set: printed, or as j's loaded_set
+ * (null when nothing is loaded, or not by kdump-file, or the record is
+ * root's).
+ */
+static int status_loaded_set(struct json_object *j, bool loaded)
 {
-	char state[8192] = "";
-	int m = 0;
+	char text[sizeof(struct loaded_state) + 64];
+	struct loaded_state *s;
+	struct json_object *set;
+	int m;
 
-	if (read_line_file(RUN_DIR "/loaded", state, sizeof(state)) < 0)
-		return 0;
-	for (char *l = strtok(state, "\n"); l && m == 0; l = strtok(NULL, "\n")) {
-		char *eq = strchr(l, '=');
-
-		if (!eq)
-			continue;
-		*eq = '\0';
-		if (set) {
-			m = json_set_text(set, l, eq + 1);
-			if (m == 0 && strcmp(l, "initramfs") == 0)
-				m = json_set_text(set, "initramfs_state",
-						  initramfs_state(eq + 1));
-			continue;
-		}
-		printf("%-13s %s", l, eq + 1);
-		if (strcmp(l, "initramfs") == 0)
-			printf(" (%s)", initramfs_state(eq + 1));
-		putchar('\n');
+	if (!loaded || read_line_file(RUN_DIR "/loaded", text, sizeof(text)) < 0)
+		return j && json_object_object_add(j, "loaded_set", NULL) ?
+			       -ENOMEM : 0;
+	s = malloc(sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	if (loaded_parse(text, s) < 0) {
+		free(s);
+		return j && json_object_object_add(j, "loaded_set", NULL) ?
+			       -ENOMEM : 0;
 	}
-	return m;
+	if (!j) {
+		printf("%-13s %s\n", "kernel", s->kernel);
+		printf("%-13s %s", "initramfs", s->initramfs[0] ? s->initramfs : "none");
+		if (s->initramfs[0])
+			printf(" (%s)", initramfs_state(s->initramfs));
+		printf("\n%-13s %s\n", "cmdline", s->cmdline);
+		free(s);
+		return 0;
+	}
+	set = json_object_new_object();
+	m = set ? 0 : -ENOMEM;
+	if (m == 0)
+		m = json_set_text(set, "kernel", s->kernel);
+	if (m == 0)
+		m = cli_json_text(set, "initramfs", s->initramfs);
+	if (m == 0)
+		m = cli_json_text(set, "initramfs_state", s->initramfs[0] ?
+				  initramfs_state(s->initramfs) : NULL);
+	if (m == 0)
+		m = json_set_text(set, "cmdline", s->cmdline);
+	free(s);
+	if (m < 0) {
+		json_object_put(set);
+		return m;
+	}
+	return cli_json_add(j, "loaded_set", set);
 }
 
 static int status_lockdown(struct json_object *j)
@@ -293,9 +312,11 @@ static int status_lockdown(struct json_object *j)
 
 	if (read_line_file("/sys/kernel/security/lockdown", lockdown,
 			   sizeof(lockdown)) < 0)
-		return 0;
+		lockdown[0] = '\0';
 	if (j)
-		return json_set_text(j, "lockdown", lockdown);
+		return cli_json_text(j, "lockdown", lockdown);
+	if (!lockdown[0])
+		return 0;
 	printf("lockdown:     %s\n", lockdown);
 	return 0;
 }
@@ -321,28 +342,32 @@ static int status_last_dump(const struct kdump_conf *c, struct json_object *j,
 			 r == -ENODEV ? "is not attached to this machine" :
 			 "is not mounted here (mount it, or run status as root, to see its dumps)");
 	} else {
-		if (j)
-			m = json_set_text(j, "dump_dir", base);
 		r = dump_find_last(base, dir, sizeof(dir));
 		if (r == 0 && dump_inspect(dir, d) == 0) {
 			*ret_have = true;
-			if (!j)
+			if (!j) {
 				print_dump("last dump:", d);
-			else if (m == 0)
-				m = json_object_object_add(j, "last_dump",
-							   dump_json(d)) ? -ENOMEM : 0;
-			return m;
-		}
-		if (r == -EACCES || r == -EPERM)
+				return 0;
+			}
+		} else if (r == -EACCES || r == -EPERM) {
 			snprintf(line, sizeof(line), "unknown: %s is root's alone (run status as root)",
 				 base);
-		else
+		} else {
 			snprintf(line, sizeof(line), "none in %s", base);
+		}
+		r = 0;
 	}
-	if (!j)
+	if (!j) {
 		printf("last dump:    %s\n", line);
-	else if (m == 0)
-		m = json_set_text(j, "last_dump_note", line);
+		return 0;
+	}
+	/* The same keys whether there is a dump or not. */
+	m = cli_json_text(j, "dump_dir", r == 0 ? base : NULL);
+	if (m == 0)
+		m = *ret_have ? cli_json_add(j, "last_dump", cli_dump_json(d)) :
+			json_object_object_add(j, "last_dump", NULL) ? -ENOMEM : 0;
+	if (m == 0)
+		m = cli_json_text(j, "last_dump_note", *ret_have ? NULL : line);
 	return m;
 }
 
@@ -353,24 +378,24 @@ static int status_crashes(const struct kdump_conf *c, struct json_object *j,
 	char line[PATH_MAX + 2048];
 	int m = 0;
 
-	if (lost_line(c, line, sizeof(line))) {
-		if (!j)
-			printf("%-13s LOST: %s\n", "last crash:", line);
-		else
-			m = json_set_text(j, "lost_crash", line);
-	}
-	if (m == 0 && test_line(c, last, line, sizeof(line))) {
-		if (!j)
-			printf("%-13s %s\n", "test:", line);
-		else
-			m = json_set_text(j, "test", line);
-	}
+	if (!lost_line(c, line, sizeof(line)))
+		line[0] = '\0';
+	if (j)
+		m = cli_json_text(j, "lost_crash", line);
+	else if (line[0])
+		printf("%-13s LOST: %s\n", "last crash:", line);
+	if (!test_line(c, last, line, sizeof(line)))
+		line[0] = '\0';
+	if (j && m == 0)
+		m = cli_json_text(j, "test", line);
+	else if (!j && line[0])
+		printf("%-13s %s\n", "test:", line);
 	return m;
 }
 
 int verb_status(int argc _unused_, char *argv[] _unused_)
 {
-	struct json_object *j = NULL, *set = NULL;
+	struct json_object *j = NULL;
 	unsigned long long loaded = 0;
 	bool have_dump = false;
 	struct dump_info d;
@@ -381,17 +406,13 @@ int verb_status(int argc _unused_, char *argv[] _unused_)
 	if (r < 0)
 		return r;
 	if (arg_json) {
-		j = json_object_new_object();
-		set = json_object_new_object();
-		if (!j || !set) {
-			json_object_put(j);
-			json_object_put(set);
+		j = cli_json_object();
+		if (!j)
 			return -ENOMEM;
-		}
 	}
 	m = status_reservation(j, &loaded);
-	if (m == 0 && loaded)
-		m = status_loaded_set(set);
+	if (m == 0)
+		m = status_loaded_set(j, loaded != 0);
 	if (m == 0)
 		m = status_panic_on(&c, loaded != 0, j);
 	if (m == 0)
@@ -403,10 +424,6 @@ int verb_status(int argc _unused_, char *argv[] _unused_)
 	if (m == 0)
 		m = status_crashes(&c, j, have_dump ? &d : NULL);
 	if (j) {
-		if (m == 0 && loaded)
-			m = json_object_object_add(j, "loaded_set", set) ? -ENOMEM : 0;
-		else
-			json_object_put(set);
 		if (m == 0)
 			m = print_json(j);
 		else

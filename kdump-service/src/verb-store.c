@@ -83,15 +83,10 @@ static int store_find(char *dir, size_t size, char id[DUMP_ID_LEN + 1])
 	return r;
 }
 
-static const char *dump_state(const struct dump_info *d)
-{
-	return dump_complete(d) ? "complete" : d->has_dmesg ? "incomplete" : "failed";
-}
-
 int verb_list(int argc _unused_, char *argv[] _unused_)
 {
 	char base[PATH_MAX], **names = NULL;
-	struct json_object *arr = NULL;
+	struct json_object *j = NULL, *arr = NULL;
 	size_t n = 0;
 	int r, m = 0;
 
@@ -99,10 +94,17 @@ int verb_list(int argc _unused_, char *argv[] _unused_)
 	if (r < 0)
 		return r;
 	if (arg_json) {
+		/* An object, not a bare array: it has a schema to name. */
+		j = cli_json_object();
 		arr = json_object_new_array();
-		if (!arr) {
+		m = j && arr ? json_set_text(j, "dump_dir", base) : -ENOMEM;
+		if (m == 0)
+			m = cli_json_add(j, "dumps", json_object_get(arr));
+		json_object_put(arr);
+		if (m < 0) {
+			json_object_put(j);
 			dump_list_free(names, n);
-			return -ENOMEM;
+			return m;
 		}
 	} else if (n == 0) {
 		printf("no dumps in %s\n", base);
@@ -111,64 +113,48 @@ int verb_list(int argc _unused_, char *argv[] _unused_)
 		       "KERNEL", "SIGNATURE", "SIZE", "STATE");
 	}
 	for (size_t i = 0; i < n && m == 0; i++) {
-		char dir[PATH_MAX + 64], id[DUMP_ID_LEN + 1], when[32], size[16];
+		char dir[PATH_MAX + 64], id[DUMP_ID_LEN + 1], when[32];
+		char size[FORMAT_BYTES_MAX];
 		struct dump_info d;
-		struct json_object *o;
 
 		snprintf(dir, sizeof(dir), "%s/%s", base, names[i]);
 		if (dump_inspect(dir, &d) < 0)
 			continue;
-		dump_id(names[i], id);
-		utc_time(dump_time(&d), when, sizeof(when));
-		if (!arr) {
-			if (d.has_vmcore)
-				snprintf(size, sizeof(size), "%lldM",
-					 (d.vmcore_bytes + (1 << 20) - 1) >> 20);
-			else
-				snprintf(size, sizeof(size), "-");
-			printf("%-8s  %-20s  %-20s  %-16.16s  %8s  %s%s%s%s\n", id,
-			       when, d.release[0] ? d.release : "-",
-			       d.signature[0] ? d.signature : "-", size,
-			       dump_state(&d),
-			       d.dmesg_only && dump_complete(&d) ? ", dmesg only" : "",
-			       d.error[0] ? ": " : "", d.error);
+		if (j) {
+			struct json_object *o = cli_dump_json(&d);
+
+			m = o && !json_object_array_add(arr, o) ? 0 : -ENOMEM;
+			if (m < 0)
+				json_object_put(o);
 			continue;
 		}
-		o = json_object_new_object();
-		m = o ? 0 : -ENOMEM;
-		if (m == 0)
-			m = json_set_text(o, "id", id);
-		if (m == 0)
-			m = json_set_text(o, "dir", dir);
-		if (m == 0 && dump_time(&d) >= 0)
-			m = json_set_int(o, "crash_time", dump_time(&d));
-		if (m == 0)
-			m = json_set_text(o, "kernel_release", d.release);
-		if (m == 0)
-			m = json_set_text(o, "signature", d.signature);
-		if (m == 0 && d.has_vmcore)
-			m = json_set_int(o, "vmcore_bytes", d.vmcore_bytes);
-		if (m == 0)
-			m = json_set_text(o, "state", dump_state(&d));
-		if (m == 0 && d.dmesg_only)
-			m = json_set_bool(o, "dmesg_only", 1);
-		if (m == 0 && d.error[0])
-			m = json_set_text(o, "error", d.error);
-		if (m == 0)
-			m = json_object_array_add(arr, o) ? -ENOMEM : 0;
+		dump_id(names[i], id);
+		utc_time(dump_time(&d), when, sizeof(when));
+		if (d.has_vmcore)
+			format_bytes(d.vmcore_bytes, size, sizeof(size));
 		else
-			json_object_put(o);
+			snprintf(size, sizeof(size), "-");
+		printf("%-8s  %-20s  %-20s  %-16.16s  %8s  %s%s%s%s\n", id,
+		       when, d.release[0] ? d.release : "-",
+		       d.signature[0] ? d.signature : "-", size,
+		       cli_dump_state(&d),
+		       d.dmesg_only && dump_complete(&d) ? ", dmesg only" : "",
+		       d.error[0] ? ": " : "", d.error);
 	}
 	dump_list_free(names, n);
-	if (arr)
-		return m == 0 ? print_json(arr) : (json_object_put(arr), m);
+	if (j)
+		return m == 0 ? print_json(j) : (json_object_put(j), m);
 	return m;
 }
 
-/* "Modules linked in: ..." of the crash, from the saved kernel log. */
-static void dmesg_modules(const char *dir, char *buf, size_t size)
+/*
+ * "Modules linked in: ..." of the crash, from the saved kernel log; false
+ * when it has no such line.
+ */
+static bool dmesg_modules(const char *dir, char *buf, size_t size)
 {
 	char p[PATH_MAX + 16], line[4096];
+	bool found = false;
 	FILE *f;
 
 	buf[0] = '\0';
@@ -184,9 +170,11 @@ static void dmesg_modules(const char *dir, char *buf, size_t size)
 			m++;
 		snprintf(buf, size, "%s", m);
 		buf[strcspn(buf, "\n")] = '\0';
+		found = true;
 	}
 	if (f)
 		fclose(f);
+	return found;
 }
 
 /* The hooks' results and extra modules the capture recorded in metadata.json. */
@@ -252,45 +240,63 @@ struct info {
 	char id[DUMP_ID_LEN + 1];
 	char when[32];
 	char mods[2048];	/* "Modules linked in:" of the crash */
+	bool has_mods;		/* the kernel log has that line */
 	struct dump_info d;
 	/* report.json, and the hooks and extra modules of metadata.json. */
 	struct json_object *rep, *hooks, *extra;
 };
 
-/* info --json: one object. */
+/* The words of text, a list of names, as a JSON array. */
+static struct json_object *words_json(const char *text)
+{
+	struct json_object *a = json_object_new_array();
+	char *copy = strdup(text), *save = NULL;
+
+	for (char *w = copy ? strtok_r(copy, " \t", &save) : NULL; a && w;
+	     w = strtok_r(NULL, " \t", &save)) {
+		struct json_object *o = json_text(w);
+
+		if (!o || json_object_array_add(a, o)) {
+			json_object_put(o);
+			json_object_put(a);
+			a = NULL;
+		}
+	}
+	if (!copy) {
+		json_object_put(a);
+		a = NULL;
+	}
+	free(copy);
+	return a;
+}
+
+/*
+ * info --json: the dump as list gives it, and modules (null without a
+ * "Modules linked in:" line), report, hooks and extra_modules (null when
+ * the dump has none of those files).
+ */
 static int info_json(const struct info *in)
 {
-	const struct dump_info *d = &in->d;
-	struct json_object *j = json_object_new_object();
-	int m = j ? 0 : -ENOMEM;
+	struct json_object *j = cli_json_object(), *d = cli_dump_json(&in->d);
+	int m = j && d ? 0 : -ENOMEM;
 
+	/* The dump's keys, after "schema" (a null value is NULL). */
+	json_object_object_foreach(d ? d : j, key, val) {
+		if (m == 0 && d &&
+		    json_object_object_add(j, key, json_object_get(val)))
+			m = -ENOMEM;
+	}
+	json_object_put(d);
 	if (m == 0)
-		m = json_set_text(j, "id", in->id);
+		m = in->has_mods ? cli_json_add(j, "modules", words_json(in->mods)) :
+			json_object_object_add(j, "modules", NULL) ? -ENOMEM : 0;
 	if (m == 0)
-		m = json_set_text(j, "dir", in->dir);
-	if (m == 0)
-		m = json_set_text(j, "state", dump_state(d));
-	if (m == 0 && d->dmesg_only)
-		m = json_set_bool(j, "dmesg_only", 1);
-	if (m == 0 && d->error[0])
-		m = json_set_text(j, "error", d->error);
-	if (m == 0 && d->has_vmcore)
-		m = json_set_int(j, "vmcore_bytes", d->vmcore_bytes);
-	if (m == 0 && dump_time(d) >= 0)
-		m = json_set_int(j, "crash_time", dump_time(d));
-	if (m == 0)
-		m = json_set_text(j, "kernel_release", d->release);
-	if (m == 0)
-		m = json_set_text(j, "panic", d->panic);
-	if (m == 0)
-		m = json_set_text(j, "modules", in->mods);
-	if (m == 0 && in->rep)
 		m = json_object_object_add(j, "report", json_object_get(in->rep)) ?
 			    -ENOMEM : 0;
-	if (m == 0 && in->hooks)
+	if (m == 0)
 		m = json_object_object_add(j, "hooks", json_object_get(in->hooks)) ?
 			    -ENOMEM : 0;
-	if (m == 0 && in->extra)
+	if (m == 0)
 		m = json_object_object_add(j, "extra_modules",
 					   json_object_get(in->extra)) ?
 			    -ENOMEM : 0;
@@ -352,18 +358,19 @@ static void info_files(const char *dir)
 static void info_text(const struct info *in)
 {
 	const struct dump_info *d = &in->d;
+	char size[FORMAT_BYTES_MAX];
 
 	printf("id:          %s\n", in->id);
 	printf("directory:   %s\n", in->dir);
 	printf("crash time:  %s\n", in->when);
 	printf("kernel:      %s\n", d->release[0] ? d->release : "unknown");
 	if (d->has_vmcore)
-		printf("state:       complete: vmcore of %lld MiB\n",
-		       (d->vmcore_bytes + (1 << 20) - 1) >> 20);
+		printf("state:       complete: vmcore of %s\n",
+		       format_bytes(d->vmcore_bytes, size, sizeof(size)));
 	else if (dump_complete(d))
 		printf("state:       complete, dmesg only: no vmcore, by configuration (dump_level = dmesg saved the kernel log alone)\n");
 	else
-		printf("state:       %s%s%s\n", dump_state(d),
+		printf("state:       %s%s%s\n", cli_dump_state(d),
 		       d->error[0] ? ": " : "", d->error);
 	if (d->panic[0])
 		printf("panic:       %s\n", d->panic);
@@ -374,7 +381,7 @@ static void info_text(const struct info *in)
 	print_capture_extras(in->hooks, in->extra);
 	info_files(in->dir);
 	if (!in->rep)
-		printf("report:      none yet (kdump-file report %s)\n", in->dir);
+		printf("report:      none yet (kdump-file report %s)\n", in->id);
 	if (d->has_vmcore)
 		printf("debug:       kdump-file debug %s\n", in->id);
 }
@@ -398,7 +405,7 @@ int verb_info(int argc, char *argv[])
 	if (read_file_max(p, &text, 1 << 20) >= 0)
 		in.rep = json_tokener_parse(text);
 	free(text);
-	dmesg_modules(in.dir, in.mods, sizeof(in.mods));
+	in.has_mods = dmesg_modules(in.dir, in.mods, sizeof(in.mods));
 	capture_extras(in.dir, &in.hooks, &in.extra);
 	utc_time(dump_time(&in.d), in.when, sizeof(in.when));
 	r = 0;
@@ -430,19 +437,34 @@ int verb_debug(int argc, char *argv[])
 
 	arg_dump = argc > 1 ? argv[1] : NULL;
 
+	/*
+	 * A vmlinux that cannot be read is said as such here: the analyzer
+	 * would only find that its build ID does not match.
+	 */
+	if (arg_vmlinux && access(arg_vmlinux, R_OK) < 0) {
+		r = -errno;
+		log_error("cannot use vmlinux '%s': %s", arg_vmlinux,
+			  strerror(-r));
+		return r;
+	}
 	r = store_find(dir, sizeof(dir), id);
 	if (r < 0)
 		return r;
 	snprintf(core, sizeof(core), "%s/vmcore", dir);
 	if (access(core, R_OK) < 0) {
 		struct dump_info d;
+		bool log;
 
-		if (dump_inspect(dir, &d) == 0 && d.dmesg_only)
+		log = dump_inspect(dir, &d) == 0 && d.has_dmesg;
+		if (log && d.dmesg_only)
 			log_error("dump %s has no vmcore: it is a dmesg-only dump (dump_level = dmesg), so there is nothing for crash; its kernel log is %s/dmesg.txt (kdump-file info %s)",
 				  dir, dir, id);
+		else if (log)
+			log_error("dump %s has no vmcore (the capture did not complete): its kernel log is %s/dmesg.txt (kdump-file info %s)",
+				  dir, dir, id);
 		else
-			log_error("dump %s has no vmcore (the capture did not complete): its kernel log is %s/dmesg.txt",
-				  dir, dir);
+			log_error("dump %s has no vmcore and no kernel log: the capture saved nothing (kdump-file info %s says what it recorded)",
+				  dir, id);
 		return -ENOENT;
 	}
 	/* kdump-file-analyze finds the vmlinux; its errors are its own. */
@@ -527,6 +549,37 @@ static void report_to_journal(const char *path)
 			dir, strerror(-r), id);
 }
 
+/*
+ * The dump report names: a directory given by its path (one with a '/'),
+ * or, as info and debug take them, an ID, a prefix of one or a dump
+ * directory's name in the dump store.
+ */
+static int report_find(char *dir, size_t size)
+{
+	char id[DUMP_ID_LEN + 1];
+	struct stat st;
+
+	if (strchr(arg_dump, '/')) {
+		if (stat(arg_dump, &st) < 0) {
+			int r = -errno;
+
+			log_error("cannot report on '%s': %s (name a dump directory, or a dump by its ID: see 'kdump-file list')",
+				  arg_dump, strerror(-r));
+			return r;
+		}
+		if (!S_ISDIR(st.st_mode)) {
+			log_error("cannot report on '%s': not a directory (name a dump directory, or a dump by its ID: see 'kdump-file list')",
+				  arg_dump);
+			return -ENOTDIR;
+		}
+		snprintf(dir, size, "%s", arg_dump);
+		return 0;
+	}
+	/* The report goes into the dump's directory. */
+	arg_writable = true;
+	return store_find(dir, size, id);
+}
+
 int verb_report(int argc, char *argv[])
 {
 	char dir[PATH_MAX], rep[PATH_MAX + 16];
@@ -540,7 +593,9 @@ int verb_report(int argc, char *argv[])
 	if (r < 0)
 		return r;
 	if (arg_dump) {
-		snprintf(dir, sizeof(dir), "%s", arg_dump);
+		r = report_find(dir, sizeof(dir));
+		if (r < 0)
+			return r;
 	} else {
 		char base[PATH_MAX];
 

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The verbs' shared helpers: the close match behind "did you mean". */
+/*
+ * The verbs' shared helpers: the close match behind "did you mean", and
+ * the one way sizes are written.
+ */
 #include <stdio.h>
 #include <string.h>
 
@@ -22,8 +25,34 @@ static bool closest_is(const char *word, const char *want)
 	return got && strcmp(got, want) == 0;
 }
 
+static bool bytes_are(unsigned long long b, const char *want)
+{
+	char buf[FORMAT_BYTES_MAX];
+
+	format_bytes(b, buf, sizeof(buf));
+	if (strcmp(buf, want) == 0)
+		return true;
+	fprintf(stderr, "format_bytes(%llu): '%s', not '%s'\n", b, buf, want);
+	return false;
+}
+
 int main(void)
 {
+	/* Bytes below a KiB, one decimal below 10, none from 10. */
+	CHECK(bytes_are(0, "0 B"));
+	CHECK(bytes_are(5, "5 B"));
+	CHECK(bytes_are(1023, "1023 B"));
+	CHECK(bytes_are(1024, "1.0 KiB"));
+	CHECK(bytes_are(512 << 10, "512 KiB"));
+	CHECK(bytes_are(1 << 20, "1.0 MiB"));
+	CHECK(bytes_are(1536ULL << 10, "1.5 MiB"));
+	CHECK(bytes_are(23ULL << 20, "23 MiB"));
+	CHECK(bytes_are(112ULL << 20, "112 MiB"));
+	/* Rounding up to the next unit says the next unit. */
+	CHECK(bytes_are((1ULL << 20) - 1, "1.0 MiB"));
+	CHECK(bytes_are(9ULL << 30, "9.0 GiB"));
+	CHECK(bytes_are(~0ULL, "16 EiB"));
+
 	/* A letter dropped, added, changed, two swapped. */
 	CHECK(closest_is("stauts", "status"));
 	CHECK(closest_is("lst", "list"));

@@ -82,6 +82,10 @@ has "--help info: info's usage" "$t/out" "Usage: kdump-file [OPTIONS] info [ID]"
 expect "--help" 0 -- "$kf" --help
 has "--help: the commands" "$t/out" "Commands"
 has "--help: which commands take --json" "$t/out" "(status, show, list and info)"
+# reload: --help and kdump-file(8) say the same of what it keeps loaded.
+has "--help: reload never unloads first" "$t/out" "never unloading first: the loaded one stays through every check"
+has "kdump-file(8): reload never unloads first" "$(dirname "$(realpath "$0")")/../man/kdump-file.8" \
+	"It never unloads first: the loaded capture kernel stays through every"
 expect "an unknown option" 2 -- "$kf" --frob status
 has "unknown option: named, with kdump-file" "$t/err" "kdump-file: error: unknown option '--frob'"
 expect "an unknown short option" 2 -- "$kf" status -x
@@ -117,6 +121,19 @@ expect "status --json" 0 3 -- "$kf" -c "$t/conf" --json status
 json "status --json: loaded is a boolean" '.loaded | type == "boolean"'
 json "status --json: the dump directory" ".dump_dir == \"$dumps\""
 json "status --json: no dump yet" '.last_dump_note | startswith("none in")'
+# The keys are the same whatever the state: null for what is not there.
+json "status --json: the schema" '.schema == 1'
+json "status --json: no dump, no set loaded: null" \
+	'.last_dump == null and .loaded_set == null and .lost_crash == null and .test == null'
+jq -c keys "$t/out" >"$t/status-keys"
+man=$(dirname "$(realpath "$0")")/../man/kdump-file.8
+for k in $(jq -r 'keys[]' "$t/out"); do
+	if grep -qE "^\.BR? $k( |\$)" "$man"; then
+		pass "kdump-file(8) documents status's $k"
+	else
+		fail "kdump-file(8) does not document status's key $k"
+	fi
+done
 expect "show --json" 0 -- "$kf" -c "$t/conf" --json show
 json "show --json: the capture's keep" '.capture_config.keep == "2"'
 json "show --json: the kernel" '.kernel | startswith("/")'
@@ -130,14 +147,29 @@ expect "status --json with a planted directory" 0 3 -- "$kf" -c "$t/conf" --json
 json "status --json: the planted directory is not the last dump" \
 	'.last_dump.dir | endswith("2026-01-01-00:00:00")'
 json "status --json: the dump is complete" '.last_dump.state == "complete"'
+if [ "$(jq -c keys "$t/out")" = "$(cat "$t/status-keys")" ]; then
+	pass "status --json: the same keys with a dump as without"
+else
+	fail "status --json: keys without a dump $(cat "$t/status-keys"), with one $(jq -c keys "$t/out")"
+fi
+json "status --json: no note with a dump" '.last_dump_note == null'
+json "status --json: unknown fields of the dump are null" \
+	'.last_dump.signature == null and .last_dump.panic == null and .last_dump.dmesg_only == false'
+jq -c '.last_dump | keys' "$t/out" >"$t/dump-keys"
 
 # The dump store: list, info, and the IDs.
-id=$("$kf" -c "$t/conf" --json list | jq -r '.[0].id')
+id=$("$kf" -c "$t/conf" --json list | jq -r '.dumps[0].id')
 expect "list" 0 -- "$kf" -c "$t/conf" list
 has "list: the header" "$t/out" "ID        TIME"
 has "list: the dump's ID and state" "$t/out" "$id  "
 expect "list --json" 0 -- "$kf" -c "$t/conf" --json list
-json "list --json: one dump, not the planted one" 'length == 1 and .[0].state == "complete"'
+json "list --json: one dump, not the planted one" '(.dumps | length) == 1 and .dumps[0].state == "complete"'
+json "list --json: the schema and the directory" ".schema == 1 and .dump_dir == \"$dumps\""
+if [ "$(jq -c '.dumps[0] | keys' "$t/out")" = "$(cat "$t/dump-keys")" ]; then
+	pass "list --json: a dump's keys as in status"
+else
+	fail "list --json: keys $(jq -c '.dumps[0] | keys' "$t/out"), status's $(cat "$t/dump-keys")"
+fi
 printf '%s\n' '{ "signature": "0123456789abcdef", "panic": "Kernel panic - not syncing: test",' \
 	'  "task": { "command": "bash", "pid": 42 }, "backtrace": [ "sysrq_handle_crash", "write_sysrq_trigger" ],' \
 	'  "taint": "G" }' >"$dumps/2026-01-01-00:00:00/report.json"
@@ -147,13 +179,58 @@ has "info: the backtrace" "$t/out" "backtrace:   sysrq_handle_crash"
 has "info: how to debug it" "$t/out" "debug:       kdump-file debug $id"
 expect "info --json" 0 -- "$kf" -c "$t/conf" --json info "$id"
 json "info --json: the report's signature" '.report.signature == "0123456789abcdef"'
+json "info --json: the schema, no kernel log, no capture record" \
+	'.schema == 1 and .modules == null and .hooks == null and .extra_modules == null'
+if jq -e --argjson k "$(cat "$t/dump-keys")" 'keys as $i | all($k[]; . as $x | $i | index($x))' "$t/out" >/dev/null; then
+	pass "info --json: a dump's keys as in list and status"
+else
+	fail "info --json: keys $(jq -c keys "$t/out") lack some of $(cat "$t/dump-keys")"
+fi
+printf '%s\n' "Modules linked in: dummy loop" >"$dumps/2026-01-01-00:00:00/dmesg.txt"
+expect "info --json with a kernel log" 0 -- "$kf" -c "$t/conf" --json info "$id"
+json "info --json: the modules, an array" '.modules == ["dummy", "loop"]'
+rm "$dumps/2026-01-01-00:00:00/dmesg.txt"
 expect "info of an unknown ID" 1 -- "$kf" -c "$t/conf" info ffffffff
 has "info: what to do" "$t/err" "see 'kdump-file list'"
+# One dump, one size: list, info and status write it alike; status names
+# the dump by the ID list gives it.
+d1=$dumps/2026-01-15-00:00:00
+mkdir -m 0700 "$d1"
+truncate -s 1M "$d1/vmcore"
+id1=$("$kf" -c "$t/conf" --json list | jq -r '.dumps[-1].id')
+expect "list with a 1 MiB dump" 0 -- "$kf" -c "$t/conf" list
+has "list: the ID" "$t/out" "$id1  2026-01-15T00:00:00Z"
+has "list: the size in MiB" "$t/out" " 1.0 MiB  complete"
+expect "info with a 1 MiB dump" 0 -- "$kf" -c "$t/conf" info "$id1"
+has "info: the size" "$t/out" "state:       complete: vmcore of 1.0 MiB"
+expect "status with a 1 MiB dump" 0 3 -- "$kf" -c "$t/conf" status
+has "status: the ID and the size" "$t/out" "last dump:    $id1 $d1: complete, 1.0 MiB"
+expect "status --json with a 1 MiB dump" 0 3 -- "$kf" -c "$t/conf" --json status
+json "status --json: the dump's ID" ".last_dump.id == \"$id1\""
+rm -r "$d1"
 mkdir -m 0700 "$dumps/2026-02-01-00:00:00"
 echo "log" >"$dumps/2026-02-01-00:00:00/dmesg.txt"
 expect "debug a dump without a vmcore" 1 -- "$kf" -c "$t/conf" debug
 has "debug: where the log is" "$t/err" "has no vmcore"
+has "debug: the log named" "$t/err" "its kernel log is $dumps/2026-02-01-00:00:00/dmesg.txt"
+# Nothing saved: no kernel log to point at.
+rm "$dumps/2026-02-01-00:00:00/dmesg.txt"
+expect "debug a dump with nothing saved" 1 -- "$kf" -c "$t/conf" debug
+has "debug: nothing saved" "$t/err" "has no vmcore and no kernel log"
+if grep -q dmesg.txt "$t/err"; then
+	fail "debug: names a dmesg.txt that does not exist: $(cat "$t/err")"
+else
+	pass "debug: no dmesg.txt named when there is none"
+fi
 rm -r "$dumps/2026-02-01-00:00:00"
+# A vmlinux that is not there is said as such, not as another kernel's.
+expect "debug --vmlinux of a missing file" 1 -- "$kf" -c "$t/conf" debug --vmlinux "$t/no-vmlinux" "$id"
+has "debug --vmlinux: the file and why" "$t/err" "cannot use vmlinux '$t/no-vmlinux': No such file or directory"
+# report names dumps as info and debug do, and says why it cannot.
+expect "report of a missing directory" 1 -- "$kf" -c "$t/conf" report "$t/no-dump/"
+has "report: the missing directory" "$t/err" "cannot report on '$t/no-dump/': No such file or directory"
+expect "report of an unknown ID" 1 -- "$kf" -c "$t/conf" report ffffffff
+has "report: the unknown ID" "$t/err" "no dump 'ffffffff' in $dumps: see 'kdump-file list'"
 
 # report --new and the crash's journal entry, with stand-ins for
 # kdump-file-analyze and for journald: in a private mount namespace, a
@@ -205,7 +282,7 @@ report() {
 # finds the report and neither analyses nor sends again.
 mkdir -m 0700 "$dumps/2026-03-01-00:00:00"
 echo core >"$dumps/2026-03-01-00:00:00/vmcore"
-id3=$("$kf" -c "$t/conf" --json list | jq -r '.[] | select(.dir | endswith("03-01-00:00:00")) | .id')
+id3=$("$kf" -c "$t/conf" --json list | jq -r '.dumps[] | select(.dir | endswith("03-01-00:00:00")) | .id')
 report "report --new, the journal refusing" - --new report
 has "report: the analysis ran" "$t/bin/runs" "report $dumps/2026-03-01-00:00:00"
 has "report: the summary" "$t/out" "kdump-file: crash fedcba9876543210"
@@ -222,7 +299,7 @@ mkdir -m 0700 "$dumps/2026-04-01-00:00:00"
 echo core >"$dumps/2026-04-01-00:00:00/vmcore"
 printf '{ "crash_time": 1775001600, "kernel_release": "6.1.0-test" }\n' \
 	>"$dumps/2026-04-01-00:00:00/metadata.json"
-id4=$("$kf" -c "$t/conf" --json list | jq -r '.[] | select(.dir | endswith("04-01-00:00:00")) | .id')
+id4=$("$kf" -c "$t/conf" --json list | jq -r '.dumps[] | select(.dir | endswith("04-01-00:00:00")) | .id')
 report "report --new, the journal listening" "$t/entry" --new report
 if [ ! -s "$t/err" ]; then pass "report: no warning"; else fail "report: $(cat "$t/err")"; fi
 for f in MESSAGE_ID=015172fc9e57401f9f980255c3aeecad PRIORITY=2 \
@@ -242,11 +319,17 @@ if grep -q journal "$t/err"; then
 else
 	pass "report of a reported dump: no second entry"
 fi
+report "report by the ID list gives" - report "${id4:0:5}"
+if [ "$(tail -n 1 "$t/bin/runs")" = "report $dumps/2026-04-01-00:00:00" ]; then
+	pass "report by an ID: that dump analysed"
+else
+	fail "report by an ID: analysed $(tail -n 1 "$t/bin/runs")"
+fi
 # A dump named by a relative path: the entry names it as list does.
 mkdir -m 0700 "$dumps/2026-05-01-00:00:00"
 echo log >"$dumps/2026-05-01-00:00:00/dmesg.txt"
 echo core >"$dumps/2026-05-01-00:00:00/vmcore"
-id5=$("$kf" -c "$t/conf" --json list | jq -r '.[] | select(.dir | endswith("05-01-00:00:00")) | .id')
+id5=$("$kf" -c "$t/conf" --json list | jq -r '.dumps[] | select(.dir | endswith("05-01-00:00:00")) | .id')
 rm -f "$t/entry"
 cd "$dumps" || exit 1
 report "report of a new dump by a relative path" "$t/entry" report ./2026-05-01-00:00:00/
@@ -370,6 +453,28 @@ else
 		[ ! -e /etc/default/grub.d ] || rm -rf /etc/default/grub.d
 	fi
 	if [ -e "$t/update-grub-ran" ]; then fail "update-grub ran"; else pass "update-grub never ran"; fi
+	# One size: status recommends what setup would write.
+	expect "setup --dry-run, its size" 0 -- env PATH="$t/grub:$PATH" "$kf" -c "$t/conf" setup --dry-run
+	mb=$(sed -n 's/.*setup would write crashkernel=\([0-9]*\)M.*/\1/p' "$t/out")
+	expect "status --json, the recommended reservation" 0 3 -- "$kf" -c "$t/conf" --json status
+	json "status --json: the reservation setup writes (${mb}M)" \
+		".recommended_reservation_bytes == ${mb:-0} * 1048576"
+	if [ "$(cat /sys/kernel/kexec_crash_size 2>/dev/null)" = 0 ]; then
+		expect "status without a reservation" 0 3 -- "$kf" -c "$t/conf" status
+		has "status: the size setup writes" "$t/out" "add crashkernel=${mb}M to the kernel command line"
+	fi
+fi
+# A kernel without kexec: what load says, and no hotplug advice.
+if [ ! -e /sys/kernel/kexec_crash_size ]; then
+	expect "status on a kernel without kexec" 3 -- "$kf" -c "$t/conf" status
+	has "status: why there is no reservation" "$t/out" "cannot read /sys/kernel/kexec_crash_size (is this kernel built with CONFIG_KEXEC_FILE and CONFIG_CRASH_DUMP?)"
+	if grep -q "hotplug:" "$t/out"; then
+		fail "status without kexec: hotplug advice: $(grep hotplug: "$t/out")"
+	else
+		pass "status without kexec: no hotplug advice"
+	fi
+else
+	echo "skip status on a kernel without kexec: this kernel has it"
 fi
 conf "path = $newdir" "$bz"
 dry "show, the dump directory missing" 0 -- "$kf" -c "$t/conf" show
@@ -548,12 +653,12 @@ echo "Kernel panic - not syncing: sysrq triggered crash" >"$d/dmesg.txt"
 printf '%s\n' '{ "kernel_release": "6.1.0-x", "crash_time": 1782864000,' \
 	'  "panic": "sysrq triggered crash", "dmesg_only": true, "complete": true,' \
 	'  "error": "" }' >"$d/metadata.json"
-did=$("$kf" -c "$t/conf" --json list | jq -r '.[-1].id')
+did=$("$kf" -c "$t/conf" --json list | jq -r '.dumps[-1].id')
 expect "list with a dmesg-only dump" 0 -- "$kf" -c "$t/conf" list
 has "list: complete, dmesg only" "$t/out" "complete, dmesg only"
 expect "list --json with a dmesg-only dump" 0 -- "$kf" -c "$t/conf" --json list
 json "list --json: complete and dmesg_only" \
-	'.[-1].state == "complete" and .[-1].dmesg_only == true'
+	'.dumps[-1].state == "complete" and .dumps[-1].dmesg_only == true'
 expect "status with a dmesg-only dump" 0 3 -- "$kf" -c "$t/conf" status
 has "status: the last dump is complete, dmesg only" "$t/out" "complete, dmesg only (dump_level = dmesg: no vmcore)"
 expect "info on a dmesg-only dump" 0 -- "$kf" -c "$t/conf" info "$did"
@@ -564,7 +669,7 @@ has "debug: a dmesg-only dump, no vmcore" "$t/err" "has no vmcore: it is a dmesg
 # Cut short: the record written while it ran says incomplete.
 printf '%s\n' '{ "complete": false, "error": "the capture did not finish" }' >"$d/metadata.json"
 expect "list with a dmesg-only dump cut short" 0 -- "$kf" -c "$t/conf" --json list
-json "list --json: cut short is incomplete" '.[-1].state == "incomplete"'
+json "list --json: cut short is incomplete" '.dumps[-1].state == "incomplete"'
 rm -r "$d"
 
 # Hooks and extra binaries: each must be a root-only regular executable;
