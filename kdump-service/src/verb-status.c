@@ -500,7 +500,7 @@ static void show_makedumpfile(const struct plan *p, char *dmesg, char *vmcore,
 /* show --json: the plan as one object. */
 static int show_json(const struct plan *p, const struct plan_problems *pp)
 {
-	struct json_object *j = json_object_new_object();
+	struct json_object *j = cli_json_object();
 	struct json_object *cc = json_object_new_object();
 	struct json_object *mods = json_object_new_array();
 	struct json_object *lvs = json_object_new_array();
@@ -514,9 +514,9 @@ static int show_json(const struct plan *p, const struct plan_problems *pp)
 		r = json_set_text(j, "config", arg_config);
 	if (r == 0)
 		r = json_set_text(j, "makedumpfile_dmesg", mdf_dmesg);
-	/* "" for dump_level = dmesg: no vmcore. */
+	/* null for dump_level = dmesg: no vmcore. */
 	if (r == 0)
-		r = json_set_text(j, "makedumpfile", mdf_vmcore);
+		r = cli_json_text(j, "makedumpfile", mdf_vmcore);
 	if (r == 0)
 		r = json_set_text(j, "kernel", p->kernel);
 	if (r == 0)
@@ -543,9 +543,9 @@ static int show_json(const struct plan *p, const struct plan_problems *pp)
 			json_object_put(a);
 	}
 	if (r == 0)
-		r = json_set_text(j, "pstore", p->pstore);
+		r = cli_json_text(j, "pstore", p->pstore);
 	if (r == 0)
-		r = json_set_text(j, "watchdog", p->watchdog);
+		r = cli_json_text(j, "watchdog", p->watchdog);
 	if (r == 0)
 		r = hotplug_report(j, 12);
 	if (r == 0)

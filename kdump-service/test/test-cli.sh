@@ -137,6 +137,7 @@ done
 expect "show --json" 0 -- "$kf" -c "$t/conf" --json show
 json "show --json: the capture's keep" '.capture_config.keep == "2"'
 json "show --json: the kernel" '.kernel | startswith("/")'
+json "show --json: the schema" '.schema == 1'
 
 # A dump, and a newer directory someone else could have made.
 mkdir -m 0700 "$dumps/2026-01-01-00:00:00"
