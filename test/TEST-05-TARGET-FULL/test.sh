@@ -41,7 +41,7 @@ status_boot "$out/console-status.log" "$disk" \
 	-drive "file=$out/tiny.img,format=raw,if=virtio" || rc=$?
 check_ended "$rc" "status boot ended by itself"
 check "status reports the incomplete dump and why" \
-	grep -qE "KDUMP-FILE-TEST:   last dump: +/mnt/target/$new: INCOMPLETE \(dmesg saved, no vmcore: the dump target is full" \
+	grep -qE "KDUMP-FILE-TEST:   last dump: +([0-9a-f]{8} )?/mnt/target/$new: INCOMPLETE \(dmesg saved, no vmcore: the dump target is full" \
 	"$out/console-status.log"
 rm -f "$disk" "$out/tiny.img"
 finish

@@ -27,7 +27,7 @@ qemu_boot "$out/console-recover.log" 600 bios 1024 "$kdir/bzImage" \
 	"$disk" "${raw[@]}" || rc=$?
 check_ended "$rc" "recovery boot ended by itself"
 check "status shows the recovered dump complete" \
-	grep -qE "KDUMP-FILE-TEST:   last dump: +/var/crash/.*: complete" "$out/console-recover.log"
+	grep -qE "KDUMP-FILE-TEST:   last dump: +([0-9a-f]{8} )?/var/crash/.*: complete" "$out/console-recover.log"
 check "the raw device is marked recovered" \
 	bash -c "head -c 4096 '$out/raw.img' | grep -q '^state=recovered$'"
 mapfile -t dirs < <(dump_dirs "$disk" /var/crash)

@@ -89,7 +89,7 @@ check "status reads the target that nothing mounts" \
 	grep -q "KDUMP-FILE-TEST:   dump target:  LABEL=kdslow, not mounted: read through a mount of this command's own" \
 	"$out/console-status.log"
 check "status says the capture stopped while saving the vmcore, capture_timeout named" \
-	grep -qE "KDUMP-FILE-TEST:   last dump: +/run/kdump-file/target/crash/[0-9-]+:[0-9:]+: INCOMPLETE \(dmesg saved, no vmcore.*capture_timeout.* passed while saving the vmcore\)" \
+	grep -qE "KDUMP-FILE-TEST:   last dump: +([0-9a-f]{8} )?/run/kdump-file/target/crash/[0-9-]+:[0-9:]+: INCOMPLETE \(dmesg saved, no vmcore.*capture_timeout.* passed while saving the vmcore\)" \
 	"$out/console-status.log"
 rm -f "$disk" "$out/slow.img"
 finish

@@ -69,7 +69,7 @@ check "hooks.log holds the failing hook's output" \
 check "info shows the hung hook" grep -q "KDUMP-FILE-TEST:   .*hang: timed out after 5.0 s: killed" "$con"
 check "info shows the extra module" grep -q "KDUMP-FILE-TEST:   extra mods:  dummy: loaded" "$con"
 check "info: the oops' task" grep -q "KDUMP-FILE-TEST:   task: .*insmod" "$con"
-check "the dump is complete" grep -qE "KDUMP-FILE-TEST:   last dump: +/var/crash/.*: complete" "$con"
+check "the dump is complete" grep -qE "KDUMP-FILE-TEST:   last dump: +([0-9a-f]{8} )?/var/crash/.*: complete" "$con"
 id=$(sed -n 's/.*KDUMP-FILE-TEST: list id: \([0-9a-f]\{8\}\).*/\1/p' "$con" | tail -n 1)
 check "one crash entry in the journal this boot" \
 	grep -q "KDUMP-FILE-TEST: journal crash entries this boot: 1" "$con"
