@@ -86,6 +86,12 @@ static int recover_vmcore(int fd, struct recover_outcome *out,
 		return r;
 	}
 	if (!process_succeeded(&res)) {
+		/*
+		 * What it wrote is worth nothing (the stream stays on the
+		 * device, read again at the next try) and may be what
+		 * filled the disk: gone, so that the next try has the room.
+		 */
+		(void)unlinkat(dirfd, DUMP_VMCORE_INCOMPLETE, 0);
 		process_result_text(&res, how, sizeof(how));
 		snprintf(out->vmcore_why, sizeof(out->vmcore_why),
 			 "makedumpfile -R: %s", how);

@@ -90,6 +90,14 @@ static bool dump_has(const char *dir, const char *name, const char *want)
 	return strcmp(text, want) == 0;
 }
 
+static bool dump_exists(const char *dir, const char *name)
+{
+	char p[PATH_MAX + 128];
+
+	snprintf(p, sizeof(p), "%s/%s/%s", base, dir, name);
+	return access(p, F_OK) == 0;
+}
+
 static bool metadata_of(const char *dir, struct dump_metadata *m)
 {
 	char p[PATH_MAX + 64];
@@ -174,8 +182,11 @@ static void test_vmcore(void)
 	CHECK(device_state(fd) == RAW_RECOVERED);
 	close(fd);
 
-	/* makedumpfile failed: said, noted, the dump kept on the device. */
-	put_makedumpfile("exit 3");
+	/*
+	 * makedumpfile failed: said, noted, the dump kept on the device, and
+	 * the part it wrote removed (it may be what filled the disk).
+	 */
+	put_makedumpfile("printf partial > \"$2\"; exit 3");
 	fd = make_device(RAW_COMPLETE, 0);
 	CHECK(recover_dump(fd, DEV_SIZE, "/dev/raw", dev, base, &o) == -EIO);
 	CHECK(strcmp(o.vmcore_why, "makedumpfile -R: exit 3") == 0);
@@ -185,6 +196,8 @@ static void test_vmcore(void)
 	CHECK(strcmp(m.error, "recovery failed: makedumpfile -R: exit 3") ==
 	      0);
 	CHECK(device_state(fd) == RAW_COMPLETE);
+	CHECK(!dump_exists(o.name, DUMP_VMCORE_INCOMPLETE));
+	CHECK(!dump_exists(o.name, DUMP_VMCORE));
 	close(fd);
 	CHECK(test_rm_rf(base) == 0);
 }
