@@ -354,7 +354,10 @@ static int watch(pid_t pid, unsigned long long start, int out_fd,
 			p[np++] = (struct pollfd){ .fd = out_fd,
 						   .events = POLLIN };
 		if (exited) {
-			wait_ms = (int)(drain_end - now_ms());
+			unsigned long long now2 = now_ms();
+
+			/* Past the end between the two reads: 0, never -1. */
+			wait_ms = drain_end > now2 ? (int)(drain_end - now2) : 0;
 		} else {
 			if (pidfd >= 0)
 				p[np++] = (struct pollfd){ .fd = pidfd,
