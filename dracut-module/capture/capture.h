@@ -40,6 +40,8 @@ struct capture_paths {
 	const char *always_kmsg_dump;	/* printk's always_kmsg_dump */
 	const char *pstore_backend;	/* pstore's backend parameter */
 	const char *sys_class_net;	/* /sys/class/net */
+	const char *ssh;		/* run for an ssh:// target */
+	const char *net_stage;		/* an ssh dump's local files */
 };
 
 /*
@@ -55,6 +57,8 @@ struct capture_net {
 	char hostdir[256];		/* this machine's dir on the collector */
 	char ifname[16];		/* the NIC's name in this kernel */
 	char url[CONF_VALUE_MAX];	/* the target as configured */
+	char name[32];			/* the dump's NAME on the collector */
+	long long vmcore_bytes;		/* the collector's "ok BYTES", -1 */
 	/*
 	 * How long the link took (address set, carrier and operstate up)
 	 * and the route to the collector, in ms.
@@ -242,10 +246,23 @@ int capture_makedumpfile_text(struct capture *cap, const char *out,
 /* net.c */
 int phase_network(struct capture *cap);
 int phase_nfs_mount(struct capture *cap);
+int phase_ssh_begin(struct capture *cap);
+int phase_ssh_dmesg(struct capture *cap);
+int phase_ssh_vmcore(struct capture *cap);
+int phase_ssh_record(struct capture *cap);
 /* The real net_ioctl: req on a socket of its own. */
 int capture_net_ioctl(unsigned long req, void *arg);
 /* The mount(2) options of the NFS export (nfs_version's). */
 int capture_nfs_options(const struct capture *cap, char *buf, size_t size);
+/* An ssh command line: the options of every ssh the product runs. */
+#define CAPTURE_SSH_ARGV_MAX 32
+struct capture_ssh {
+	char key[CONF_VALUE_MAX], known[CONF_VALUE_MAX + 32];
+	char alias[300], timeout[48], port[16], dest[96], request[300];
+	char *argv[CAPTURE_SSH_ARGV_MAX];
+};
+int capture_ssh_argv(const struct capture *cap, const char *request,
+		     struct capture_ssh *ret);
 
 /* raw.c */
 int phase_raw_open(struct capture *cap);

@@ -21,7 +21,9 @@
  * record, the post hooks, the unmount and the action run whatever failed
  * before them, each doing nothing when what it needs was not made.  A
  * network target first brings up its NIC; an NFS export is then mounted
- * and written like a local filesystem.
+ * and written like a local filesystem, while an ssh dump keeps its small
+ * files in a local staging directory and sends each to the collector once
+ * written.
  */
 const struct capture_phase capture_phases[] = {
 	{ "configuration", phase_config, PHASE_ANY },
@@ -30,14 +32,18 @@ const struct capture_phase capture_phases[] = {
 	{ "extra modules", phase_extra_modules, PHASE_ANY },
 	{ "network", phase_network, PHASE_NET },
 	{ "mount", phase_nfs_mount, PHASE_NFS },
+	{ "ssh begin", phase_ssh_begin, PHASE_SSH },
 	{ "target", phase_target, PHASE_LOCAL },
 	{ "mount", phase_mount, PHASE_LOCAL },
 	{ "dump directory", phase_dump_dir, PHASE_FILE },
-	{ "pre hooks", phase_pre_hooks, PHASE_FILE },
-	{ "dmesg", phase_dmesg, PHASE_FILE },
+	{ "pre hooks", phase_pre_hooks, PHASE_FILE | PHASE_SSH },
+	{ "dmesg", phase_dmesg, PHASE_FILE | PHASE_SSH },
+	{ "ssh dmesg", phase_ssh_dmesg, PHASE_SSH },
 	{ "vmcore", phase_vmcore, PHASE_FILE },
-	{ "record", phase_record, PHASE_FILE | PHASE_ALWAYS },
-	{ "post hooks", phase_post_hooks, PHASE_FILE | PHASE_ALWAYS },
+	{ "ssh vmcore", phase_ssh_vmcore, PHASE_SSH },
+	{ "record", phase_record, PHASE_FILE | PHASE_SSH | PHASE_ALWAYS },
+	{ "post hooks", phase_post_hooks, PHASE_FILE | PHASE_SSH | PHASE_ALWAYS },
+	{ "ssh record", phase_ssh_record, PHASE_SSH | PHASE_ALWAYS },
 	{ "unmount", phase_unmount, PHASE_FILE | PHASE_ALWAYS },
 	{ "raw device", phase_raw_open, PHASE_RAW },
 	{ "raw dmesg", phase_raw_dmesg, PHASE_RAW },
@@ -113,6 +119,8 @@ void capture_init(struct capture *cap)
 		.always_kmsg_dump = "/sys/module/printk/parameters/always_kmsg_dump",
 		.pstore_backend = "/sys/module/pstore/parameters/backend",
 		.sys_class_net = "/sys/class/net",
+		.ssh = "ssh",
+		.net_stage = "/tmp/kdump-file-net",
 	};
 	cap->t_start = now_ms();
 	snprintf(cap->step, sizeof(cap->step), "starting");
@@ -122,6 +130,7 @@ void capture_init(struct capture *cap)
 	cap->dir_fd = -1;
 	cap->action_taken = -1;
 	cap->free_bytes = statvfs_free_bytes;
+	cap->net.vmcore_bytes = -1;
 	cap->net_ioctl = capture_net_ioctl;
 	cap->mount = mount;
 }

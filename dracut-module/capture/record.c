@@ -189,7 +189,9 @@ static void metadata_dump(const struct capture *cap, struct dump_metadata *m)
 			 conf_compression_to_string(c->compression));
 	}
 	m->complete = cap->result == 0;
-	m->vmcore_bytes = capture_file_size(cap->core);
+	/* An ssh dump's vmcore is on the collector alone. */
+	m->vmcore_bytes = c->net == CONF_NET_SSH ? cap->net.vmcore_bytes :
+		capture_file_size(cap->core);
 	m->dmesg_bytes = capture_file_size(cap->dmesg);
 	/* Where the dump was meant to go: a network target's URL. */
 	snprintf(m->target, sizeof(m->target), "%s",

@@ -672,7 +672,11 @@ static void test_phase_table(void)
 	/* The fallback's local phases come after every network one. */
 	CHECK(phase_index(phase_extra_modules) < phase_index(phase_network));
 	CHECK(phase_index(phase_network) < phase_index(phase_nfs_mount));
-	CHECK(phase_index(phase_nfs_mount) < phase_index(phase_target));
+	CHECK(phase_index(phase_nfs_mount) < phase_index(phase_ssh_begin));
+	CHECK(phase_index(phase_ssh_begin) < phase_index(phase_target));
+	CHECK(phase_index(phase_dmesg) < phase_index(phase_ssh_dmesg));
+	CHECK(phase_index(phase_ssh_dmesg) < phase_index(phase_ssh_vmcore));
+	CHECK(phase_index(phase_post_hooks) < phase_index(phase_ssh_record));
 	CHECK(phase_index(phase_raw_open) < phase_index(phase_raw_dmesg));
 	CHECK(phase_index(phase_raw_dmesg) < phase_index(phase_raw_vmcore));
 	CHECK(phase_index(phase_raw_vmcore) < phase_index(phase_raw_close));
@@ -681,13 +685,15 @@ static void test_phase_table(void)
 		const struct capture_phase *p = &capture_phases[i];
 		bool always = p->run == phase_record ||
 			      p->run == phase_post_hooks ||
+			      p->run == phase_ssh_record ||
 			      p->run == phase_unmount ||
 			      p->run == phase_raw_close || p->run == phase_action;
 
 		CHECK(!!(p->flags & PHASE_ALWAYS) == always);
 		CHECK(p->flags & PHASE_ANY);
 		/* The network phases are for the network kinds alone. */
-		CHECK(!(p->run == phase_network || p->run == phase_nfs_mount) ||
+		CHECK(!(p->run == phase_network || p->run == phase_nfs_mount ||
+			p->run == phase_ssh_begin || p->run == phase_ssh_vmcore) ||
 		      !(p->flags & (PHASE_LOCAL | PHASE_RAW)));
 		CHECK(!(p->run == phase_target || p->run == phase_mount) ||
 		      p->flags == PHASE_LOCAL);
@@ -727,14 +733,18 @@ static void test_actions(void)
 
 /*
  * Network targets.  /sys/class/net is a tree of files here, the ioctls and
- * mount(2) are recorded instead of made.
+ * mount(2) are recorded instead of made, and ssh is a shell script that
+ * logs its arguments and plays the collector's kdump-file-receive: begin
+ * answers a NAME, what comes on stdin is kept under recv.*, and a file
+ * named fail-REQUEST makes that request fail as a collector would.
  */
 #define MAC "52:54:00:12:34:56"
 #define CHAIN_NET "module virtio_net\nnet " MAC " 10.0.0.5/24 10.0.0.1\n" \
 	"collector 192.168.1.9\nhostdir host-0123456789ab\n"
+#define SSH_URL "ssh://kdump@collector.example/srv/crash"
 #define NFS_URL "nfs://collector.example/export/crash"
 
-static char p_chain[128], p_net[128], ioctls[4096];
+static char p_chain[128], p_net[128], p_ssh[128], ioctls[4096];
 static char mount_src[256], mount_fstype[32], mount_opts[256];
 static int mount_errno;
 
@@ -825,20 +835,50 @@ static void nic(const char *name, const char *mac, const char *carrier,
 	test_put(d, "operstate", operstate);
 }
 
-/* The host tree of setup() and a network: chain, NICs, recorders. */
+static void write_ssh(void)
+{
+	put(p_ssh,
+	    "#!/bin/sh\n"
+	    "echo \"$*\" >> %s/ssh.args\n"
+	    "for a; do req=$a; done\n"
+	    "set -- $req\n"
+	    "if [ -e %s/fail-$1 ]; then\n"
+	    "	cat > /dev/null\n"
+	    "	cat %s/fail-$1 >&2\n"
+	    "	exit 255\n"
+	    "fi\n"
+	    "case $1 in\n"
+	    "begin) echo 2026-01-02-03:04:05 ;;\n"
+	    "dmesg) cat > %s/recv.dmesg ;;\n"
+	    "vmcore) cat > %s/recv.vmcore; echo \"ok $(wc -c < %s/recv.vmcore)\" ;;\n"
+	    "file) cat > %s/recv.$3 ;;\n"
+	    "*) echo \"kdump-file-receive: refused: $1\" >&2; exit 1 ;;\n"
+	    "esac\n",
+	    T, T, T, T, T, T, T);
+	CHECK(chmod(p_ssh, 0755) == 0);
+}
+
+/* The host tree of setup() and a network: chain, NICs, ssh, recorders. */
 static void net_setup(struct capture *cap, const char *conf, const char *chain)
 {
+	char stage[160];
+
 	setup(cap, "");
 	put(p_conf, conf, T);
 	snprintf(p_chain, sizeof(p_chain), "%s/chain", T);
 	snprintf(p_net, sizeof(p_net), "%s/class-net", T);
+	snprintf(p_ssh, sizeof(p_ssh), "%s/ssh", T);
+	snprintf(stage, sizeof(stage), "%s/stage", T);
 	put(p_chain, "%s", chain);
 	nic("lo", "00:00:00:00:00:00", "1", "unknown");
 	nic("eth0", "52:54:00:00:00:01", "1", "up");
 	/* The capture kernel's name, not the running system's. */
 	nic("eth7", "52:54:00:12:34:56", "1", "up");
+	write_ssh();
 	cap->paths.chain = p_chain;
 	cap->paths.sys_class_net = p_net;
+	cap->paths.ssh = p_ssh;
+	cap->paths.net_stage = strdup(stage);
 	cap->net_ioctl = fake_ioctl;
 	cap->mount = fake_mount;
 	ioctls[0] = mount_src[0] = mount_fstype[0] = mount_opts[0] = '\0';
@@ -847,6 +887,7 @@ static void net_setup(struct capture *cap, const char *conf, const char *chain)
 
 static void net_teardown(struct capture *cap)
 {
+	free((char *)cap->paths.net_stage);
 	teardown(cap);
 }
 
@@ -865,12 +906,16 @@ static const struct capture_phase host_net_phases[] = {
 	{ "deadline", phase_deadline, PHASE_ANY },
 	{ "network", phase_network, PHASE_NET },
 	{ "mount", phase_nfs_mount, PHASE_NFS },
+	{ "ssh begin", phase_ssh_begin, PHASE_SSH },
 	{ "dump directory", phase_dump_dir, PHASE_FILE },
-	{ "pre hooks", phase_pre_hooks, PHASE_FILE },
-	{ "dmesg", phase_dmesg, PHASE_FILE },
+	{ "pre hooks", phase_pre_hooks, PHASE_FILE | PHASE_SSH },
+	{ "dmesg", phase_dmesg, PHASE_FILE | PHASE_SSH },
+	{ "ssh dmesg", phase_ssh_dmesg, PHASE_SSH },
 	{ "vmcore", phase_vmcore, PHASE_FILE },
-	{ "record", phase_record, PHASE_FILE | PHASE_ALWAYS },
-	{ "post hooks", phase_post_hooks, PHASE_FILE | PHASE_ALWAYS },
+	{ "ssh vmcore", phase_ssh_vmcore, PHASE_SSH },
+	{ "record", phase_record, PHASE_FILE | PHASE_SSH | PHASE_ALWAYS },
+	{ "post hooks", phase_post_hooks, PHASE_FILE | PHASE_SSH | PHASE_ALWAYS },
+	{ "ssh record", phase_ssh_record, PHASE_SSH | PHASE_ALWAYS },
 	{ "action", phase_action, PHASE_ANY | PHASE_ALWAYS },
 	{ NULL, NULL, 0 },
 };
@@ -1010,6 +1055,110 @@ static void test_nfs(void)
 	net_teardown(&cap);
 }
 
+#define CONF_SSH "target = " SSH_URL "\nssh_key = %s/key/id_ed25519\n" \
+	"keep = 3\nnet_timeout = 7\ncapture_timeout = 600\n"
+#define SSH_OPTS "-F /dev/null -i %s/key/id_ed25519 -o IdentitiesOnly=yes " \
+	"-o BatchMode=yes -o StrictHostKeyChecking=yes " \
+	"-o UserKnownHostsFile=%s/key/known_hosts " \
+	"-o GlobalKnownHostsFile=/dev/null -o HostKeyAlias=collector.example " \
+	"-o ConnectTimeout=7 -o ServerAliveInterval=10 " \
+	"-o ServerAliveCountMax=6 -p 22 kdump@192.168.1.9 "
+
+static void test_ssh(void)
+{
+	char want[1024], stage[256];
+	struct capture cap;
+	char *args;
+
+	net_setup(&cap, "", CHAIN_NET);
+	put(p_conf, CONF_SSH "post_hook = %s/hook\n", T, T);
+	write_hook(0);
+	CHECK(capture_run(&cap, host_net_phases) == 0);
+	/* Exactly the design's options, the collector by address. */
+	args = slurp(tpath("ssh.args"));
+	snprintf(want, sizeof(want), SSH_OPTS "begin 3 1700000000\n", T, T);
+	CHECK(strstr(args, want) == args);
+	CHECK(strstr(args, "StrictHostKeyChecking=no") == NULL);
+	/* dmesg, vmcore, then hooks.log and metadata.json last. */
+	CHECK(strstr(args, "dmesg 2026-01-02-03:04:05\n") != NULL);
+	CHECK(strstr(args, "dmesg 2026-01-02-03:04:05\n") <
+	      strstr(args, "vmcore 2026-01-02-03:04:05\n"));
+	CHECK(strstr(args, "vmcore 2026-01-02-03:04:05\n") <
+	      strstr(args, "file 2026-01-02-03:04:05 hooks.log\n"));
+	CHECK(strstr(args, "hooks.log\n") <
+	      strstr(args, "file 2026-01-02-03:04:05 metadata.json\n"));
+	free(args);
+	/* makedumpfile's flattened output, with the local target's options. */
+	CHECK(file_has(tpath("args"), "-F -l -d 31 "));
+	CHECK(file_has(tpath("recv.dmesg"), "Kernel panic - not syncing"));
+	CHECK(file_has(tpath("recv.vmcore"), "KDUMP flattened"));
+	CHECK(file_has(tpath("recv.hooks.log"), "== post hook"));
+	CHECK(file_has(tpath("recv.metadata.json"), "\"complete\": true"));
+	CHECK(file_has(tpath("recv.metadata.json"), "\"vmcore_bytes\": 15"));
+	CHECK(file_has(tpath("recv.metadata.json"), "\"target\": \"" SSH_URL "\""));
+	CHECK(file_has(tpath("recv.metadata.json"), "\"phase\": \"post\""));
+	/* The staging directory holds the small files, never the vmcore. */
+	snprintf(stage, sizeof(stage), "%s/stage/2026-01-02-03:04:05", T);
+	CHECK(strcmp(cap.dir, stage) == 0);
+	CHECK(exists(stage, "dmesg.txt") && exists(stage, "metadata.json"));
+	CHECK(!exists(stage, "vmcore") && !exists(stage, "vmcore-incomplete"));
+	CHECK(log_has("capture started: target " SSH_URL ", dump level 31, lzo\n"));
+	CHECK(log_has("saving to collector.example:/srv/crash/host-0123456789ab/2026-01-02-03:04:05"));
+	CHECK(log_has("vmcore sent (15 bytes in "));
+	CHECK(cap.action_taken == ACTION_REBOOT && cap.result == 0);
+	net_teardown(&cap);
+
+	/* The collector fails the vmcore: said, the record still sent. */
+	net_setup(&cap, "", CHAIN_NET);
+	put(p_conf, CONF_SSH "failure_action = halt\n", T);
+	put(tpath("fail-vmcore"), "kdump-file-receive: error: no space left\n");
+	CHECK(capture_run(&cap, host_net_phases) == -EIO);
+	CHECK(strstr(cap.reason, "ssh vmcore 2026-01-02-03:04:05 to kdump@192.168.1.9 (collector.example) failed: exit 255: kdump-file-receive: error: no space left") != NULL);
+	CHECK(log_has("ssh: kdump-file-receive: error: no space left"));
+	CHECK(file_has(tpath("recv.metadata.json"), "\"complete\": false"));
+	CHECK(file_has(tpath("recv.metadata.json"), "no space left"));
+	CHECK(cap.action_taken == ACTION_HALT);
+	net_teardown(&cap);
+
+	/* makedumpfile fails: its failure is the reason, not ssh's. */
+	net_setup(&cap, "", CHAIN_NET);
+	put(p_conf, CONF_SSH, T);
+	write_makedumpfile(0, "", 4);
+	CHECK(capture_run(&cap, host_net_phases) == -EIO);
+	CHECK(strcmp(cap.reason, "makedumpfile failed with status 4") == 0);
+	CHECK(file_has(tpath("recv.metadata.json"), "makedumpfile failed with status 4"));
+	net_teardown(&cap);
+
+	/* begin fails without a fallback: failure_action, the reason kept. */
+	net_setup(&cap, "", CHAIN_NET);
+	put(p_conf, CONF_SSH, T);
+	put(tpath("fail-begin"), "ssh: connect to host 192.168.1.9 port 22: Connection refused\n");
+	CHECK(capture_run(&cap, host_net_phases) == -EIO);
+	CHECK(log_has("error: ssh begin 3 1700000000 to kdump@192.168.1.9 (collector.example) failed: exit 255: ssh: connect to host 192.168.1.9 port 22: Connection refused"));
+	CHECK(strstr(cap.last_error, "Connection refused") != NULL);
+	CHECK(!cap.dir[0] && !exists(T, "recv.dmesg"));
+	CHECK(cap.action_taken == ACTION_REBOOT);
+	net_teardown(&cap);
+}
+
+static void test_ssh_argv(void)
+{
+	struct capture_ssh s;
+	struct capture cap;
+	char line[2048] = "";
+	size_t n = 0;
+
+	net_setup(&cap, "target = ssh://u@10.1.2.3:2222/d\nnet_timeout = 90\n",
+		  CHAIN_NET);
+	CHECK(phase_config(&cap) == 0);
+	snprintf(cap.net.collector, sizeof(cap.net.collector), "10.1.2.3");
+	CHECK(capture_ssh_argv(&cap, "list", &s) == 0);
+	for (char **a = s.argv + 1; *a; a++)
+		n += snprintf(line + n, sizeof(line) - n, "%s%s", n ? " " : "", *a);
+	CHECK(strcmp(line, "-F /dev/null -i /etc/kdump-file/ssh/id_ed25519 -o IdentitiesOnly=yes -o BatchMode=yes -o StrictHostKeyChecking=yes -o UserKnownHostsFile=/etc/kdump-file/ssh/known_hosts -o GlobalKnownHostsFile=/dev/null -o HostKeyAlias=10.1.2.3 -o ConnectTimeout=90 -o ServerAliveInterval=10 -o ServerAliveCountMax=6 -p 2222 u@10.1.2.3 list") == 0);
+	net_teardown(&cap);
+}
+
 int main(void)
 {
 	/* The deadline process ends before the capture's last steps. */
@@ -1030,5 +1179,7 @@ int main(void)
 	test_phase_table();
 	test_network();
 	test_nfs();
+	test_ssh();
+	test_ssh_argv();
 	return tests_done();
 }
