@@ -55,8 +55,12 @@ struct capture_net {
 	char gateway[16];		/* "-": the collector is on-link */
 	char collector[16];		/* the collector's IPv4 address */
 	char hostdir[256];		/* this machine's dir on the collector */
+	char fallback_spec[CONF_VALUE_MAX];	/* fallback's filesystem */
+	char fallback_path[CONF_VALUE_MAX];	/* its directory in it */
 	char ifname[16];		/* the NIC's name in this kernel */
 	char url[CONF_VALUE_MAX];	/* the target as configured */
+	/* Why the fallback was used, "" when it was not. */
+	char fallback_reason[256];
 	char name[32];			/* the dump's NAME on the collector */
 	long long vmcore_bytes;		/* the collector's "ok BYTES", -1 */
 	/*
@@ -182,7 +186,8 @@ struct capture_phase {
 
 /*
  * The kind of dump a phase is for; the runner chooses one kind from the
- * configuration.
+ * configuration, and LOCAL once the fallback takes over from a network
+ * target.
  */
 #define PHASE_LOCAL	(1U << 0)	/* a dump to a local filesystem */
 #define PHASE_NFS	(1U << 1)	/* to an NFS export, mounted */

@@ -4,7 +4,9 @@
  * no DHCP, no DNS in the capture kernel: kdump-file(8) resolved the MAC,
  * our address, the gateway and the collector's address at load time),
  * then either the NFS export mounted with the kernel's own NFS client, or
- * the dump sent to the collector's kdump-file-receive through ssh.
+ * the dump sent to the collector's kdump-file-receive through ssh.  When
+ * the collector cannot be reached before any of the dump went out and
+ * fallback is set, the dump goes to the local fallback directory instead.
  */
 #include <arpa/inet.h>
 #include <dirent.h>
@@ -42,11 +44,35 @@ int capture_net_ioctl(unsigned long req, void *arg)
 	return r;
 }
 
-/* The network target could not be reached (why): the capture fails. */
+/*
+ * The network target could not be reached (why).  With a fallback, the
+ * reason is kept and the kind becomes LOCAL: the chain's fallback line is
+ * the target and the phases of a local dump run next.  Without one, the
+ * capture fails as with any target.
+ */
 static int net_failed(struct capture *cap, int err, const char *why)
 {
-	capture_say(cap, "error: %s", why);
-	return err;
+	struct capture_net *n = &cap->net;
+	struct kdump_conf *c = &cap->conf;
+
+	if (!c->fallback[0]) {
+		capture_say(cap, "error: %s", why);
+		return err;
+	}
+	if (!n->fallback_spec[0]) {
+		capture_say(cap, "error: %s; no fallback line in %s to fall back to %s",
+			    why, cap->paths.chain, c->fallback);
+		return err;
+	}
+	snprintf(n->fallback_reason, sizeof(n->fallback_reason), "%s", why);
+	capture_say(cap, "warning: %s", why);
+	capture_say(cap, "falling back to %s (%s, %s) instead of %s",
+		    c->fallback, n->fallback_spec, n->fallback_path, n->url);
+	snprintf(c->target, sizeof(c->target), "%s", n->fallback_spec);
+	snprintf(c->path, sizeof(c->path), "%s%s",
+		 n->fallback_path[0] == '/' ? "" : "/", n->fallback_path);
+	c->net = CONF_NET_NONE;
+	return 0;
 }
 
 static bool ipv4_valid(const char *s)
@@ -56,11 +82,12 @@ static bool ipv4_valid(const char *s)
 	return inet_pton(AF_INET, s, &a) == 1;
 }
 
-/* The chain's net, collector and hostdir lines. */
+/* The chain's net, collector, hostdir and fallback lines. */
 static int net_chain_read(struct capture *cap, char *why, size_t size)
 {
 	struct capture_net *n = &cap->net;
-	char line[512];
+	char line[2 * CONF_VALUE_MAX + 32];
+	char a[CONF_VALUE_MAX], b[CONF_VALUE_MAX];
 	bool have_net = false;
 	FILE *f;
 
@@ -84,6 +111,11 @@ static int net_chain_read(struct capture *cap, char *why, size_t size)
 			continue;
 		} else if (sscanf(line, "hostdir %255s", n->hostdir) == 1) {
 			continue;
+		} else if (sscanf(line, "fallback %1023s %1023s", a, b) == 2) {
+			snprintf(n->fallback_spec, sizeof(n->fallback_spec),
+				 "%s", a);
+			snprintf(n->fallback_path, sizeof(n->fallback_path),
+				 "%s", b);
 		}
 	}
 	fclose(f);
@@ -534,7 +566,8 @@ static int stage_make(struct capture *cap)
 
 /*
  * The collector makes the dump directory (retention to keep, named by
- * the crash time) and gives its NAME.
+ * the crash time) and gives its NAME.  The first connection: its failure
+ * is the last point where the fallback can take over.
  */
 int phase_ssh_begin(struct capture *cap)
 {

@@ -23,7 +23,9 @@
  * network target first brings up its NIC; an NFS export is then mounted
  * and written like a local filesystem, while an ssh dump keeps its small
  * files in a local staging directory and sends each to the collector once
- * written.
+ * written.  When the network, the NFS mount or ssh's begin fails and
+ * fallback is set, the kind becomes LOCAL (net.c) and the local phases
+ * that follow take over.
  */
 const struct capture_phase capture_phases[] = {
 	{ "configuration", phase_config, PHASE_ANY },
@@ -72,7 +74,10 @@ int capture_run(struct capture *cap, const struct capture_phase *phases)
 	bool done = false;
 
 	for (const struct capture_phase *p = phases; p->run; p++) {
-		/* Which target is known once the configuration is read. */
+		/*
+		 * Which target is known once the configuration is read, and
+		 * changes when the fallback takes over.
+		 */
 		unsigned int kind = capture_kind(cap);
 		int r;
 

@@ -193,9 +193,11 @@ static void metadata_dump(const struct capture *cap, struct dump_metadata *m)
 	m->vmcore_bytes = c->net == CONF_NET_SSH ? cap->net.vmcore_bytes :
 		capture_file_size(cap->core);
 	m->dmesg_bytes = capture_file_size(cap->dmesg);
-	/* Where the dump was meant to go: a network target's URL. */
+	/* Where the dump was meant to go, also when the fallback took it. */
 	snprintf(m->target, sizeof(m->target), "%s",
 		 cap->net.url[0] ? cap->net.url : c->target);
+	snprintf(m->fallback_reason, sizeof(m->fallback_reason), "%s",
+		 cap->net.fallback_reason);
 	snprintf(m->error, sizeof(m->error), "%s", cap->reason);
 }
 

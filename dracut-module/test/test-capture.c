@@ -1141,6 +1141,64 @@ static void test_ssh(void)
 	net_teardown(&cap);
 }
 
+#define FALLBACK_LINE "fallback UUID=0123-abcd /var/crash\n"
+
+static void test_fallback(void)
+{
+	struct capture cap;
+	char buf[256];
+
+	/* ssh begin fails: the local fallback takes the whole dump. */
+	net_setup(&cap, "", CHAIN_NET FALLBACK_LINE);
+	put(p_conf, CONF_SSH "fallback = /var/crash\nfinal_action = poweroff\n", T);
+	put(tpath("fail-begin"), "ssh: connect to host 192.168.1.9 port 22: Connection refused\n");
+	CHECK(capture_run(&cap, host_net_phases) == 0);
+	CHECK(log_has("warning: ssh begin 3 1700000000 to kdump@192.168.1.9"));
+	CHECK(log_has("falling back to /var/crash (UUID=0123-abcd, /var/crash) instead of " SSH_URL));
+	CHECK(strcmp(cap.conf.target, "UUID=0123-abcd") == 0);
+	CHECK(capture_kind(&cap) == PHASE_LOCAL);
+	snprintf(buf, sizeof(buf), "%s/var/crash/", p_mnt);
+	CHECK(strncmp(cap.dir, buf, strlen(buf)) == 0);
+	CHECK(exists(cap.dir, "vmcore") && exists(cap.dir, "dmesg.txt"));
+	CHECK(file_has(cap.meta, "\"complete\": true"));
+	CHECK(file_has(cap.meta, "\"target\": \"" SSH_URL "\""));
+	CHECK(file_has(cap.meta, "\"fallback_reason\": \"ssh begin 3 1700000000 to kdump@192.168.1.9 (collector.example) failed: exit 255: ssh: connect to host 192.168.1.9 port 22: Connection refused\""));
+	/* Nothing more went to the collector. */
+	CHECK(file_has(tpath("ssh.args"), "begin"));
+	CHECK(file_lacks(tpath("ssh.args"), "dmesg"));
+	CHECK(cap.action_taken == ACTION_POWEROFF);
+	net_teardown(&cap);
+
+	/* No NIC: the same for an NFS target, before anything is mounted. */
+	net_setup(&cap, "target = " NFS_URL "\nnet_timeout = 1\nfallback = /var/crash\n",
+		  "net 52:54:00:99:99:99 10.0.0.5/24 -\ncollector 192.168.1.9\n"
+		  "hostdir host-0123456789ab\n" FALLBACK_LINE);
+	CHECK(capture_run(&cap, host_net_phases) == 0);
+	CHECK(!mount_src[0]);
+	CHECK(exists(cap.dir, "vmcore"));
+	CHECK(file_has(cap.meta, "\"target\": \"" NFS_URL "\""));
+	CHECK(file_has(cap.meta, "\"fallback_reason\": \"no network interface with MAC 52:54:00:99:99:99 within net_timeout (1s)\""));
+	net_teardown(&cap);
+
+	/* The NFS mount fails. */
+	net_setup(&cap, CONF_NFS "fallback = /var/crash\n",
+		  CHAIN_NET FALLBACK_LINE);
+	mount_errno = EACCES;
+	CHECK(capture_run(&cap, host_net_phases) == 0);
+	CHECK(exists(cap.dir, "vmcore"));
+	CHECK(file_has(cap.meta, "\"fallback_reason\": \"cannot mount 192.168.1.9:/export/crash (nfs4) on "));
+	CHECK(!cap.mounted);
+	net_teardown(&cap);
+
+	/* fallback set but the chain has none: a failure that says so. */
+	net_setup(&cap, "", CHAIN_NET);
+	put(p_conf, CONF_SSH "fallback = /var/crash\n", T);
+	put(tpath("fail-begin"), "Connection refused\n");
+	CHECK(capture_run(&cap, host_net_phases) == -EIO);
+	CHECK(log_has("no fallback line in "));
+	net_teardown(&cap);
+}
+
 static void test_ssh_argv(void)
 {
 	struct capture_ssh s;
@@ -1181,5 +1239,6 @@ int main(void)
 	test_nfs();
 	test_ssh();
 	test_ssh_argv();
+	test_fallback();
 	return tests_done();
 }
