@@ -15,6 +15,7 @@
 #include <net/if.h>
 #include <net/route.h>
 #include <netinet/in.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -716,12 +717,18 @@ static int vmcore_send(struct capture *cap, char **argv, char *answer,
 	close(end[0]);
 	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 		;
-	if (capture_run_failed(e.r, &e.res, how, sizeof(how))) {
-		/* Its failure is the cause; ssh's only follows from it. */
-		snprintf(why, why_size, "makedumpfile %s", how);
-		return -EIO;
-	}
-	return r;
+	if (!capture_run_failed(e.r, &e.res, how, sizeof(how)))
+		return r;
+	/*
+	 * Which end failed first: makedumpfile killed by SIGPIPE wrote to
+	 * an ssh that had gone, whose failure is the cause; otherwise ssh
+	 * failed because the stream it sent ended early.
+	 */
+	if (r < 0 && e.r == 0 && WIFSIGNALED(e.res.wait_status) &&
+	    WTERMSIG(e.res.wait_status) == SIGPIPE)
+		return r;
+	snprintf(why, why_size, "makedumpfile %s", how);
+	return -EIO;
 }
 
 /* The vmcore, straight from makedumpfile to the collector. */

@@ -736,7 +736,8 @@ static void test_actions(void)
  * mount(2) are recorded instead of made, and ssh is a shell script that
  * logs its arguments and plays the collector's kdump-file-receive: begin
  * answers a NAME, what comes on stdin is kept under recv.*, and a file
- * named fail-REQUEST makes that request fail as a collector would.
+ * named fail-REQUEST makes that request fail as a collector would (and
+ * drop-REQUEST, without reading its stdin, as a dropped connection).
  */
 #define MAC "52:54:00:12:34:56"
 #define CHAIN_NET "module virtio_net\nnet " MAC " 10.0.0.5/24 10.0.0.1\n" \
@@ -843,7 +844,7 @@ static void write_ssh(void)
 	    "for a; do req=$a; done\n"
 	    "set -- $req\n"
 	    "if [ -e %s/fail-$1 ]; then\n"
-	    "	cat > /dev/null\n"
+	    "	[ -e %s/drop-$1 ] || cat > /dev/null\n"
 	    "	cat %s/fail-$1 >&2\n"
 	    "	exit 255\n"
 	    "fi\n"
@@ -854,7 +855,7 @@ static void write_ssh(void)
 	    "file) cat > %s/recv.$3 ;;\n"
 	    "*) echo \"kdump-file-receive: refused: $1\" >&2; exit 1 ;;\n"
 	    "esac\n",
-	    T, T, T, T, T, T, T);
+	    T, T, T, T, T, T, T, T);
 	CHECK(chmod(p_ssh, 0755) == 0);
 }
 
@@ -1127,6 +1128,16 @@ static void test_ssh(void)
 	CHECK(capture_run(&cap, host_net_phases) == -EIO);
 	CHECK(strcmp(cap.reason, "makedumpfile failed with status 4") == 0);
 	CHECK(file_has(tpath("recv.metadata.json"), "makedumpfile failed with status 4"));
+	net_teardown(&cap);
+
+	/* ssh goes first: makedumpfile's SIGPIPE is not the cause. */
+	net_setup(&cap, "", CHAIN_NET);
+	put(p_conf, CONF_SSH, T);
+	write_makedumpfile(0, "head -c 4000000 /dev/zero", 0);
+	put(tpath("fail-vmcore"), "Connection reset by peer\n");
+	put(tpath("drop-vmcore"), "");
+	CHECK(capture_run(&cap, host_net_phases) == -EIO);
+	CHECK(strstr(cap.reason, "ssh vmcore 2026-01-02-03:04:05 to kdump@192.168.1.9 (collector.example) failed: exit 255: Connection reset by peer") != NULL);
 	net_teardown(&cap);
 
 	/* begin fails without a fallback: failure_action, the reason kept. */
