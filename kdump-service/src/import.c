@@ -802,6 +802,13 @@ static bool remote_is_ssh(const struct import *im)
  */
 static void map_remote(struct import *im, const char *setting)
 {
+	/* kdump-config savecore saves to each of FTP, SSH and NFS set. */
+	if (strcmp(setting, im->remote) != 0) {
+		note(im, IMPORT_NOT_CARRIED, setting, NULL,
+		     "kdump-tools dumped there as well as to %s; kdump-file dumps to one target, %s",
+		     im->remote, im->remote);
+		return;
+	}
 	if (im->local_instead) {
 		add_from(im, IK_PATH, setting);
 		note(im, IMPORT_CHANGED, setting, NULL,
@@ -949,7 +956,12 @@ static void map_kdump_tools(struct import *im, const struct assign *a)
 			note(im, IMPORT_NO_NEED, n, NULL,
 			     "kdump-file always saves the kernel log (dmesg.txt) before the vmcore");
 	} else if (strcmp(a->name, "KDUMP_NUM_DUMPS") == 0) {
-		carry(im, IK_KEEP, v, n, NULL);
+		/* kdump-config savecore limits a local directory only. */
+		if (carry(im, IK_KEEP, v, n, NULL) && remote_carried(im) &&
+		    strcmp(v, "0") != 0)
+			note(im, IMPORT_CHANGED, n, NULL,
+			     "kdump-tools removed no dump on %s; kdump-file keeps the last %s in this machine's directory there",
+			     im->remote, v);
 	} else if (strcmp(a->name, "KDUMP_COMPRESSION") == 0) {
 		note(im, IMPORT_NOT_CARRIED, n, NULL,
 		     "kdump-file compresses inside makedumpfile (compression = lzo, zlib or none), not the dump file afterwards");

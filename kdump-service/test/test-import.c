@@ -249,10 +249,10 @@ static void test_kdump_tools_not_carried(void)
 	CHECK(noted(IMPORT_NOT_CARRIED, "KDUMP_COMPRESSION", "inside makedumpfile"));
 	CHECK(noted(IMPORT_NOT_CARRIED, "KDUMP_KEXEC_ARGS", "kexec_file_load"));
 	CHECK(noted(IMPORT_NOT_CARRIED, "KDUMP_CMDLINE", "cmdline_append and cmdline_remove"));
-	/* SSH wins, as in kdump-config savecore; its directory expands. */
+	/* SSH is the one target kdump-file takes; its directory expands. */
 	CHECK(noted(IMPORT_NOT_CARRIED, "SSH", "shell expansion"));
 	CHECK(noted(IMPORT_NO_NEED, "SSH_KEY", "only for the network target SSH"));
-	CHECK(noted(IMPORT_NOT_CARRIED, "NFS", "shell expansion"));
+	CHECK(noted(IMPORT_NOT_CARRIED, "NFS", "kdump-file dumps to one target, SSH"));
 	CHECK(noted(IMPORT_NO_NEED, "NFS_TIMEO", "only for the network target SSH"));
 	CHECK(noted(IMPORT_NO_NEED, "HOSTTAG", "only for the network target SSH"));
 	CHECK(noted(IMPORT_NO_NEED, "FTP_PASSWORD", "only for the network target SSH"));
@@ -504,6 +504,15 @@ static void test_fixture_remote(void)
 	CHECK(noted(IMPORT_NOT_CARRIED, "NFS_MOUNT_RETRY", "net_timeout"));
 	CHECK(noted(IMPORT_NO_NEED, "SSH_KEY", "dumps go over NFS"));
 	CHECK(noted(IMPORT_CHANGED, "HOSTTAG", "by the IP address"));
+	/* kdump-config savecore dumps to each target set; kdump-file to one. */
+	CHECK(run(IMPORT_KDUMP_TOOLS,
+		  "FTP=ftp:/d\nNFS=server:/e\nSSH=kdump@backup\nKDUMP_NUM_DUMPS=3\n") == 0);
+	CHECK(import_check(&im, m, sizeof(m)) == 0);
+	CHECK(line("target = ssh://kdump@backup/var/crash"));
+	CHECK(noted(IMPORT_NOT_CARRIED, "NFS", "kdump-file dumps to one target, SSH"));
+	CHECK(noted(IMPORT_NOT_CARRIED, "FTP", "kdump-file dumps to one target, SSH"));
+	CHECK(noted(IMPORT_CHANGED, "KDUMP_NUM_DUMPS", "removed no dump on SSH"));
+	CHECK(line("keep = 3"));
 	CHECK(!key_set("ssh_key"));
 }
 
