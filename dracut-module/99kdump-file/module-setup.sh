@@ -9,7 +9,10 @@
 #          --add-drivers "<the target's modules>"
 # with KDUMP_FILE_CHAIN naming the target chain file and KDUMP_FILE_INSTALL
 # the user's hooks and extra_binaries (blank-separated absolute paths that
-# kdump-file(8) checked; extra_modules go in with --add-drivers).
+# kdump-file(8) checked; extra_modules go in with --add-drivers).  For a
+# network target KDUMP_FILE_NET is ssh or nfs, and for ssh
+# KDUMP_FILE_SSH_KEY names the dedicated key, the pinned known_hosts
+# beside it.
 # Its /init is kdump-file-capture itself: it mounts /proc, /sys and /dev,
 # loads the drivers of this machine's devices (kernel-modules puts them in
 # the image: first the target's, then round by round those of devices
@@ -28,6 +31,31 @@ depends() {
     return 0
 }
 
+# An ssh:// target: ssh, the dedicated key and the collector's pinned host
+# keys at the paths capture.conf names, readable by root alone, and the
+# root entry ssh looks itself up by (getpwuid()): built with
+# --modules "kdump-file kernel-modules", the image has no base module
+# that would write /etc/passwd.
+install_ssh() {
+    key=${KDUMP_FILE_SSH_KEY:-/etc/kdump-file/ssh/id_ed25519}
+    known=${key%/*}/known_hosts
+    inst_binary ssh
+    # initdir is dracut's: the image being built.
+    # shellcheck disable=SC2154
+    for f in "$key" "$known"; do
+        inst_simple "$f" "$f" || return 1
+        chmod 0600 "${initdir}$f"
+    done
+    chmod 0700 "${initdir}${key%/*}"
+    mkdir -p "${initdir}/etc" "${initdir}/root"
+    if ! grep -qs '^root:' "${initdir}/etc/passwd"; then
+        echo 'root:x:0:0:root:/root:/bin/sh' >> "${initdir}/etc/passwd"
+    fi
+    if ! grep -qs '^root:' "${initdir}/etc/group"; then
+        echo 'root:x:0:' >> "${initdir}/etc/group"
+    fi
+}
+
 install() {
     inst_binary /usr/lib/kdump-file/kdump-file-capture
     ln_r /usr/lib/kdump-file/kdump-file-capture /init
@@ -39,6 +67,11 @@ install() {
     if [ -n "${KDUMP_FILE_CHAIN:-}" ] && grep -q '^lvm ' "$KDUMP_FILE_CHAIN"; then
         inst_binary lvm
     fi
+    if [ "${KDUMP_FILE_NET:-}" = ssh ]; then
+        install_ssh
+    fi
+    # An nfs:// target needs nothing more: the kernel's own NFS client
+    # mounts it (no mount.nfs), its modules come with --add-drivers.
     # pre_hook, post_hook and extra_binaries, each at its own path, with
     # its libraries and, for a script, its interpreter.
     if [ -n "${KDUMP_FILE_INSTALL:-}" ]; then

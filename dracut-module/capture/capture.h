@@ -39,6 +39,35 @@ struct capture_paths {
 	const char *watchdog;		/* /dev/watchdog0 */
 	const char *always_kmsg_dump;	/* printk's always_kmsg_dump */
 	const char *pstore_backend;	/* pstore's backend parameter */
+	const char *sys_class_net;	/* /sys/class/net */
+	const char *ssh;		/* run for an ssh:// target */
+	const char *net_stage;		/* an ssh dump's local files */
+};
+
+/*
+ * A network target: what the chain says (kdump-file(8) resolved it at
+ * load time: the capture has no DNS and no udev) and what was set up.
+ */
+struct capture_net {
+	char mac[18];			/* the NIC's, as in "address" */
+	char addr[16];			/* our IPv4 address */
+	unsigned int prefix;
+	char gateway[16];		/* "-": the collector is on-link */
+	char collector[16];		/* the collector's IPv4 address */
+	char hostdir[256];		/* this machine's dir on the collector */
+	char fallback_spec[CONF_VALUE_MAX];	/* fallback's filesystem */
+	char fallback_path[CONF_VALUE_MAX];	/* its directory in it */
+	char ifname[16];		/* the NIC's name in this kernel */
+	char url[CONF_VALUE_MAX];	/* the target as configured */
+	/* Why the fallback was used, "" when it was not. */
+	char fallback_reason[256];
+	char name[32];			/* the dump's NAME on the collector */
+	long long vmcore_bytes;		/* the collector's "ok BYTES", -1 */
+	/*
+	 * How long the link took (address set, carrier and operstate up)
+	 * and the route to the collector, in ms.
+	 */
+	unsigned long long t_link, t_addr;
 };
 
 struct capture_hook {
@@ -122,6 +151,13 @@ struct capture {
 	int (*reboot)(int cmd);
 	/* Free space below path in bytes, replaced in tests. */
 	unsigned long long (*free_bytes)(const char *path);
+
+	struct capture_net net;
+	/* ioctl(2) on an AF_INET socket, replaced in tests. */
+	int (*net_ioctl)(unsigned long req, void *arg);
+	/* mount(2) of the NFS export, replaced in tests. */
+	int (*mount)(const char *src, const char *target, const char *fstype,
+		     unsigned long flags, const void *data);
 };
 
 /* The state with the capture kernel's paths and no reporter. */
@@ -148,12 +184,24 @@ struct capture_phase {
 	unsigned int flags;
 };
 
-#define PHASE_FILE	(1U << 0)	/* for a dump to a filesystem */
-#define PHASE_RAW	(1U << 1)	/* for a dump to a raw device */
-#define PHASE_ALWAYS	(1U << 2)	/* runs after a failure too */
+/*
+ * The kind of dump a phase is for; the runner chooses one kind from the
+ * configuration, and LOCAL once the fallback takes over from a network
+ * target.
+ */
+#define PHASE_LOCAL	(1U << 0)	/* a dump to a local filesystem */
+#define PHASE_NFS	(1U << 1)	/* to an NFS export, mounted */
+#define PHASE_SSH	(1U << 2)	/* to a collector, through ssh */
+#define PHASE_RAW	(1U << 3)	/* to a raw device */
+#define PHASE_ALWAYS	(1U << 4)	/* runs after a failure too */
+#define PHASE_FILE	(PHASE_LOCAL | PHASE_NFS)	/* a mounted filesystem */
+#define PHASE_NET	(PHASE_NFS | PHASE_SSH)		/* a network target */
+#define PHASE_ANY	(PHASE_FILE | PHASE_SSH | PHASE_RAW)
 
 /* The capture's phases, in order, ending with a NULL run. */
 extern const struct capture_phase capture_phases[];
+/* The kind of dump the state is for now: one of PHASE_LOCAL ... RAW. */
+unsigned int capture_kind(const struct capture *cap);
 /*
  * Run the phases in order: after one fails only PHASE_ALWAYS ones run;
  * one returning > 0 ends the capture with nothing to do.  Returns
@@ -199,6 +247,27 @@ bool capture_run_failed(int r, const struct process_result *res, char *buf,
 			size_t size);
 int capture_makedumpfile_text(struct capture *cap, const char *out,
 			      const char *workdir, char *buf, size_t size);
+
+/* net.c */
+int phase_network(struct capture *cap);
+int phase_nfs_mount(struct capture *cap);
+int phase_ssh_begin(struct capture *cap);
+int phase_ssh_dmesg(struct capture *cap);
+int phase_ssh_vmcore(struct capture *cap);
+int phase_ssh_record(struct capture *cap);
+/* The real net_ioctl: req on a socket of its own. */
+int capture_net_ioctl(unsigned long req, void *arg);
+/* The mount(2) options of the NFS export (nfs_version's). */
+int capture_nfs_options(const struct capture *cap, char *buf, size_t size);
+/* An ssh command line: the options of every ssh the product runs. */
+#define CAPTURE_SSH_ARGV_MAX 32
+struct capture_ssh {
+	char key[CONF_VALUE_MAX], known[CONF_VALUE_MAX + 32];
+	char alias[300], timeout[48], port[16], dest[96], request[300];
+	char *argv[CAPTURE_SSH_ARGV_MAX];
+};
+int capture_ssh_argv(const struct capture *cap, const char *request,
+		     struct capture_ssh *ret);
 
 /* raw.c */
 int phase_raw_open(struct capture *cap);

@@ -45,7 +45,15 @@ static void say_started(struct capture *cap)
 {
 	const struct kdump_conf *c = &cap->conf;
 
-	if (c->dmesg_only)
+	/* A network target's directory is part of its URL. */
+	if (c->net != CONF_NET_NONE && c->dmesg_only)
+		capture_say(cap, "capture started: target %s, dump level dmesg: the kernel log alone",
+			    c->target);
+	else if (c->net != CONF_NET_NONE)
+		capture_say(cap, "capture started: target %s, dump level %u, %s",
+			    c->target, c->dump_level,
+			    conf_compression_to_string(c->compression));
+	else if (c->dmesg_only)
 		capture_say(cap, "capture started: target %s, path %s, dump level dmesg: the kernel log alone",
 			    c->target, c->path);
 	else

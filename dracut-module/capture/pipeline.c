@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
@@ -18,37 +19,66 @@
 /*
  * dmesg before the vmcore: small, and the most useful part of a dump.  The
  * record, the post hooks, the unmount and the action run whatever failed
- * before them, each doing nothing when what it needs was not made.
+ * before them, each doing nothing when what it needs was not made.  A
+ * network target first brings up its NIC; an NFS export is then mounted
+ * and written like a local filesystem, while an ssh dump keeps its small
+ * files in a local staging directory and sends each to the collector once
+ * written.  When the network, the NFS mount or ssh's begin fails and
+ * fallback is set, the kind becomes LOCAL (net.c) and the local phases
+ * that follow take over.
  */
 const struct capture_phase capture_phases[] = {
-	{ "configuration", phase_config, PHASE_FILE | PHASE_RAW },
-	{ "helpers", phase_helpers, PHASE_FILE | PHASE_RAW },
-	{ "deadline", phase_deadline, PHASE_FILE | PHASE_RAW },
-	{ "extra modules", phase_extra_modules, PHASE_FILE | PHASE_RAW },
-	{ "target", phase_target, PHASE_FILE },
-	{ "mount", phase_mount, PHASE_FILE },
+	{ "configuration", phase_config, PHASE_ANY },
+	{ "helpers", phase_helpers, PHASE_ANY },
+	{ "deadline", phase_deadline, PHASE_ANY },
+	{ "extra modules", phase_extra_modules, PHASE_ANY },
+	{ "network", phase_network, PHASE_NET },
+	{ "mount", phase_nfs_mount, PHASE_NFS },
+	{ "ssh begin", phase_ssh_begin, PHASE_SSH },
+	{ "target", phase_target, PHASE_LOCAL },
+	{ "mount", phase_mount, PHASE_LOCAL },
 	{ "dump directory", phase_dump_dir, PHASE_FILE },
-	{ "pre hooks", phase_pre_hooks, PHASE_FILE },
-	{ "dmesg", phase_dmesg, PHASE_FILE },
+	{ "pre hooks", phase_pre_hooks, PHASE_FILE | PHASE_SSH },
+	{ "dmesg", phase_dmesg, PHASE_FILE | PHASE_SSH },
+	{ "ssh dmesg", phase_ssh_dmesg, PHASE_SSH },
 	{ "vmcore", phase_vmcore, PHASE_FILE },
-	{ "record", phase_record, PHASE_FILE | PHASE_ALWAYS },
-	{ "post hooks", phase_post_hooks, PHASE_FILE | PHASE_ALWAYS },
+	{ "ssh vmcore", phase_ssh_vmcore, PHASE_SSH },
+	{ "record", phase_record, PHASE_FILE | PHASE_SSH | PHASE_ALWAYS },
+	{ "post hooks", phase_post_hooks, PHASE_FILE | PHASE_SSH | PHASE_ALWAYS },
+	{ "ssh record", phase_ssh_record, PHASE_SSH | PHASE_ALWAYS },
 	{ "unmount", phase_unmount, PHASE_FILE | PHASE_ALWAYS },
 	{ "raw device", phase_raw_open, PHASE_RAW },
 	{ "raw dmesg", phase_raw_dmesg, PHASE_RAW },
 	{ "raw vmcore", phase_raw_vmcore, PHASE_RAW },
 	{ "raw header", phase_raw_close, PHASE_RAW | PHASE_ALWAYS },
-	{ "action", phase_action, PHASE_FILE | PHASE_RAW | PHASE_ALWAYS },
+	{ "action", phase_action, PHASE_ANY | PHASE_ALWAYS },
 	{ NULL, NULL, 0 },
 };
+
+unsigned int capture_kind(const struct capture *cap)
+{
+	if (cap->conf.raw[0])
+		return PHASE_RAW;
+	switch (cap->conf.net) {
+	case CONF_NET_SSH:
+		return PHASE_SSH;
+	case CONF_NET_NFS:
+		return PHASE_NFS;
+	default:
+		return PHASE_LOCAL;
+	}
+}
 
 int capture_run(struct capture *cap, const struct capture_phase *phases)
 {
 	bool done = false;
 
 	for (const struct capture_phase *p = phases; p->run; p++) {
-		/* Which target is known once the configuration is read. */
-		unsigned int kind = cap->conf.raw[0] ? PHASE_RAW : PHASE_FILE;
+		/*
+		 * Which target is known once the configuration is read, and
+		 * changes when the fallback takes over.
+		 */
+		unsigned int kind = capture_kind(cap);
 		int r;
 
 		if (!(p->flags & kind))
@@ -93,6 +123,9 @@ void capture_init(struct capture *cap)
 		.watchdog = "/dev/watchdog0",
 		.always_kmsg_dump = "/sys/module/printk/parameters/always_kmsg_dump",
 		.pstore_backend = "/sys/module/pstore/parameters/backend",
+		.sys_class_net = "/sys/class/net",
+		.ssh = "ssh",
+		.net_stage = "/tmp/kdump-file-net",
 	};
 	cap->t_start = now_ms();
 	snprintf(cap->step, sizeof(cap->step), "starting");
@@ -102,6 +135,9 @@ void capture_init(struct capture *cap)
 	cap->dir_fd = -1;
 	cap->action_taken = -1;
 	cap->free_bytes = statvfs_free_bytes;
+	cap->net.vmcore_bytes = -1;
+	cap->net_ioctl = capture_net_ioctl;
+	cap->mount = mount;
 }
 
 void capture_done(struct capture *cap)

@@ -189,9 +189,15 @@ static void metadata_dump(const struct capture *cap, struct dump_metadata *m)
 			 conf_compression_to_string(c->compression));
 	}
 	m->complete = cap->result == 0;
-	m->vmcore_bytes = capture_file_size(cap->core);
+	/* An ssh dump's vmcore is on the collector alone. */
+	m->vmcore_bytes = c->net == CONF_NET_SSH ? cap->net.vmcore_bytes :
+		capture_file_size(cap->core);
 	m->dmesg_bytes = capture_file_size(cap->dmesg);
-	snprintf(m->target, sizeof(m->target), "%s", c->target);
+	/* Where the dump was meant to go, also when the fallback took it. */
+	snprintf(m->target, sizeof(m->target), "%s",
+		 cap->net.url[0] ? cap->net.url : c->target);
+	snprintf(m->fallback_reason, sizeof(m->fallback_reason), "%s",
+		 cap->net.fallback_reason);
 	snprintf(m->error, sizeof(m->error), "%s", cap->reason);
 }
 
@@ -298,7 +304,8 @@ void capture_record_failure(struct capture *cap, int err, const char *step,
 	if (err > 0 && strerrorname_np(err))
 		snprintf(rec.error, sizeof(rec.error), "%s", strerrorname_np(err));
 	snprintf(rec.target, sizeof(rec.target), "%s",
-		 c->raw[0] ? c->raw : c->target);
+		 c->raw[0] ? c->raw : cap->net.url[0] ? cap->net.url :
+		 c->target);
 	modules_loaded(cap->paths.proc_modules, rec.modules, sizeof(rec.modules));
 	rec.mem_free_kib = mem_free_kib(cap->paths.meminfo);
 	snprintf(rec.why, sizeof(rec.why), "%s", why[0] ? why : "no reason given");

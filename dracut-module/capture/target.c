@@ -194,8 +194,13 @@ int phase_dump_dir(struct capture *cap)
 	int r;
 
 	umask(0077);
-	snprintf(cap->base, sizeof(cap->base), "%s%s", cap->paths.mnt,
-		 strcmp(path, "/") ? path : "");
+	/* An NFS export: this machine's host dir in it (net.c). */
+	if (cap->conf.net == CONF_NET_NFS)
+		snprintf(cap->base, sizeof(cap->base), "%s/%s", cap->paths.mnt,
+			 cap->net.hostdir);
+	else
+		snprintf(cap->base, sizeof(cap->base), "%s%s", cap->paths.mnt,
+			 strcmp(path, "/") ? path : "");
 	r = mkdir_p(cap->base, 0700);
 	if (r < 0) {
 		capture_say(cap, "error: cannot create %s: %s", cap->base,

@@ -7,6 +7,7 @@
  * kills itself or sleeps.  Nothing is mounted and nothing reboots: the
  * state's reboot(2) and free space are replaced.
  */
+#include <arpa/inet.h>
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -15,6 +16,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <net/if.h>
+#include <net/route.h>
+#include <sys/ioctl.h>
 #include <sys/reboot.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -25,6 +29,8 @@
 #include "record.h"
 #include "tests.h"
 #include "util.h"
+
+/* Nothing here opens a socket or mounts: see net_setup(). */
 
 static char T[64];
 static char p_vmcore[128], p_mnt[128], p_mdf[128], p_conf[128],
@@ -120,6 +126,15 @@ static bool file_has(const char *path, const char *what)
 	free(s);
 	if (!r)
 		fprintf(stderr, "%s lacks: %s\n", path, what);
+	return r;
+}
+
+static bool file_lacks(const char *path, const char *what)
+{
+	char *s = slurp(path);
+	bool r = strstr(s, what) == NULL;
+
+	free(s);
 	return r;
 }
 
@@ -654,6 +669,14 @@ static void test_phase_table(void)
 	CHECK(phase_index(phase_vmcore) < phase_index(phase_record));
 	CHECK(phase_index(phase_record) < phase_index(phase_post_hooks));
 	CHECK(phase_index(phase_post_hooks) < phase_index(phase_unmount));
+	/* The fallback's local phases come after every network one. */
+	CHECK(phase_index(phase_extra_modules) < phase_index(phase_network));
+	CHECK(phase_index(phase_network) < phase_index(phase_nfs_mount));
+	CHECK(phase_index(phase_nfs_mount) < phase_index(phase_ssh_begin));
+	CHECK(phase_index(phase_ssh_begin) < phase_index(phase_target));
+	CHECK(phase_index(phase_dmesg) < phase_index(phase_ssh_dmesg));
+	CHECK(phase_index(phase_ssh_dmesg) < phase_index(phase_ssh_vmcore));
+	CHECK(phase_index(phase_post_hooks) < phase_index(phase_ssh_record));
 	CHECK(phase_index(phase_raw_open) < phase_index(phase_raw_dmesg));
 	CHECK(phase_index(phase_raw_dmesg) < phase_index(phase_raw_vmcore));
 	CHECK(phase_index(phase_raw_vmcore) < phase_index(phase_raw_close));
@@ -662,11 +685,18 @@ static void test_phase_table(void)
 		const struct capture_phase *p = &capture_phases[i];
 		bool always = p->run == phase_record ||
 			      p->run == phase_post_hooks ||
+			      p->run == phase_ssh_record ||
 			      p->run == phase_unmount ||
 			      p->run == phase_raw_close || p->run == phase_action;
 
 		CHECK(!!(p->flags & PHASE_ALWAYS) == always);
-		CHECK(p->flags & (PHASE_FILE | PHASE_RAW));
+		CHECK(p->flags & PHASE_ANY);
+		/* The network phases are for the network kinds alone. */
+		CHECK(!(p->run == phase_network || p->run == phase_nfs_mount ||
+			p->run == phase_ssh_begin || p->run == phase_ssh_vmcore) ||
+		      !(p->flags & (PHASE_LOCAL | PHASE_RAW)));
+		CHECK(!(p->run == phase_target || p->run == phase_mount) ||
+		      p->flags == PHASE_LOCAL);
 		CHECK(!(p->run == phase_target || p->run == phase_dmesg ||
 			p->run == phase_vmcore) || !(p->flags & PHASE_RAW));
 		CHECK(!(p->run == phase_raw_open || p->run == phase_raw_vmcore) ||
@@ -701,6 +731,503 @@ static void test_actions(void)
 	teardown(&cap);
 }
 
+/*
+ * Network targets.  /sys/class/net is a tree of files here, the ioctls and
+ * mount(2) are recorded instead of made, and ssh is a shell script that
+ * logs its arguments and plays the collector's kdump-file-receive: begin
+ * answers a NAME, what comes on stdin is kept under recv.*, and a file
+ * named fail-REQUEST makes that request fail as a collector would (and
+ * drop-REQUEST, without reading its stdin, as a dropped connection).
+ */
+#define MAC "52:54:00:12:34:56"
+#define CHAIN_NET "module virtio_net\nnet " MAC " 10.0.0.5/24 10.0.0.1\n" \
+	"collector 192.168.1.9\nhostdir host-0123456789ab\n"
+#define SSH_URL "ssh://kdump@collector.example/srv/crash"
+#define NFS_URL "nfs://collector.example/export/crash"
+
+static char p_chain[128], p_net[128], p_ssh[128], ioctls[4096];
+static char mount_src[256], mount_fstype[32], mount_opts[256];
+static int mount_errno;
+
+static void ioctl_log(const char *fmt, ...)
+{
+	size_t n = strlen(ioctls);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(ioctls + n, sizeof(ioctls) - n, fmt, ap);
+	va_end(ap);
+}
+
+static const char *sin_text(const struct sockaddr *sa)
+{
+	static char buf[4][INET_ADDRSTRLEN];
+	static unsigned int i;
+	struct sockaddr_in sin;
+
+	memcpy(&sin, sa, sizeof(sin));
+	i = (i + 1) % 4;
+	if (sin.sin_family != AF_INET)
+		return "?";
+	return inet_ntop(AF_INET, &sin.sin_addr, buf[i], sizeof(buf[i]));
+}
+
+static int fake_ioctl(unsigned long req, void *arg)
+{
+	struct ifreq *ifr = arg;
+	struct rtentry *rt = arg;
+
+	switch (req) {
+	case SIOCGIFFLAGS:
+		ifr->ifr_flags = IFF_BROADCAST;
+		return 0;
+	case SIOCSIFFLAGS:
+		ioctl_log("flags %s%s%s\n", ifr->ifr_name,
+			  ifr->ifr_flags & IFF_UP ? " up" : "",
+			  ifr->ifr_flags & IFF_BROADCAST ? " broadcast" : "");
+		return 0;
+	case SIOCSIFADDR:
+		ioctl_log("addr %s %s\n", ifr->ifr_name, sin_text(&ifr->ifr_addr));
+		return 0;
+	case SIOCSIFNETMASK:
+		ioctl_log("netmask %s %s\n", ifr->ifr_name,
+			  sin_text(&ifr->ifr_netmask));
+		return 0;
+	case SIOCADDRT:
+		ioctl_log("route %s/%s via %s dev %s%s%s%s\n",
+			  sin_text(&rt->rt_dst), sin_text(&rt->rt_genmask),
+			  sin_text(&rt->rt_gateway), rt->rt_dev,
+			  rt->rt_flags & RTF_UP ? " U" : "",
+			  rt->rt_flags & RTF_GATEWAY ? "G" : "",
+			  rt->rt_flags & RTF_HOST ? "H" : "");
+		return 0;
+	default:
+		ioctl_log("unexpected %lx\n", req);
+		return -EINVAL;
+	}
+}
+
+static int fake_mount(const char *src, const char *target,
+		      const char *fstype, unsigned long flags, const void *data)
+{
+	(void)target;
+	(void)flags;
+	snprintf(mount_src, sizeof(mount_src), "%s", src);
+	snprintf(mount_fstype, sizeof(mount_fstype), "%s", fstype);
+	snprintf(mount_opts, sizeof(mount_opts), "%s", (const char *)data);
+	if (mount_errno) {
+		errno = mount_errno;
+		return -1;
+	}
+	return 0;
+}
+
+/* One interface of the fake /sys/class/net. */
+static void nic(const char *name, const char *mac, const char *carrier,
+		const char *operstate)
+{
+	char d[256];
+
+	snprintf(d, sizeof(d), "%s/%s", p_net, name);
+	CHECK(mkdir_p(d, 0755) == 0);
+	test_put(d, "address", mac);
+	if (carrier)
+		test_put(d, "carrier", carrier);
+	test_put(d, "operstate", operstate);
+}
+
+static void write_ssh(void)
+{
+	put(p_ssh,
+	    "#!/bin/sh\n"
+	    "echo \"$*\" >> %s/ssh.args\n"
+	    "for a; do req=$a; done\n"
+	    "set -- $req\n"
+	    "if [ -e %s/fail-$1 ]; then\n"
+	    "	[ -e %s/drop-$1 ] || cat > /dev/null\n"
+	    "	cat %s/fail-$1 >&2\n"
+	    "	exit 255\n"
+	    "fi\n"
+	    "case $1 in\n"
+	    "begin) echo 2026-01-02-03:04:05 ;;\n"
+	    "dmesg) cat > %s/recv.dmesg ;;\n"
+	    "vmcore) cat > %s/recv.vmcore; echo \"ok $(wc -c < %s/recv.vmcore)\" ;;\n"
+	    "file) cat > %s/recv.$3 ;;\n"
+	    "*) echo \"kdump-file-receive: refused: $1\" >&2; exit 1 ;;\n"
+	    "esac\n",
+	    T, T, T, T, T, T, T, T);
+	CHECK(chmod(p_ssh, 0755) == 0);
+}
+
+/* The host tree of setup() and a network: chain, NICs, ssh, recorders. */
+static void net_setup(struct capture *cap, const char *conf, const char *chain)
+{
+	char stage[160];
+
+	setup(cap, "");
+	put(p_conf, conf, T);
+	snprintf(p_chain, sizeof(p_chain), "%s/chain", T);
+	snprintf(p_net, sizeof(p_net), "%s/class-net", T);
+	snprintf(p_ssh, sizeof(p_ssh), "%s/ssh", T);
+	snprintf(stage, sizeof(stage), "%s/stage", T);
+	put(p_chain, "%s", chain);
+	nic("lo", "00:00:00:00:00:00", "1", "unknown");
+	nic("eth0", "52:54:00:00:00:01", "1", "up");
+	/* The capture kernel's name, not the running system's. */
+	nic("eth7", "52:54:00:12:34:56", "1", "up");
+	write_ssh();
+	cap->paths.chain = p_chain;
+	cap->paths.sys_class_net = p_net;
+	cap->paths.ssh = p_ssh;
+	cap->paths.net_stage = strdup(stage);
+	cap->net_ioctl = fake_ioctl;
+	cap->mount = fake_mount;
+	ioctls[0] = mount_src[0] = mount_fstype[0] = mount_opts[0] = '\0';
+	mount_errno = 0;
+}
+
+static void net_teardown(struct capture *cap)
+{
+	free((char *)cap->paths.net_stage);
+	teardown(cap);
+}
+
+static char *tpath(const char *name)
+{
+	static char buf[4][PATH_MAX];
+	static unsigned int i;
+
+	i = (i + 1) % 4;
+	snprintf(buf[i], sizeof(buf[i]), "%s/%s", T, name);
+	return buf[i];
+}
+
+static const struct capture_phase host_net_phases[] = {
+	{ "configuration", phase_config, PHASE_ANY },
+	{ "deadline", phase_deadline, PHASE_ANY },
+	{ "network", phase_network, PHASE_NET },
+	{ "mount", phase_nfs_mount, PHASE_NFS },
+	{ "ssh begin", phase_ssh_begin, PHASE_SSH },
+	{ "dump directory", phase_dump_dir, PHASE_FILE },
+	{ "pre hooks", phase_pre_hooks, PHASE_FILE | PHASE_SSH },
+	{ "dmesg", phase_dmesg, PHASE_FILE | PHASE_SSH },
+	{ "ssh dmesg", phase_ssh_dmesg, PHASE_SSH },
+	{ "vmcore", phase_vmcore, PHASE_FILE },
+	{ "ssh vmcore", phase_ssh_vmcore, PHASE_SSH },
+	{ "record", phase_record, PHASE_FILE | PHASE_SSH | PHASE_ALWAYS },
+	{ "post hooks", phase_post_hooks, PHASE_FILE | PHASE_SSH | PHASE_ALWAYS },
+	{ "ssh record", phase_ssh_record, PHASE_SSH | PHASE_ALWAYS },
+	{ "action", phase_action, PHASE_ANY | PHASE_ALWAYS },
+	{ NULL, NULL, 0 },
+};
+
+#define CONF_NFS "target = " NFS_URL "\nnet_timeout = 2\n"
+
+static void test_network(void)
+{
+	unsigned long long t;
+	struct capture cap;
+	pid_t pid;
+
+	/* The NIC found by its MAC, configured, the one route added. */
+	net_setup(&cap, CONF_NFS, CHAIN_NET);
+	CHECK(phase_config(&cap) == 0);
+	CHECK(phase_network(&cap) == 0);
+	CHECK(strcmp(cap.net.ifname, "eth7") == 0);
+	CHECK(strcmp(ioctls,
+		     "flags lo up broadcast\n"
+		     "addr eth7 10.0.0.5\n"
+		     "netmask eth7 255.255.255.0\n"
+		     "flags eth7 up broadcast\n"
+		     "route 192.168.1.9/255.255.255.255 via 10.0.0.1 dev eth7 UGH\n") == 0);
+	CHECK(log_has("found eth7 (MAC " MAC ") in "));
+	CHECK(log_has("route to the collector 192.168.1.9 via 10.0.0.1"));
+	CHECK(log_has("network up in "));
+	CHECK(strcmp(cap.net.url, NFS_URL) == 0);
+	net_teardown(&cap);
+
+	/* On-link: no route at all; an odd prefix; the MAC in upper case. */
+	net_setup(&cap, CONF_NFS,
+		  "net 52:54:00:12:34:56 172.16.9.200/20 -\n"
+		  "collector 172.16.1.1\nhostdir h-0123456789ab\n");
+	nic("eth7", "52:54:00:12:34:56", "1", "unknown");
+	nic("eth8", "52:54:00:AB:CD:EF", "1", "up");
+	put(p_chain, "net 52:54:00:ab:cd:ef 172.16.9.200/20 -\n"
+	    "collector 172.16.1.1\nhostdir h-0123456789ab\n");
+	CHECK(phase_config(&cap) == 0);
+	CHECK(phase_network(&cap) == 0);
+	CHECK(strcmp(cap.net.ifname, "eth8") == 0);
+	CHECK(strstr(ioctls, "netmask eth8 255.255.240.0\n") != NULL);
+	CHECK(strstr(ioctls, "route") == NULL);
+	CHECK(log_has("collector 172.16.1.1 is on-link"));
+	net_teardown(&cap);
+
+	/* The carrier is waited for. */
+	net_setup(&cap, CONF_NFS, CHAIN_NET);
+	nic("eth7", MAC, "0", "down");
+	CHECK(phase_config(&cap) == 0);
+	pid = fork();
+	if (pid == 0) {
+		char d[256];
+
+		usleep(400 * 1000);
+		snprintf(d, sizeof(d), "%s/eth7", p_net);
+		test_put(d, "carrier", "1");
+		test_put(d, "operstate", "up");
+		_exit(0);
+	}
+	CHECK(pid > 0);
+	CHECK(phase_network(&cap) == 0);
+	CHECK(cap.net.t_link >= 300);
+	CHECK(log_has("link up on eth7 in "));
+	CHECK(waitpid(pid, NULL, 0) == pid);
+	net_teardown(&cap);
+
+	/* No link: fails within net_timeout, saying which NIC. */
+	net_setup(&cap, CONF_NFS, CHAIN_NET);
+	nic("eth7", MAC, NULL, "down");
+	CHECK(phase_config(&cap) == 0);
+	t = now_ms();
+	CHECK(phase_network(&cap) == -ENETDOWN);
+	CHECK(now_ms() - t < 4000);
+	CHECK(log_has("error: no link on eth7 (MAC " MAC ") within net_timeout (2s)"));
+	net_teardown(&cap);
+
+	/* No NIC with the MAC: fails within net_timeout. */
+	net_setup(&cap, CONF_NFS,
+		  "net 52:54:00:99:99:99 10.0.0.5/24 10.0.0.1\n"
+		  "collector 192.168.1.9\nhostdir host-0123456789ab\n");
+	CHECK(phase_config(&cap) == 0);
+	t = now_ms();
+	CHECK(phase_network(&cap) == -ENODEV);
+	CHECK(now_ms() - t >= 1900 && now_ms() - t < 4000);
+	CHECK(log_has("error: no network interface with MAC 52:54:00:99:99:99 within net_timeout (2s)"));
+	CHECK(ioctls[0] == '\0');
+	net_teardown(&cap);
+
+	/* A chain without the network's lines. */
+	net_setup(&cap, CONF_NFS, "module virtio_net\n");
+	CHECK(phase_config(&cap) == 0);
+	CHECK(phase_network(&cap) == -EINVAL);
+	CHECK(log_has("has no usable net, collector and hostdir lines"));
+	net_teardown(&cap);
+}
+
+static void test_nfs(void)
+{
+	struct capture cap;
+	char buf[256], *vmcore;
+
+	net_setup(&cap, CONF_NFS "nfs_version = 3\n", CHAIN_NET);
+	CHECK(phase_config(&cap) == 0);
+	CHECK(phase_network(&cap) == 0);
+	CHECK(capture_nfs_options(&cap, buf, sizeof(buf)) == 0);
+	CHECK(strcmp(buf, "vers=3,nolock,proto=tcp,mountproto=tcp,addr=192.168.1.9,mountaddr=192.168.1.9,hard,timeo=100,retrans=3") == 0);
+	CHECK(capture_nfs_options(&cap, buf, 20) == -ENAMETOOLONG);
+	net_teardown(&cap);
+
+	/* The export mounted, the dump in this machine's host dir. */
+	net_setup(&cap, CONF_NFS "capture_timeout = 600\n", CHAIN_NET);
+	CHECK(capture_run(&cap, host_net_phases) == 0);
+	CHECK(strcmp(mount_src, "192.168.1.9:/export/crash") == 0);
+	CHECK(strcmp(mount_fstype, "nfs4") == 0);
+	CHECK(strcmp(mount_opts, "vers=4.2,addr=192.168.1.9,clientaddr=10.0.0.5,hard,timeo=100,retrans=3") == 0);
+	CHECK(cap.mounted);
+	snprintf(buf, sizeof(buf), "%s/host-0123456789ab/", p_mnt);
+	CHECK(strncmp(cap.dir, buf, strlen(buf)) == 0);
+	CHECK(exists(cap.dir, "vmcore"));
+	CHECK(log_has("saving to /host-0123456789ab/"));
+	CHECK(file_has(cap.meta, "\"target\": \"" NFS_URL "\""));
+	CHECK(file_has(cap.meta, "\"complete\": true"));
+	CHECK(file_lacks(cap.meta, "fallback_reason"));
+	vmcore = slurp(tpath("args"));
+	CHECK(strstr(vmcore, "-F") == NULL);
+	free(vmcore);
+	net_teardown(&cap);
+
+	/* The mount fails, no fallback: failure_action. */
+	net_setup(&cap, CONF_NFS, CHAIN_NET);
+	mount_errno = EHOSTUNREACH;
+	CHECK(capture_run(&cap, host_net_phases) == -EHOSTUNREACH);
+	CHECK(log_has("error: cannot mount 192.168.1.9:/export/crash (nfs4) on "));
+	CHECK(strstr(cap.last_error, "No route to host") != NULL);
+	CHECK(cap.action_taken == ACTION_REBOOT);
+	CHECK(!cap.dir[0]);
+	net_teardown(&cap);
+}
+
+#define CONF_SSH "target = " SSH_URL "\nssh_key = %s/key/id_ed25519\n" \
+	"keep = 3\nnet_timeout = 7\ncapture_timeout = 600\n"
+#define SSH_OPTS "-F /dev/null -i %s/key/id_ed25519 -o IdentitiesOnly=yes " \
+	"-o BatchMode=yes -o StrictHostKeyChecking=yes " \
+	"-o UserKnownHostsFile=%s/key/known_hosts " \
+	"-o GlobalKnownHostsFile=/dev/null -o HostKeyAlias=collector.example " \
+	"-o ConnectTimeout=7 -o ServerAliveInterval=10 " \
+	"-o ServerAliveCountMax=6 -p 22 kdump@192.168.1.9 "
+
+static void test_ssh(void)
+{
+	char want[1024], stage[256];
+	struct capture cap;
+	char *args;
+
+	net_setup(&cap, "", CHAIN_NET);
+	put(p_conf, CONF_SSH "post_hook = %s/hook\n", T, T);
+	write_hook(0);
+	CHECK(capture_run(&cap, host_net_phases) == 0);
+	/* Exactly the design's options, the collector by address. */
+	args = slurp(tpath("ssh.args"));
+	snprintf(want, sizeof(want), SSH_OPTS "begin 3 1700000000\n", T, T);
+	CHECK(strstr(args, want) == args);
+	CHECK(strstr(args, "StrictHostKeyChecking=no") == NULL);
+	/* dmesg, vmcore, then hooks.log and metadata.json last. */
+	CHECK(strstr(args, "dmesg 2026-01-02-03:04:05\n") != NULL);
+	CHECK(strstr(args, "dmesg 2026-01-02-03:04:05\n") <
+	      strstr(args, "vmcore 2026-01-02-03:04:05\n"));
+	CHECK(strstr(args, "vmcore 2026-01-02-03:04:05\n") <
+	      strstr(args, "file 2026-01-02-03:04:05 hooks.log\n"));
+	CHECK(strstr(args, "hooks.log\n") <
+	      strstr(args, "file 2026-01-02-03:04:05 metadata.json\n"));
+	free(args);
+	/* makedumpfile's flattened output, with the local target's options. */
+	CHECK(file_has(tpath("args"), "-F -l -d 31 "));
+	CHECK(file_has(tpath("recv.dmesg"), "Kernel panic - not syncing"));
+	CHECK(file_has(tpath("recv.vmcore"), "KDUMP flattened"));
+	CHECK(file_has(tpath("recv.hooks.log"), "== post hook"));
+	CHECK(file_has(tpath("recv.metadata.json"), "\"complete\": true"));
+	CHECK(file_has(tpath("recv.metadata.json"), "\"vmcore_bytes\": 15"));
+	CHECK(file_has(tpath("recv.metadata.json"), "\"target\": \"" SSH_URL "\""));
+	CHECK(file_has(tpath("recv.metadata.json"), "\"phase\": \"post\""));
+	/* The staging directory holds the small files, never the vmcore. */
+	snprintf(stage, sizeof(stage), "%s/stage/2026-01-02-03:04:05", T);
+	CHECK(strcmp(cap.dir, stage) == 0);
+	CHECK(exists(stage, "dmesg.txt") && exists(stage, "metadata.json"));
+	CHECK(!exists(stage, "vmcore") && !exists(stage, "vmcore-incomplete"));
+	CHECK(log_has("capture started: target " SSH_URL ", dump level 31, lzo\n"));
+	CHECK(log_has("saving to collector.example:/srv/crash/host-0123456789ab/2026-01-02-03:04:05"));
+	CHECK(log_has("vmcore sent (15 bytes in "));
+	CHECK(cap.action_taken == ACTION_REBOOT && cap.result == 0);
+	net_teardown(&cap);
+
+	/* The collector fails the vmcore: said, the record still sent. */
+	net_setup(&cap, "", CHAIN_NET);
+	put(p_conf, CONF_SSH "failure_action = halt\n", T);
+	put(tpath("fail-vmcore"), "kdump-file-receive: error: no space left\n");
+	CHECK(capture_run(&cap, host_net_phases) == -EIO);
+	CHECK(strstr(cap.reason, "ssh vmcore 2026-01-02-03:04:05 to kdump@192.168.1.9 (collector.example) failed: exit 255: kdump-file-receive: error: no space left") != NULL);
+	CHECK(log_has("ssh: kdump-file-receive: error: no space left"));
+	CHECK(file_has(tpath("recv.metadata.json"), "\"complete\": false"));
+	CHECK(file_has(tpath("recv.metadata.json"), "no space left"));
+	CHECK(cap.action_taken == ACTION_HALT);
+	net_teardown(&cap);
+
+	/* makedumpfile fails: its failure is the reason, not ssh's. */
+	net_setup(&cap, "", CHAIN_NET);
+	put(p_conf, CONF_SSH, T);
+	write_makedumpfile(0, "", 4);
+	CHECK(capture_run(&cap, host_net_phases) == -EIO);
+	CHECK(strcmp(cap.reason, "makedumpfile failed with status 4") == 0);
+	CHECK(file_has(tpath("recv.metadata.json"), "makedumpfile failed with status 4"));
+	net_teardown(&cap);
+
+	/* ssh goes first: makedumpfile's SIGPIPE is not the cause. */
+	net_setup(&cap, "", CHAIN_NET);
+	put(p_conf, CONF_SSH, T);
+	write_makedumpfile(0, "head -c 4000000 /dev/zero", 0);
+	put(tpath("fail-vmcore"), "Connection reset by peer\n");
+	put(tpath("drop-vmcore"), "");
+	CHECK(capture_run(&cap, host_net_phases) == -EIO);
+	CHECK(strstr(cap.reason, "ssh vmcore 2026-01-02-03:04:05 to kdump@192.168.1.9 (collector.example) failed: exit 255: Connection reset by peer") != NULL);
+	net_teardown(&cap);
+
+	/* begin fails without a fallback: failure_action, the reason kept. */
+	net_setup(&cap, "", CHAIN_NET);
+	put(p_conf, CONF_SSH, T);
+	put(tpath("fail-begin"), "ssh: connect to host 192.168.1.9 port 22: Connection refused\n");
+	CHECK(capture_run(&cap, host_net_phases) == -EIO);
+	CHECK(log_has("error: ssh begin 3 1700000000 to kdump@192.168.1.9 (collector.example) failed: exit 255: ssh: connect to host 192.168.1.9 port 22: Connection refused"));
+	CHECK(strstr(cap.last_error, "Connection refused") != NULL);
+	CHECK(!cap.dir[0] && !exists(T, "recv.dmesg"));
+	CHECK(cap.action_taken == ACTION_REBOOT);
+	net_teardown(&cap);
+}
+
+#define FALLBACK_LINE "fallback UUID=0123-abcd /var/crash\n"
+
+static void test_fallback(void)
+{
+	struct capture cap;
+	char buf[256];
+
+	/* ssh begin fails: the local fallback takes the whole dump. */
+	net_setup(&cap, "", CHAIN_NET FALLBACK_LINE);
+	put(p_conf, CONF_SSH "fallback = /var/crash\nfinal_action = poweroff\n", T);
+	put(tpath("fail-begin"), "ssh: connect to host 192.168.1.9 port 22: Connection refused\n");
+	CHECK(capture_run(&cap, host_net_phases) == 0);
+	CHECK(log_has("warning: ssh begin 3 1700000000 to kdump@192.168.1.9"));
+	CHECK(log_has("falling back to /var/crash (UUID=0123-abcd, /var/crash) instead of " SSH_URL));
+	CHECK(strcmp(cap.conf.target, "UUID=0123-abcd") == 0);
+	CHECK(capture_kind(&cap) == PHASE_LOCAL);
+	snprintf(buf, sizeof(buf), "%s/var/crash/", p_mnt);
+	CHECK(strncmp(cap.dir, buf, strlen(buf)) == 0);
+	CHECK(exists(cap.dir, "vmcore") && exists(cap.dir, "dmesg.txt"));
+	CHECK(file_has(cap.meta, "\"complete\": true"));
+	CHECK(file_has(cap.meta, "\"target\": \"" SSH_URL "\""));
+	CHECK(file_has(cap.meta, "\"fallback_reason\": \"ssh begin 3 1700000000 to kdump@192.168.1.9 (collector.example) failed: exit 255: ssh: connect to host 192.168.1.9 port 22: Connection refused\""));
+	/* Nothing more went to the collector. */
+	CHECK(file_has(tpath("ssh.args"), "begin"));
+	CHECK(file_lacks(tpath("ssh.args"), "dmesg"));
+	CHECK(cap.action_taken == ACTION_POWEROFF);
+	net_teardown(&cap);
+
+	/* No NIC: the same for an NFS target, before anything is mounted. */
+	net_setup(&cap, "target = " NFS_URL "\nnet_timeout = 1\nfallback = /var/crash\n",
+		  "net 52:54:00:99:99:99 10.0.0.5/24 -\ncollector 192.168.1.9\n"
+		  "hostdir host-0123456789ab\n" FALLBACK_LINE);
+	CHECK(capture_run(&cap, host_net_phases) == 0);
+	CHECK(!mount_src[0]);
+	CHECK(exists(cap.dir, "vmcore"));
+	CHECK(file_has(cap.meta, "\"target\": \"" NFS_URL "\""));
+	CHECK(file_has(cap.meta, "\"fallback_reason\": \"no network interface with MAC 52:54:00:99:99:99 within net_timeout (1s)\""));
+	net_teardown(&cap);
+
+	/* The NFS mount fails. */
+	net_setup(&cap, CONF_NFS "fallback = /var/crash\n",
+		  CHAIN_NET FALLBACK_LINE);
+	mount_errno = EACCES;
+	CHECK(capture_run(&cap, host_net_phases) == 0);
+	CHECK(exists(cap.dir, "vmcore"));
+	CHECK(file_has(cap.meta, "\"fallback_reason\": \"cannot mount 192.168.1.9:/export/crash (nfs4) on "));
+	CHECK(!cap.mounted);
+	net_teardown(&cap);
+
+	/* fallback set but the chain has none: a failure that says so. */
+	net_setup(&cap, "", CHAIN_NET);
+	put(p_conf, CONF_SSH "fallback = /var/crash\n", T);
+	put(tpath("fail-begin"), "Connection refused\n");
+	CHECK(capture_run(&cap, host_net_phases) == -EIO);
+	CHECK(log_has("no fallback line in "));
+	net_teardown(&cap);
+}
+
+static void test_ssh_argv(void)
+{
+	struct capture_ssh s;
+	struct capture cap;
+	char line[2048] = "";
+	size_t n = 0;
+
+	net_setup(&cap, "target = ssh://u@10.1.2.3:2222/d\nnet_timeout = 90\n",
+		  CHAIN_NET);
+	CHECK(phase_config(&cap) == 0);
+	snprintf(cap.net.collector, sizeof(cap.net.collector), "10.1.2.3");
+	CHECK(capture_ssh_argv(&cap, "list", &s) == 0);
+	for (char **a = s.argv + 1; *a; a++)
+		n += snprintf(line + n, sizeof(line) - n, "%s%s", n ? " " : "", *a);
+	CHECK(strcmp(line, "-F /dev/null -i /etc/kdump-file/ssh/id_ed25519 -o IdentitiesOnly=yes -o BatchMode=yes -o StrictHostKeyChecking=yes -o UserKnownHostsFile=/etc/kdump-file/ssh/known_hosts -o GlobalKnownHostsFile=/dev/null -o HostKeyAlias=10.1.2.3 -o ConnectTimeout=90 -o ServerAliveInterval=10 -o ServerAliveCountMax=6 -p 2222 u@10.1.2.3 list") == 0);
+	net_teardown(&cap);
+}
+
 int main(void)
 {
 	/* The deadline process ends before the capture's last steps. */
@@ -719,5 +1246,10 @@ int main(void)
 	test_config();
 	test_actions();
 	test_phase_table();
+	test_network();
+	test_nfs();
+	test_ssh();
+	test_ssh_argv();
+	test_fallback();
 	return tests_done();
 }

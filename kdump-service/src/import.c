@@ -29,6 +29,8 @@ static const struct {
 	[IK_PATH] = { "path" },
 	[IK_TARGET] = { "target" },
 	[IK_RAW] = { "raw" },
+	[IK_SSH_KEY] = { "ssh_key" },
+	[IK_FALLBACK] = { "fallback" },
 	[IK_DUMP_LEVEL] = { "dump_level" },
 	[IK_COMPRESSION] = { "compression" },
 	[IK_MAKEDUMPFILE_ARGS] = { "makedumpfile_args", true, false },
@@ -47,10 +49,6 @@ static const struct {
 	[IK_EXTRA_MODULES] = { "extra_modules", true, true },
 };
 
-#define REASON_NETWORK                                                        \
-	"network dump targets are not supported by kdump-file yet: it dumps " \
-	"to a local filesystem (path, target) or a raw device (raw); "        \
-	"import stops unless --local-instead makes the directory a local path"
 #define REASON_EXPANSION                                                      \
 	"uses shell expansion ($, ` or a glob), which import does not "      \
 	"evaluate: set the kdump-file key by hand"
@@ -158,9 +156,10 @@ static void note(struct import *im, enum import_kind kind,
 static int check_value(enum import_key k, const char *v, char *why,
 		       size_t size)
 {
-	char text[CONF_VALUE_MAX + 64];
+	char text[CONF_VALUE_MAX + 128];
 	struct conf_error e;
 	struct kdump_conf c;
+	const char *target = "";
 	int r;
 
 	memset(&e, 0, sizeof(e));
@@ -172,7 +171,13 @@ static int check_value(enum import_key k, const char *v, char *why,
 		snprintf(why, size, "'#' starts a comment in kdump-file.conf");
 		return -EINVAL;
 	}
-	snprintf(text, sizeof(text), "%s = %s\n", keys[k].name, v);
+	/*
+	 * conf.c takes ssh_key and fallback beside a network target only:
+	 * one of the kind they belong to stands for the target carried.
+	 */
+	if (k == IK_SSH_KEY || k == IK_FALLBACK)
+		target = "target = ssh://root@localhost/var/crash\n";
+	snprintf(text, sizeof(text), "%s%s = %s\n", target, keys[k].name, v);
 	r = conf_parse_buffer(&c, text, strlen(text), &e);
 	if (r < 0)
 		snprintf(why, size, "%s", e.msg);
@@ -356,7 +361,7 @@ static void map_makedumpfile(struct import *im, const char *setting,
 		}
 		if (strcmp(o.name, "-F") == 0) {
 			note(im, IMPORT_NO_NEED, setting, w,
-			     "kdump-file writes a flattened dump by itself where it needs one (to a raw device)");
+			     "kdump-file writes a flattened dump by itself where it needs one (to a raw device, or over SSH)");
 			continue;
 		}
 		/* A later one of the same option, or compression, wins. */
@@ -777,45 +782,122 @@ static const char *const kdump_tools_network[] = {
 #define KDUMP_TOOLS_KERNEL_LINK "/var/lib/kdump/vmlinuz"
 #define KDUMP_TOOLS_INITRD_LINK "/var/lib/kdump/initrd.img"
 
+/* The network target carries into target = URL. */
+static bool remote_carried(const struct import *im)
+{
+	return im->remote[0] && !im->remote_refused[0] && !im->local_instead;
+}
+
+static bool remote_is_ssh(const struct import *im)
+{
+	return strcasecmp(im->remote, "ssh") == 0;
+}
+
 /*
  * The network target itself (kdump-tools' SSH, NFS, FTP; kdump.conf's ssh,
- * nfs): with --local-instead its directory becomes path, which changes
- * where dumps go and is said so; without, import stops (import_check()).
+ * nfs): target = its URL, which puts the dumps in a directory per machine
+ * there; with --local-instead its directory becomes path, which changes
+ * where dumps go and is said so.  One kdump-file cannot dump to stops
+ * import (import_check()).
  */
 static void map_remote(struct import *im, const char *setting)
 {
-	if (!im->local_instead) {
-		note(im, IMPORT_NOT_CARRIED, setting, NULL, REASON_NETWORK);
+	/* kdump-config savecore saves to each of FTP, SSH and NFS set. */
+	if (strcmp(setting, im->remote) != 0) {
+		note(im, IMPORT_NOT_CARRIED, setting, NULL,
+		     "kdump-tools dumped there as well as to %s; kdump-file dumps to one target, %s",
+		     im->remote, im->remote);
 		return;
 	}
-	add_from(im, IK_PATH, setting);
-	note(im, IMPORT_CHANGED, setting, NULL,
-	     "dumps went to %s; with --local-instead they go to path = %s on this machine instead",
-	     im->remote_where, im->remote_path);
+	if (im->local_instead) {
+		add_from(im, IK_PATH, setting);
+		note(im, IMPORT_CHANGED, setting, NULL,
+		     "dumps went to %s; with --local-instead they go to path = %s on this machine instead",
+		     im->remote_where, im->remote_path);
+		return;
+	}
+	if (im->remote_refused[0]) {
+		note(im, IMPORT_NOT_CARRIED, setting, NULL,
+		     "%s; import stops unless --local-instead makes the directory a local path",
+		     im->remote_refused);
+		return;
+	}
+	if (!carry(im, IK_TARGET, im->remote_url, setting, NULL))
+		return;
+	if (remote_is_ssh(im))
+		note(im, IMPORT_CHANGED, setting, NULL,
+		     "dumps go to a directory per machine, HOSTNAME-MID12, in %s on the collector, which needs kdump-file installed; run kdump-file propagate here to pin its host key and install this machine's key there, restricted to kdump-file-receive",
+		     im->remote_path);
+	else
+		note(im, IMPORT_CHANGED, setting, NULL,
+		     "dumps go to a directory per machine, HOSTNAME-MID12, in the export, which the capture mounts with NFS version 4 (nfs_version = 3 for a server without it)");
 }
 
 /* A setting for the network target only: SSH_KEY, NFS_TIMEO, sshkey... */
-static void map_remote_only(struct import *im, const char *setting,
+static void map_remote_only(struct import *im, const struct assign *a,
 			    const char *targets)
 {
-	if (im->remote[0])
-		note(im, IMPORT_NO_NEED, setting, NULL,
+	const char *n = a->label, *v = a->value, *name = a->name;
+	bool nfs_only = strncmp(name, "NFS_", 4) == 0;
+
+	if (!im->remote[0]) {
+		note(im, IMPORT_NO_NEED, n, NULL,
+		     "used only with %s, and none is set", targets);
+		return;
+	}
+	if (!remote_carried(im)) {
+		note(im, IMPORT_NO_NEED, n, NULL,
 		     "only for the network target %s, which kdump-file does not use",
 		     im->remote);
-	else
-		note(im, IMPORT_NO_NEED, setting, NULL,
-		     "used only with %s, and none is set", targets);
+		return;
+	}
+	if (strcmp(name, "HOSTTAG") == 0) {
+		note(im, IMPORT_CHANGED, n, NULL,
+		     "kdump-tools named each dump HOST-STAMP by the %s; kdump-file names a directory per machine itself, HOSTNAME-MID12 (the host name and the first 12 hex digits of /etc/machine-id), a dump directory per crash in it",
+		     strcmp(v, "hostname") == 0 ? "host name" : "IP address");
+	} else if (strcmp(name, "SSH_KEY") == 0 || strcmp(name, "sshkey") == 0) {
+		if (!remote_is_ssh(im))
+			note(im, IMPORT_NO_NEED, n, NULL,
+			     "only for an SSH target, and dumps go over NFS");
+		else if (a->expands)
+			note(im, IMPORT_NOT_CARRIED, n, NULL, REASON_EXPANSION);
+		else if (carry(im, IK_SSH_KEY, v, n, NULL))
+			note(im, IMPORT_CHANGED, n, NULL,
+			     "kdump-file propagate installs this key on the collector restricted to kdump-file-receive, in place of the line that let it run any command there");
+	} else if (strncmp(name, "FTP", 3) == 0 ||
+		   (nfs_only && remote_is_ssh(im)) ||
+		   (strcmp(name, "SSH_KDUMP_RETRY") == 0 && !remote_is_ssh(im))) {
+		note(im, IMPORT_NO_NEED, n, NULL,
+		     "not for the network target %s, which dumps go to",
+		     im->remote);
+	} else if (strcmp(name, "NFS_TIMEO") == 0 ||
+		   strcmp(name, "NFS_RETRANS") == 0) {
+		note(im, IMPORT_NOT_CARRIED, n, NULL,
+		     "kdump-tools mounted the export soft, giving up after NFS_TIMEO and NFS_RETRANS; kdump-file's capture mounts it with the kernel's NFS defaults, and net_timeout (90 seconds) bounds reaching the collector");
+	} else {
+		note(im, IMPORT_NOT_CARRIED, n, NULL,
+		     "kdump-file tries to reach the collector for net_timeout seconds (90 by default), not a number of times");
+	}
 }
 
 /* The dump directory: on the network target, if there is one. */
 static void map_path(struct import *im, const char *setting, const char *v)
 {
-	if (im->remote[0] && !im->local_instead)
+	if (!im->remote[0] || im->local_instead) {
+		carry(im, IK_PATH, v, setting, NULL);
+	} else if (im->remote_refused[0]) {
 		note(im, IMPORT_NOT_CARRIED, setting, NULL,
 		     "the directory for %s, not on this machine: kdump-file cannot dump there",
 		     im->remote_where);
-	else
-		carry(im, IK_PATH, v, setting, NULL);
+	} else if (strcmp(im->remote, "NFS") == 0) {
+		/* kdump-config savecore mounts NFS on KDUMP_COREDIR. */
+		note(im, IMPORT_NO_NEED, setting, NULL,
+		     "where kdump-tools mounted the NFS export; kdump-file's capture mounts it itself, and the dumps go in the export as they did");
+	} else {
+		add_from(im, IK_TARGET, setting);
+		note(im, IMPORT_CARRIED, setting, NULL,
+		     "the directory in target = %s", im->remote_url);
+	}
 }
 
 static const char *const kdump_tools_remote[] = { "SSH", "NFS", "FTP", NULL };
@@ -842,7 +924,7 @@ static void map_kdump_tools(struct import *im, const struct assign *a)
 		return;
 	}
 	if (in_list(a->name, kdump_tools_network)) {
-		map_remote_only(im, n, "SSH=, NFS= or FTP=");
+		map_remote_only(im, a, "SSH=, NFS= or FTP=");
 		return;
 	}
 	if (a->expands) {
@@ -874,7 +956,12 @@ static void map_kdump_tools(struct import *im, const struct assign *a)
 			note(im, IMPORT_NO_NEED, n, NULL,
 			     "kdump-file always saves the kernel log (dmesg.txt) before the vmcore");
 	} else if (strcmp(a->name, "KDUMP_NUM_DUMPS") == 0) {
-		carry(im, IK_KEEP, v, n, NULL);
+		/* kdump-config savecore limits a local directory only. */
+		if (carry(im, IK_KEEP, v, n, NULL) && remote_carried(im) &&
+		    strcmp(v, "0") != 0)
+			note(im, IMPORT_CHANGED, n, NULL,
+			     "kdump-tools removed no dump on %s; kdump-file keeps the last %s in this machine's directory there",
+			     im->remote, v);
 	} else if (strcmp(a->name, "KDUMP_COMPRESSION") == 0) {
 		note(im, IMPORT_NOT_CARRIED, n, NULL,
 		     "kdump-file compresses inside makedumpfile (compression = lzo, zlib or none), not the dump file afterwards");
@@ -1072,6 +1159,41 @@ static void map_words(struct import *im, enum import_key k, const char *setting,
 		carry(im, k, w, setting, w);
 }
 
+/*
+ * failure_action dump_to_rootfs: kdump.sh's dump_to_rootfs saves to path
+ * on the root filesystem, then takes final_action.  kdump-file's fallback
+ * is that directory for a network target only; failure_action follows in
+ * map_rootfs_action().
+ */
+static void map_dump_to_rootfs(struct import *im, const struct directive *d)
+{
+	const char *dir = im->remote_path;
+
+	if (!remote_carried(im)) {
+		note(im, IMPORT_NOT_CARRIED, d->label, d->value,
+		     "kdump-file falls back to a local directory (fallback) from a network target only: failure_action is one of reboot, poweroff, halt or shell");
+		return;
+	}
+	if (!carry(im, IK_FALLBACK, dir, d->label, d->value))
+		return;
+	snprintf(im->rootfs_fallback, sizeof(im->rootfs_fallback), "%s",
+		 d->label);
+	note(im, IMPORT_CHANGED, d->label, d->value,
+	     "kdump-file dumps to fallback = %s on this machine only when the collector cannot be reached before any byte of the dump went out",
+	     dir);
+}
+
+/* After dump_to_rootfs kdump-utils took final_action, and reboot without. */
+static void map_rootfs_action(struct import *im)
+{
+	const char *final = im->set[IK_FINAL_ACTION] ?
+				    im->value[IK_FINAL_ACTION] : "reboot";
+
+	if (im->rootfs_fallback[0] && !im->set[IK_FAILURE_ACTION])
+		carry(im, IK_FAILURE_ACTION, final, im->rootfs_fallback,
+		      "dump_to_rootfs: kdump-utils took final_action after it");
+}
+
 /* raw: the file names a raw target, which kdump-file runs no hook with. */
 static void map_kdump_conf(struct import *im, const struct directive *d,
 			   bool raw)
@@ -1087,7 +1209,12 @@ static void map_kdump_conf(struct import *im, const struct directive *d,
 	} else if (strcmp(d->name, "nfs") == 0 || strcmp(d->name, "ssh") == 0) {
 		map_remote(im, n);
 	} else if (strcmp(d->name, "sshkey") == 0) {
-		map_remote_only(im, n, "an ssh target");
+		struct assign a = { 0 };
+
+		snprintf(a.name, sizeof(a.name), "%s", d->name);
+		snprintf(a.label, sizeof(a.label), "%s", n);
+		snprintf(a.value, sizeof(a.value), "%s", v);
+		map_remote_only(im, &a, "an ssh target");
 	} else if (strcmp(d->name, "virtiofs") == 0) {
 		note(im, IMPORT_NOT_CARRIED, n, NULL,
 		     "virtiofs dump targets are not supported by kdump-file");
@@ -1123,8 +1250,7 @@ static void map_kdump_conf(struct import *im, const struct directive *d,
 		map_words(im, IK_EXTRA_MODULES, n, v);
 	} else if (strcmp(d->name, "failure_action") == 0 || strcmp(d->name, "default") == 0) {
 		if (strcmp(v, "dump_to_rootfs") == 0)
-			note(im, IMPORT_NOT_CARRIED, n, v,
-			     "kdump-file has no second dump target to fall back to: failure_action is one of reboot, poweroff, halt or shell");
+			map_dump_to_rootfs(im, d);
 		else
 			carry(im, IK_FAILURE_ACTION, v, n, NULL);
 	} else if (strcmp(d->name, "final_action") == 0) {
@@ -1282,15 +1408,110 @@ static void map_kdump_conf_defaults(struct import *im,
 	}
 }
 
+/* A trailing '/' names the same directory, which conf.c refuses. */
+static void trim_slashes(char *dir)
+{
+	size_t n = strlen(dir);
+
+	while (n > 1 && dir[n - 1] == '/')
+		dir[--n] = '\0';
+}
+
+/*
+ * HOST as a URL writes it: an IPv6 address in brackets, so that conf.c
+ * refuses it with its own reason.
+ */
+static void url_host(char *buf, size_t size, const char *host, size_t n)
+{
+	if (memchr(host, ':', n) && host[0] != '[')
+		snprintf(buf, size, "[%.*s]", (int)n, host);
+	else
+		snprintf(buf, size, "%.*s", (int)n, host);
+}
+
+/*
+ * remote_url from USER@HOST and the directory there; ssh(1) logs in as
+ * the user running it without USER@, root in kdump-tools' capture.
+ */
+static void remote_ssh_url(struct import *im, const char *who,
+			   const char *dir)
+{
+	const char *at = strchr(who, '@'), *host = at ? at + 1 : who;
+	char h[300];
+
+	url_host(h, sizeof(h), host, strlen(host));
+	snprintf(im->remote_url, sizeof(im->remote_url), "ssh://%.*s@%s%s",
+		 at ? (int)(at - who) : 4, at ? who : "root", h, dir);
+}
+
+/*
+ * remote_url from HOST:/EXPORT (IPv6: [ADDR]:/EXPORT) and a directory in
+ * the export ("" for its top).
+ */
+static void remote_nfs_url(struct import *im, const char *spec,
+			   const char *sub)
+{
+	const char *sep = strstr(spec, ":/");
+	char h[300], exp[CONF_VALUE_MAX];
+	size_t n;
+
+	if (spec[0] == '[') {
+		const char *close = strchr(spec, ']');
+
+		sep = close && close[1] == ':' && close[2] == '/' ? close + 1 :
+								    NULL;
+	}
+	if (!sep || sep == spec) {
+		snprintf(im->remote_refused, sizeof(im->remote_refused),
+			 "'%s' is not HOST:/EXPORT", spec);
+		return;
+	}
+	url_host(h, sizeof(h), spec, sep - spec);
+	snprintf(exp, sizeof(exp), "%s", sep + 1);
+	n = strlen(exp);
+	while (n > 1 && exp[n - 1] == '/')
+		exp[--n] = '\0';
+	while (*sub == '/')
+		sub++;
+	snprintf(im->remote_url, sizeof(im->remote_url), "nfs://%s%s%s%s", h,
+		 exp, *sub && n > 1 ? "/" : "", sub);
+}
+
+/* Whether remote_url is a target kdump-file takes; why not if not. */
+static void remote_check(struct import *im, const char *dir, bool expands)
+{
+	char why[300], *url = im->remote_url, *top;
+	size_t n = strlen(url);
+
+	if (im->remote_refused[0])
+		return;
+	/* A trailing '/' names the same directory, which conf.c refuses. */
+	top = strchr(url + strlen("ssh://"), '/');
+	while (top && n > (size_t)(top - url) + 1 && url[n - 1] == '/')
+		url[--n] = '\0';
+	if (expands)
+		snprintf(im->remote_refused, sizeof(im->remote_refused), "%s",
+			 REASON_EXPANSION);
+	else if (dir[0] != '/')
+		snprintf(im->remote_refused, sizeof(im->remote_refused),
+			 "the directory '%s' is not an absolute path", dir);
+	else if (check_value(IK_TARGET, im->remote_url, why, sizeof(why)) < 0)
+		snprintf(im->remote_refused, sizeof(im->remote_refused),
+			 "kdump-file's target refuses it: %s", why);
+	sanitize(im->remote_refused);
+}
+
 /*
  * Which network target kdump-tools dumps to: kdump-config savecore saves
  * over FTP and SSH when set, and to KDUMP_COREDIR otherwise, with the NFS
- * export mounted on it when NFS is set.
+ * export mounted on it when NFS is set: the dumps go to KDUMP_COREDIR on
+ * the SSH server, and to the top of the NFS export.
  */
 static void find_remote_kdump_tools(struct import *im,
 				    const struct shell_ctx *sc)
 {
 	const char *ssh = "", *nfs = "", *ftp = "", *dir = "/var/crash";
+	bool expands = false;
 
 	for (size_t i = 0; i < sc->n; i++) {
 		const struct assign *a = &sc->v[i];
@@ -1305,25 +1526,40 @@ static void find_remote_kdump_tools(struct import *im,
 			ftp = a->value;
 		else if (strcmp(a->name, "KDUMP_COREDIR") == 0)
 			dir = a->value;
+		else
+			continue;
+		expands |= a->expands;
 	}
 	snprintf(im->remote_path, sizeof(im->remote_path), "%s", dir);
+	trim_slashes(im->remote_path);
 	if (*ssh) {
 		snprintf(im->remote, sizeof(im->remote), "SSH");
 		snprintf(im->remote_where, sizeof(im->remote_where),
 			 "%s:%s over SSH", ssh, dir);
+		remote_ssh_url(im, ssh, dir);
+		remote_check(im, dir, expands);
 	} else if (*nfs) {
 		snprintf(im->remote, sizeof(im->remote), "NFS");
 		snprintf(im->remote_where, sizeof(im->remote_where),
 			 "the NFS export %s (mounted on %s)", nfs, dir);
+		remote_nfs_url(im, nfs, "");
+		remote_check(im, "/", expands);
 	} else if (*ftp) {
 		snprintf(im->remote, sizeof(im->remote), "FTP");
 		snprintf(im->remote_where, sizeof(im->remote_where),
 			 "the FTP server %s", ftp);
+		snprintf(im->remote_refused, sizeof(im->remote_refused),
+			 "kdump-file dumps over SSH or NFS, not FTP");
 	}
 	sanitize(im->remote_where);
 }
 
-/* kdump.conf's ssh or nfs target, with path on it (kdump.sh: dump_ssh, dump_fs). */
+/*
+ * kdump.conf's ssh or nfs target, with path on it (kdump.sh: dump_ssh,
+ * dump_fs): the directory on the SSH server, or in the NFS export.  The
+ * nfs directive names the export alone: kdump-utils mounts it with the
+ * options the running system has for it.
+ */
 static void find_remote_kdump_conf(struct import *im, const struct conf_ctx *cc)
 {
 	const char *ssh = "", *nfs = "", *dir = "/var/crash";
@@ -1339,14 +1575,20 @@ static void find_remote_kdump_conf(struct import *im, const struct conf_ctx *cc)
 			dir = d->value;
 	}
 	snprintf(im->remote_path, sizeof(im->remote_path), "%s", dir);
+	trim_slashes(im->remote_path);
 	if (*ssh) {
 		snprintf(im->remote, sizeof(im->remote), "ssh");
 		snprintf(im->remote_where, sizeof(im->remote_where),
 			 "%s:%s over SSH", ssh, dir);
+		remote_ssh_url(im, ssh, dir);
+		remote_check(im, dir, false);
 	} else if (*nfs) {
 		snprintf(im->remote, sizeof(im->remote), "nfs");
 		snprintf(im->remote_where, sizeof(im->remote_where),
 			 "%s%s over NFS", nfs, dir);
+		remote_nfs_url(im, nfs, dir);
+		/* kdump-utils takes path in the export as relative. */
+		remote_check(im, "/", false);
 	}
 	sanitize(im->remote_where);
 }
@@ -1485,6 +1727,7 @@ int import_buffer(struct import *im, enum import_format f, const char *name,
 		for (size_t i = 0; i < cc.n; i++)
 			map_kdump_conf(im, &cc.v[i], raw);
 		map_kdump_conf_defaults(im, &cc, raw);
+		map_rootfs_action(im);
 		note_hooks(im);
 		free(cc.v);
 	} else {
@@ -1598,11 +1841,12 @@ int import_render(const struct import *im, char **ret, struct conf_error *err)
 
 int import_check(const struct import *im, char *msg, size_t size)
 {
-	if (!im->remote[0] || im->local_instead)
+	if (!im->remote[0] || !im->remote_refused[0] || im->local_instead)
 		return 0;
 	snprintf(msg, size,
-		 "%s: dumps go to %s, and kdump-file dumps only to this machine's disks: add --local-instead to dump to %s here instead",
-		 im->remote, im->remote_where, im->remote_path);
+		 "%s: dumps go to %s, which kdump-file cannot dump to: %s: add --local-instead to dump to %s here instead",
+		 im->remote, im->remote_where, im->remote_refused,
+		 im->remote_path);
 	return -EREMOTE;
 }
 

@@ -55,6 +55,8 @@ enum import_key {
 	IK_PATH,
 	IK_TARGET,
 	IK_RAW,
+	IK_SSH_KEY,
+	IK_FALLBACK,
 	IK_DUMP_LEVEL,
 	IK_COMPRESSION,
 	IK_MAKEDUMPFILE_ARGS,
@@ -85,6 +87,18 @@ struct import {
 	char remote[40];	/* the setting: SSH, NFS, FTP, ssh, nfs */
 	char remote_where[320];
 	char remote_path[CONF_VALUE_MAX];	/* the directory named for it */
+	/*
+	 * The target = URL it becomes, and when it cannot become one (FTP,
+	 * an IPv6 host, a user name kdump-file refuses), why not: then
+	 * import stops unless local_instead is set.
+	 */
+	char remote_url[CONF_VALUE_MAX];
+	char remote_refused[320];
+	/*
+	 * The directive (failure_action or default) whose dump_to_rootfs
+	 * became fallback, "" for none: failure_action follows from it.
+	 */
+	char rootfs_fallback[32];
 	bool set[IK_MAX];
 	char value[IK_MAX][CONF_VALUE_MAX];
 	/*
@@ -125,8 +139,9 @@ int import_buffer(struct import *im, enum import_format f, const char *name,
 
 /*
  * 0 when the rendered text stands for the sources; -EREMOTE when they dump
- * to a network target and local_instead is not set: msg (size bytes) then
- * names the target and what --local-instead would do.
+ * to a network target kdump-file cannot dump to (remote_refused) and
+ * local_instead is not set: msg (size bytes) then names the target, why,
+ * and what --local-instead would do.
  */
 int import_check(const struct import *im, char *msg, size_t size);
 

@@ -560,19 +560,29 @@ has "import: KDUMP_COMMANDLINE_REMOVE" "$t/out" "cmdline_remove = slub_debug qui
 has "import: KDUMP_COMMANDLINE_APPEND" "$t/out" "cmdline_append = nokaslr hest_disable novmcoredd cma=0 hugetlb_cma=0 pcie_ports=compat"
 has "import: udev's parameter not carried" "$t/out" "# not carried over: KDUMP_COMMANDLINE_APPEND (udev.children-max=2): kdump-file's capture runs without udev"
 has "import: the summary lists it" "$t/err" "  KDUMP_COMMANDLINE_APPEND (udev.children-max=2): kdump-file's capture runs without udev"
-# A network target: import stops, unless --local-instead, and then says
-# what changes.
-expect "import a kdump-tools SSH target" 1 -- "$kf" import "$fx/debian12-kdump-tools.ssh"
-has "import: SSH refused, with what to do" "$t/err" "cannot import '$fx/debian12-kdump-tools.ssh': SSH: dumps go to kdump@backup.example.com:/var/crash over SSH, and kdump-file dumps only to this machine's disks: add --local-instead to dump to /var/crash here instead"
-if [ ! -s "$t/out" ]; then pass "import: nothing written for SSH"; else fail "import: output for SSH"; fi
+# A network target: carried over as target = URL; --local-instead makes
+# its directory local instead; one kdump-file cannot dump to stops import.
+expect "import a kdump-tools SSH target" 0 -- "$kf" import "$fx/debian12-kdump-tools.ssh"
+has "import: SSH as a URL" "$t/out" "target = ssh://kdump@backup.example.com/var/crash"
+has "import: SSH_KEY" "$t/out" "ssh_key = /root/.ssh/kdump_id_rsa"
+has "import: SSH, what to do on the collector" "$t/err" "  with a difference: SSH: dumps go to a directory per machine, HOSTNAME-MID12, in /var/crash on the collector"
 expect "import --local-instead an SSH target" 0 -- "$kf" import --local-instead "$fx/debian12-kdump-tools.ssh"
 has "import --local-instead: the local path" "$t/out" "path = /var/crash"
 has "import --local-instead: what changed, in the file" "$t/out" "# carried over with a difference: SSH: dumps went to kdump@backup.example.com:/var/crash over SSH; with --local-instead they go to path = /var/crash on this machine instead"
 has "import --local-instead: what changed, in the summary" "$t/err" "  with a difference: SSH: dumps went to kdump@backup.example.com:/var/crash over SSH"
-expect "import a kdump-utils NFS target" 1 -- "$kf" import "$fx/fedora-kdump.conf.nfs"
-has "import: nfs refused" "$t/err" "nfs: dumps go to my.server.com:/export/tmp/var/crash over NFS"
+expect "import a kdump-utils NFS target" 0 -- "$kf" import "$fx/fedora-kdump.conf.nfs"
+has "import: nfs and path as a URL" "$t/out" "target = nfs://my.server.com/export/tmp/var/crash"
 expect "import --local-instead an NFS target" 0 -- "$kf" import --local-instead "$fx/fedora-kdump.conf.nfs"
 has "import --local-instead: nfs changed" "$t/out" "# carried over with a difference: nfs: dumps went to my.server.com:/export/tmp/var/crash over NFS"
+expect "import dump_to_rootfs" 0 -- "$kf" import "$fx/fedora-kdump.conf.ssh-dump-to-rootfs"
+has "import: dump_to_rootfs as fallback" "$t/out" "fallback = /srv/crash"
+expect "import an IPv6 NFS server" 1 -- "$kf" import "$fx/fedora-kdump.conf.nfs-ipv6"
+has "import: IPv6 refused, with what to do" "$t/err" "IPv6 collectors are not supported: name the collector by an IPv4 address or a host name: add --local-instead to dump to /var/crash here instead"
+if [ ! -s "$t/out" ]; then pass "import: nothing written for IPv6"; else fail "import: output for IPv6"; fi
+expect "import a kdump-tools FTP target" 1 -- "$kf" import "$fx/debian12-kdump-tools.ftp"
+has "import: FTP refused" "$t/err" "cannot import '$fx/debian12-kdump-tools.ftp': FTP: dumps go to the FTP server ftp.example.com:/dumps, which kdump-file cannot dump to: kdump-file dumps over SSH or NFS, not FTP"
+expect "import --local-instead an FTP target" 0 -- "$kf" import --local-instead "$fx/debian12-kdump-tools.ftp"
+has "import --local-instead: FTP's directory" "$t/out" "path = /var/crash"
 expect "--local-instead with another command" 2 -- "$kf" --local-instead status
 has "--local-instead: which command takes it" "$t/err" "--local-instead is for import"
 # The hooks: kdump_pre stops the dump when it fails, the arguments differ.

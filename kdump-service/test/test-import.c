@@ -249,9 +249,10 @@ static void test_kdump_tools_not_carried(void)
 	CHECK(noted(IMPORT_NOT_CARRIED, "KDUMP_COMPRESSION", "inside makedumpfile"));
 	CHECK(noted(IMPORT_NOT_CARRIED, "KDUMP_KEXEC_ARGS", "kexec_file_load"));
 	CHECK(noted(IMPORT_NOT_CARRIED, "KDUMP_CMDLINE", "cmdline_append and cmdline_remove"));
-	CHECK(noted(IMPORT_NOT_CARRIED, "SSH", "network dump targets"));
+	/* SSH is the one target kdump-file takes; its directory expands. */
+	CHECK(noted(IMPORT_NOT_CARRIED, "SSH", "shell expansion"));
 	CHECK(noted(IMPORT_NO_NEED, "SSH_KEY", "only for the network target SSH"));
-	CHECK(noted(IMPORT_NOT_CARRIED, "NFS", "network dump targets"));
+	CHECK(noted(IMPORT_NOT_CARRIED, "NFS", "kdump-file dumps to one target, SSH"));
 	CHECK(noted(IMPORT_NO_NEED, "NFS_TIMEO", "only for the network target SSH"));
 	CHECK(noted(IMPORT_NO_NEED, "HOSTTAG", "only for the network target SSH"));
 	CHECK(noted(IMPORT_NO_NEED, "FTP_PASSWORD", "only for the network target SSH"));
@@ -264,7 +265,7 @@ static void test_kdump_tools_not_carried(void)
 	/* kdump-tools off: no panic_on from kdump-config. */
 	CHECK(!key_set("panic_on") && !key_set("path"));
 	CHECK(im.n_not_carried == 13);
-	CHECK(line("# not carried over: SSH: network dump targets are not supported by kdump-file yet: it dumps to a local filesystem (path, target) or a raw device (raw); import stops unless --local-instead makes the directory a local path"));
+	CHECK(line("# not carried over: SSH: uses shell expansion ($, ` or a glob), which import does not evaluate: set the kdump-file key by hand; import stops unless --local-instead makes the directory a local path"));
 }
 
 static void test_makedumpfile_args(void)
@@ -390,21 +391,20 @@ static void test_fixture_dropped(void)
 }
 
 /*
- * A network target: import stops (it made a local path of the remote
- * directory, and exited 0, before); with --local-instead it carries the
- * directory as a local path and says so.
+ * A network target: carried over as target = URL with the keys beside it
+ * (it stopped import before); with --local-instead, still an explicit
+ * choice, its directory becomes a local path and import says so.
  */
 static void remote(enum import_format f, const char *fixture_name,
-		   const char *msg)
+		   const char *target)
 {
 	char expected[128], m[512] = "";
 
 	CHECK(fixture(f, fixture_name, IMPORT_UNKNOWN, NULL, false) == 0);
-	CHECK(import_check(&im, m, sizeof(m)) == -EREMOTE);
-	if (strcmp(m, msg) != 0)
-		fprintf(stderr, "%s: import_check says: %s\n", fixture_name, m);
-	CHECK(strcmp(m, msg) == 0);
-	CHECK(!key_set("path"));
+	CHECK(import_check(&im, m, sizeof(m)) == 0);
+	CHECK(!key_set("path") && line(target));
+	snprintf(expected, sizeof(expected), "%s.expected", fixture_name);
+	CHECK(same_as(expected));
 	CHECK(fixture(f, fixture_name, IMPORT_UNKNOWN, NULL, true) == 0);
 	CHECK(import_check(&im, m, sizeof(m)) == 0);
 	snprintf(expected, sizeof(expected), "%s.local-instead.expected",
@@ -413,18 +413,58 @@ static void remote(enum import_format f, const char *fixture_name,
 	CHECK(im.n_changed == 1);
 }
 
+/*
+ * A network target kdump-file cannot dump to: import stops with the
+ * reason, and --local-instead makes its directory a local path.
+ */
+static void remote_refused(enum import_format f, const char *fixture_name,
+			   const char *msg)
+{
+	char m[512] = "";
+
+	CHECK(fixture(f, fixture_name, IMPORT_UNKNOWN, NULL, false) == 0);
+	CHECK(import_check(&im, m, sizeof(m)) == -EREMOTE);
+	if (strcmp(m, msg) != 0)
+		fprintf(stderr, "%s: import_check says: %s\n", fixture_name, m);
+	CHECK(strcmp(m, msg) == 0);
+	CHECK(!key_set("path") && !key_set("target"));
+	CHECK(fixture(f, fixture_name, IMPORT_UNKNOWN, NULL, true) == 0);
+	CHECK(import_check(&im, m, sizeof(m)) == 0);
+	CHECK(key_set("path") && !key_set("target"));
+}
+
 static void test_fixture_remote(void)
 {
 	char m[512];
 
 	remote(IMPORT_KDUMP_TOOLS, "debian12-kdump-tools.ssh",
-	       "SSH: dumps go to kdump@backup.example.com:/var/crash over SSH, and kdump-file dumps only to this machine's disks: add --local-instead to dump to /var/crash here instead");
+	       "target = ssh://kdump@backup.example.com/var/crash");
+	/* kdump-config mounts the export on KDUMP_COREDIR: its top. */
 	remote(IMPORT_KDUMP_TOOLS, "debian12-kdump-tools.nfs",
-	       "NFS: dumps go to the NFS export nfs.example.com:/srv/crash (mounted on /var/crash), and kdump-file dumps only to this machine's disks: add --local-instead to dump to /var/crash here instead");
+	       "target = nfs://nfs.example.com/srv/crash");
 	remote(IMPORT_KDUMP_CONF, "fedora-kdump.conf.ssh",
-	       "ssh: dumps go to user@my.server.com:/var/crash over SSH, and kdump-file dumps only to this machine's disks: add --local-instead to dump to /var/crash here instead");
+	       "target = ssh://user@my.server.com/var/crash");
+	/* path is a directory in the export. */
 	remote(IMPORT_KDUMP_CONF, "fedora-kdump.conf.nfs",
-	       "nfs: dumps go to my.server.com:/export/tmp/var/crash over NFS, and kdump-file dumps only to this machine's disks: add --local-instead to dump to /var/crash here instead");
+	       "target = nfs://my.server.com/export/tmp/var/crash");
+
+	CHECK(fixture(IMPORT_KDUMP_CONF, "fedora-kdump.conf.ssh-dump-to-rootfs",
+		      IMPORT_UNKNOWN, NULL, false) == 0);
+	CHECK(import_check(&im, m, sizeof(m)) == 0);
+	CHECK(same_as("fedora-kdump.conf.ssh-dump-to-rootfs.expected"));
+	CHECK(line("target = ssh://kdump@192.0.2.10/srv/crash"));
+	CHECK(line("ssh_key = /root/.ssh/kdump_id_rsa"));
+	CHECK(line("fallback = /srv/crash"));
+	CHECK(line("failure_action = poweroff"));
+
+	remote_refused(IMPORT_KDUMP_TOOLS, "debian12-kdump-tools.ftp",
+		       "FTP: dumps go to the FTP server ftp.example.com:/dumps, which kdump-file cannot dump to: kdump-file dumps over SSH or NFS, not FTP: add --local-instead to dump to /var/crash here instead");
+	CHECK(!strstr(out, "never-printed"));
+	remote_refused(IMPORT_KDUMP_TOOLS, "debian12-kdump-tools.ssh-bad-user",
+		       "SSH: dumps go to Kdump@backup.example.com:/srv/dumps over SSH, which kdump-file cannot dump to: kdump-file's target refuses it: the user in 'ssh://Kdump@backup.example.com/srv/dumps' is not a user name (lower-case letters, digits, _ . -): add --local-instead to dump to /srv/dumps here instead");
+	remote_refused(IMPORT_KDUMP_CONF, "fedora-kdump.conf.nfs-ipv6",
+		       "nfs: dumps go to [2001:db8::1:2:3:4]:/export/tmp/var/crash over NFS, which kdump-file cannot dump to: kdump-file's target refuses it: 'nfs://[2001:db8::1:2:3:4]/export/tmp/var/crash': IPv6 collectors are not supported: name the collector by an IPv4 address or a host name: add --local-instead to dump to /var/crash here instead");
+
 	/* Local: nothing to refuse, the network-only settings need nothing. */
 	CHECK(fixture(IMPORT_KDUMP_TOOLS, "debian12-kdump-tools", IMPORT_UNKNOWN,
 		      NULL, false) == 0);
@@ -433,6 +473,47 @@ static void test_fixture_remote(void)
 	CHECK(import_check(&im, m, sizeof(m)) == 0);
 	CHECK(noted(IMPORT_NO_NEED, "SSH_KEY", "used only with SSH=, NFS= or FTP=, and none is set"));
 	CHECK(line("path = /var/crash"));
+
+	/* ssh(1) without USER@ logs in as root, who runs kdump-config. */
+	CHECK(run(IMPORT_KDUMP_TOOLS, "SSH=backup\nKDUMP_COREDIR=/srv/crash/\n") == 0);
+	CHECK(import_check(&im, m, sizeof(m)) == 0);
+	CHECK(line("target = ssh://root@backup/srv/crash"));
+	CHECK(noted(IMPORT_CARRIED, "KDUMP_COREDIR", "the directory in target"));
+	CHECK(run(IMPORT_KDUMP_TOOLS, "SSH=\"kdump@fe80::1\"\n") == 0);
+	CHECK(import_check(&im, m, sizeof(m)) == -EREMOTE);
+	CHECK(strstr(m, "IPv6 collectors are not supported"));
+	CHECK(run(IMPORT_KDUMP_TOOLS, "SSH=\"$USER@backup\"\n") == 0);
+	CHECK(import_check(&im, m, sizeof(m)) == -EREMOTE);
+	CHECK(strstr(m, "shell expansion"));
+	CHECK(run(IMPORT_KDUMP_TOOLS, "NFS=server\n") == 0);
+	CHECK(import_check(&im, m, sizeof(m)) == -EREMOTE);
+	CHECK(strstr(m, "'server' is not HOST:/EXPORT"));
+	CHECK(run(IMPORT_KDUMP_TOOLS, "NFS=server:/\n") == 0);
+	CHECK(import_check(&im, m, sizeof(m)) == 0);
+	CHECK(line("target = nfs://server/"));
+	CHECK(run(IMPORT_KDUMP_CONF, "nfs server:/export/\npath crash\n") == 0);
+	CHECK(line("target = nfs://server/export/crash"));
+	/* The retries: net_timeout bounds reaching the collector. */
+	CHECK(run(IMPORT_KDUMP_TOOLS,
+		  "SSH=kdump@backup\nSSH_KDUMP_RETRY=4\nNFS_TIMEO=10\nFTP_PORT=21\n") == 0);
+	CHECK(noted(IMPORT_NOT_CARRIED, "SSH_KDUMP_RETRY", "net_timeout"));
+	CHECK(noted(IMPORT_NO_NEED, "NFS_TIMEO", "not for the network target SSH"));
+	CHECK(noted(IMPORT_NO_NEED, "FTP_PORT", "not for the network target SSH"));
+	CHECK(run(IMPORT_KDUMP_TOOLS,
+		  "NFS=server:/e\nNFS_MOUNT_RETRY=4\nSSH_KEY=/k\nHOSTTAG=ip\n") == 0);
+	CHECK(noted(IMPORT_NOT_CARRIED, "NFS_MOUNT_RETRY", "net_timeout"));
+	CHECK(noted(IMPORT_NO_NEED, "SSH_KEY", "dumps go over NFS"));
+	CHECK(noted(IMPORT_CHANGED, "HOSTTAG", "by the IP address"));
+	/* kdump-config savecore dumps to each target set; kdump-file to one. */
+	CHECK(run(IMPORT_KDUMP_TOOLS,
+		  "FTP=ftp:/d\nNFS=server:/e\nSSH=kdump@backup\nKDUMP_NUM_DUMPS=3\n") == 0);
+	CHECK(import_check(&im, m, sizeof(m)) == 0);
+	CHECK(line("target = ssh://kdump@backup/var/crash"));
+	CHECK(noted(IMPORT_NOT_CARRIED, "NFS", "kdump-file dumps to one target, SSH"));
+	CHECK(noted(IMPORT_NOT_CARRIED, "FTP", "kdump-file dumps to one target, SSH"));
+	CHECK(noted(IMPORT_CHANGED, "KDUMP_NUM_DUMPS", "removed no dump on SSH"));
+	CHECK(line("keep = 3"));
+	CHECK(!key_set("ssh_key"));
 }
 
 static void test_summary(void)
@@ -445,6 +526,13 @@ static void test_summary(void)
 	CHECK(sum && strstr(sum, "(1 difference noted), 1 not carried over"));
 	CHECK(sum && strstr(sum, "\n  with a difference: ssh: dumps went to user@my.server.com:/var/crash over SSH; with --local-instead they go to path = /var/crash on this machine instead\n"));
 	CHECK(sum && strstr(sum, "\n  auto_reset_crashkernel (yes): kdump-file never changes"));
+	free(sum);
+	sum = NULL;
+	CHECK(fixture(IMPORT_KDUMP_CONF, "fedora-kdump.conf.ssh", IMPORT_UNKNOWN,
+		      NULL, false) == 0);
+	CHECK(import_summary(&im, &sum) == 0);
+	CHECK(sum && strstr(sum, "\n  with a difference: ssh: dumps go to a directory per machine, HOSTNAME-MID12, in /var/crash on the collector"));
+	CHECK(sum && strstr(sum, "\n  with a difference: sshkey: kdump-file propagate installs this key"));
 	free(sum);
 }
 
@@ -670,7 +758,7 @@ static void test_kdump_conf(void)
 	CHECK(noted(IMPORT_NOT_CARRIED, "final_action", "reboot, poweroff, halt"));
 	CHECK(run(IMPORT_KDUMP_CONF, "raw /dev/vdb\nfailure_action dump_to_rootfs\n") == 0);
 	CHECK(line("raw = /dev/vdb"));
-	CHECK(noted(IMPORT_NOT_CARRIED, "failure_action (dump_to_rootfs)", "no second dump target"));
+	CHECK(noted(IMPORT_NOT_CARRIED, "failure_action (dump_to_rootfs)", "from a network target only"));
 	CHECK(run(IMPORT_KDUMP_CONF, "btrfs /dev/vdb1;reboot\n") == 0);
 	CHECK(noted(IMPORT_NOT_CARRIED, "btrfs", "refuses it"));
 
@@ -686,8 +774,9 @@ static void test_kdump_conf(void)
 		  "fence_kdump_nodes node1 node2\n"
 		  "auto_reset_crashkernel no\n"
 		  "frobnicate 1\n") == 0);
-	CHECK(noted(IMPORT_NOT_CARRIED, "nfs", "network dump targets"));
-	CHECK(noted(IMPORT_NO_NEED, "sshkey", "only for the network target nfs"));
+	CHECK(line("target = nfs://server/export/var/crash"));
+	CHECK(noted(IMPORT_CHANGED, "nfs", "HOSTNAME-MID12"));
+	CHECK(noted(IMPORT_NO_NEED, "sshkey", "dumps go over NFS"));
 	CHECK(noted(IMPORT_NOT_CARRIED, "core_collector", "always saves the dump with makedumpfile"));
 	CHECK(noted(IMPORT_NOT_CARRIED, "kdump_post", "refuses it"));
 	CHECK(noted(IMPORT_NOT_CARRIED, "force_rebuild", "kdump-file rebuild"));
@@ -697,7 +786,7 @@ static void test_kdump_conf(void)
 	CHECK(noted(IMPORT_NOT_CARRIED, "fence_kdump_nodes", "fencing"));
 	CHECK(noted(IMPORT_NO_NEED, "auto_reset_crashkernel (no)", "never changes"));
 	CHECK(noted(IMPORT_NOT_CARRIED, "frobnicate", "not a kdump.conf directive"));
-	CHECK(line("# not carried over: nfs: network dump targets are not supported by kdump-file yet: it dumps to a local filesystem (path, target) or a raw device (raw); import stops unless --local-instead makes the directory a local path"));
+	CHECK(line("# carried over with a difference: nfs: dumps go to a directory per machine, HOSTNAME-MID12, in the export, which the capture mounts with NFS version 4 (nfs_version = 3 for a server without it)"));
 	CHECK(run(IMPORT_KDUMP_CONF, "ssh user@host\nvirtiofs myfs\n") == -EINVAL);
 	CHECK(run(IMPORT_KDUMP_CONF, "virtiofs myfs\n") == 0);
 	CHECK(noted(IMPORT_NOT_CARRIED, "virtiofs", "not supported"));

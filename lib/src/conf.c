@@ -4,6 +4,7 @@
  * values are bounded, must be valid UTF-8 without control characters, and
  * are never handed to a shell by any user of this parser.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -64,6 +65,33 @@ void conf_init(struct kdump_conf *c)
 	c->final_action = ACTION_REBOOT;
 	c->target_timeout = 60;
 	c->hook_timeout = CONF_HOOK_TIMEOUT_DEFAULT;
+	c->nfs_version = 4;
+	strcpy(c->ssh_key, CONF_SSH_KEY_DEFAULT);
+	c->net_timeout = CONF_NET_TIMEOUT_DEFAULT;
+}
+
+const char *conf_net_to_string(enum conf_net n)
+{
+	switch (n) {
+	case CONF_NET_SSH:
+		return "ssh";
+	case CONF_NET_NFS:
+		return "nfs";
+	default:
+		return "";
+	}
+}
+
+int conf_known_hosts(const struct kdump_conf *c, char *buf, size_t size)
+{
+	const char *slash = strrchr(c->ssh_key, '/');
+	int n;
+
+	if (!slash)
+		return -EINVAL;
+	n = snprintf(buf, size, "%.*s/known_hosts", (int)(slash - c->ssh_key),
+		     c->ssh_key);
+	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
 }
 
 static int fail(struct conf_error *err, unsigned int line, const char *key,
@@ -340,6 +368,10 @@ enum key_id {
 	KEY_HOOK_FAILURE,
 	KEY_EXTRA_MODULES,
 	KEY_EXTRA_BINARIES,
+	KEY_NFS_VERSION,
+	KEY_SSH_KEY,
+	KEY_FALLBACK,
+	KEY_NET_TIMEOUT,
 	KEY_MAX,
 };
 
@@ -369,6 +401,10 @@ static const char *const key_names[KEY_MAX] = {
 	[KEY_HOOK_FAILURE] = "hook_failure",
 	[KEY_EXTRA_MODULES] = "extra_modules",
 	[KEY_EXTRA_BINARIES] = "extra_binaries",
+	[KEY_NFS_VERSION] = "nfs_version",
+	[KEY_SSH_KEY] = "ssh_key",
+	[KEY_FALLBACK] = "fallback",
+	[KEY_NET_TIMEOUT] = "net_timeout",
 };
 
 /*
@@ -558,6 +594,103 @@ static int set_path(char *dst, const char *v, bool may_be_empty,
 	return 0;
 }
 
+/* A user name on the collector: what useradd takes by default. */
+static bool net_user_valid(const char *u)
+{
+	size_t n = strlen(u);
+
+	if (n == 0 || n > 32 || !(islower((unsigned char)u[0]) || u[0] == '_'))
+		return false;
+	for (; *u; u++)
+		if (!islower((unsigned char)*u) && !isdigit((unsigned char)*u) &&
+		    !strchr("_.-", *u))
+			return false;
+	return true;
+}
+
+/* A host name (RFC 1123 letters, digits, '-', '.') or an IPv4 address. */
+static bool net_host_valid(const char *h)
+{
+	size_t n = strlen(h);
+
+	if (n == 0 || n > 253 || h[0] == '-' || h[0] == '.' || h[n - 1] == '.')
+		return false;
+	for (; *h; h++)
+		if (!isalnum((unsigned char)*h) && *h != '-' && *h != '.')
+			return false;
+	return true;
+}
+
+/*
+ * target = ssh://USER@HOST[:PORT]/PATH or nfs://HOST/EXPORT/PATH into the
+ * net_* fields.
+ */
+static int set_net_url(struct kdump_conf *c, const char *v, unsigned int line,
+		       struct conf_error *err)
+{
+	static const char key[] = "target";
+	bool ssh = strncmp(v, "ssh://", 6) == 0;
+	const char *auth = v + 6, *slash = strchr(auth, '/'), *at, *colon;
+	char hostport[300];
+	unsigned long long port = 22;
+	size_t n;
+	int r;
+
+	if (!slash || slash == auth)
+		return fail(err, line, key, -EINVAL,
+			    "'%s' names no %s: write %s", v,
+			    slash ? "host" : "directory",
+			    ssh ? "ssh://USER@HOST[:PORT]/PATH" :
+				  "nfs://HOST/EXPORT/PATH");
+	n = (size_t)(slash - auth);
+	if (n >= sizeof(hostport))
+		return fail(err, line, key, -EINVAL, "the host in '%s' is too long", v);
+	memcpy(hostport, auth, n);
+	hostport[n] = '\0';
+	at = strchr(hostport, '@');
+	if (ssh != (at != NULL))
+		return fail(err, line, key, -EINVAL,
+			    ssh ? "'%s' names no user: write ssh://USER@HOST[:PORT]/PATH" :
+				  "'%s': an nfs:// target takes no user: write nfs://HOST/EXPORT/PATH",
+			    v);
+	if (at) {
+		snprintf(c->net_user, sizeof(c->net_user), "%.*s",
+			 (int)(at - hostport), hostport);
+		if ((size_t)(at - hostport) >= sizeof(c->net_user) ||
+		    !net_user_valid(c->net_user))
+			return fail(err, line, key, -EINVAL,
+				    "the user in '%s' is not a user name (lower-case letters, digits, _ . -)",
+				    v);
+		memmove(hostport, at + 1, strlen(at + 1) + 1);
+	}
+	if (hostport[0] == '[')
+		return fail(err, line, key, -EAFNOSUPPORT,
+			    "'%s': IPv6 collectors are not supported: name the collector by an IPv4 address or a host name",
+			    v);
+	colon = strchr(hostport, ':');
+	if (colon) {
+		if (!ssh)
+			return fail(err, line, key, -EINVAL,
+				    "'%s': an nfs:// target takes no port", v);
+		r = parse_uint(colon + 1, 65535, &port);
+		if (r < 0 || port == 0)
+			return fail(err, line, key, -EINVAL,
+				    "the port in '%s' is not a number from 1 to 65535", v);
+		hostport[colon - hostport] = '\0';
+	}
+	if (!net_host_valid(hostport))
+		return fail(err, line, key, -EINVAL,
+			    "the host in '%s' is not a host name or an IPv4 address", v);
+	r = set_path(c->net_path, slash, false, line, key, err);
+	if (r < 0)
+		return r;
+	strcpy(c->net_host, hostport);
+	c->net_port = ssh ? (unsigned int)port : 0;
+	c->net = ssh ? CONF_NET_SSH : CONF_NET_NFS;
+	strcpy(c->target, v);
+	return 0;
+}
+
 /* The keys whose value is text, checked and copied as it is. */
 static int set_text_key(struct kdump_conf *c, enum key_id k, const char *v,
 			unsigned int line, struct conf_error *err)
@@ -572,10 +705,19 @@ static int set_text_key(struct kdump_conf *c, enum key_id k, const char *v,
 		return set_path(c->kernel, v, true, line, key, err);
 	case KEY_INITRAMFS:
 		return set_path(c->initramfs, v, true, line, key, err);
+	case KEY_SSH_KEY:
+		return set_path(c->ssh_key, v, false, line, key, err);
+	case KEY_FALLBACK:
+		return set_path(c->fallback, v, true, line, key, err);
 	case KEY_TARGET:
+		if (strncmp(v, "ssh://", 6) == 0 || strncmp(v, "nfs://", 6) == 0)
+			return set_net_url(c, v, line, err);
+		/* fall through */
 	case KEY_RAW:
 		if (*v && !is_device_spec(v))
 			return fail(err, line, key, -EINVAL,
+				    k == KEY_TARGET ?
+				    "'%s' is not UUID=, LABEL=, PARTUUID=, SERIAL=, WWID=, a /dev/ path, ssh://USER@HOST/PATH or nfs://HOST/EXPORT/PATH" :
 				    "'%s' is not UUID=, LABEL=, PARTUUID=, SERIAL=, WWID= or a /dev/ path",
 				    v);
 		strcpy(k == KEY_TARGET ? c->target : c->raw, v);
@@ -656,6 +798,21 @@ static int set_number_key(struct kdump_conf *c, enum key_id k, const char *v,
 				    v, CONF_HOOK_TIMEOUT_MAX);
 		c->hook_timeout = x;
 		return 0;
+	case KEY_NFS_VERSION:
+		r = parse_uint(v, 4, &x);
+		if (r < 0 || (x != 3 && x != 4))
+			return fail(err, line, key, -EINVAL,
+				    "'%s' is not 4 or 3", v);
+		c->nfs_version = x;
+		return 0;
+	case KEY_NET_TIMEOUT:
+		r = parse_uint(v, 3600, &x);
+		if (r < 0 || x == 0)
+			return fail(err, line, key, r < 0 ? r : -ERANGE,
+				    "'%s' is not a number of seconds from 1 to 3600",
+				    v);
+		c->net_timeout = x;
+		return 0;
 	default:
 		return -EINVAL;
 	}
@@ -735,7 +892,11 @@ static int set_key(struct kdump_conf *c, enum key_id k, const char *v,
 	case KEY_RAW:
 	case KEY_CMDLINE_APPEND:
 	case KEY_CMDLINE_REMOVE:
+	case KEY_SSH_KEY:
+	case KEY_FALLBACK:
 		return set_text_key(c, k, v, line, err);
+	case KEY_NFS_VERSION:
+	case KEY_NET_TIMEOUT:
 	case KEY_DUMP_LEVEL:
 	case KEY_KEEP:
 	case KEY_MIN_FREE:
@@ -826,6 +987,44 @@ static unsigned int distance(const char *a, const char *b)
 }
 
 /* The known key an unknown one is most likely a typo of, if any. */
+/* The keys of network targets only, and path beside a URL. */
+static int check_net(const struct kdump_conf *c, const unsigned int *seen_line,
+		     struct conf_error *err)
+{
+	static const struct {
+		enum key_id k;
+		enum conf_net only;	/* CONF_NET_NONE: any network target */
+	} net_keys[] = {
+		{ KEY_NFS_VERSION, CONF_NET_NFS },
+		{ KEY_SSH_KEY, CONF_NET_SSH },
+		{ KEY_FALLBACK, CONF_NET_NONE },
+		{ KEY_NET_TIMEOUT, CONF_NET_NONE },
+	};
+
+	if (c->net && seen_line[KEY_PATH])
+		return fail(err, seen_line[KEY_PATH], "path", -EINVAL,
+			    "the directory is part of the URL in 'target' (line %u): remove 'path'",
+			    seen_line[KEY_TARGET]);
+	for (size_t i = 0; i < sizeof(net_keys) / sizeof(net_keys[0]); i++) {
+		enum key_id k = net_keys[i].k;
+		bool fits = net_keys[i].only ? c->net == net_keys[i].only :
+					       c->net != CONF_NET_NONE;
+
+		if (!seen_line[k] || fits)
+			continue;
+		return fail(err, seen_line[k], key_names[k], -EINVAL,
+			    "applies to %s target only (target = %s): remove it or set the target",
+			    net_keys[i].only == CONF_NET_NFS ? "an nfs://" :
+			    net_keys[i].only == CONF_NET_SSH ? "an ssh://" :
+							       "a network",
+			    c->target[0] ? c->target : "the root filesystem");
+	}
+	if (c->fallback[0] && strcmp(c->fallback, "/") == 0)
+		return fail(err, seen_line[KEY_FALLBACK], "fallback", -EINVAL,
+			    "'/' is the root directory itself: name a directory for dumps, such as /var/crash");
+	return 0;
+}
+
 static const char *nearest_key(const char *key)
 {
 	unsigned int best = 3;
@@ -941,6 +1140,9 @@ int conf_parse_buffer(struct kdump_conf *c, const char *buf, size_t len,
 		return fail(err, seen_line[KEY_RAW], "raw", -EINVAL,
 			    "'raw' and 'target' exclude each other (line %u)",
 			    seen_line[KEY_TARGET]);
+	r = check_net(&tmp, seen_line, err);
+	if (r < 0)
+		return r;
 	r = check_makedumpfile(&tmp, seen_line, err);
 	if (r < 0)
 		return r;
@@ -1012,6 +1214,30 @@ int conf_parse_file(struct kdump_conf *c, const char *path,
 	return conf_parse_buffer(c, buf, (size_t)r, err);
 }
 
+/* The keys of a network target, which only such a target may have. */
+static int write_net(const struct kdump_conf *c, char *buf, size_t size)
+{
+	int n;
+
+	switch (c->net) {
+	case CONF_NET_SSH:
+		n = snprintf(buf, size, "ssh_key = %s\n", c->ssh_key);
+		break;
+	case CONF_NET_NFS:
+		n = snprintf(buf, size, "nfs_version = %u\n", c->nfs_version);
+		break;
+	default:
+		return 0;
+	}
+	if (n >= 0 && (size_t)n < size)
+		n += snprintf(buf + n, size - n,
+			      "net_timeout = %u\nfallback = %s\n",
+			      c->net_timeout, c->fallback);
+	if (n < 0)
+		return -EINVAL;
+	return (size_t)n >= size ? -ENOBUFS : n;
+}
+
 int conf_write(const struct kdump_conf *c, char *buf, size_t size)
 {
 	char level[16];
@@ -1023,7 +1249,7 @@ int conf_write(const struct kdump_conf *c, char *buf, size_t size)
 		snprintf(level, sizeof(level), "%u", c->dump_level);
 
 	n = snprintf(buf, size,
-		     "path = %s\n"
+		     "%s%s%s"
 		     "target = %s\n"
 		     "raw = %s\n"
 		     "dump_level = %s\n"
@@ -1046,7 +1272,8 @@ int conf_write(const struct kdump_conf *c, char *buf, size_t size)
 		     "hook_failure = %s\n"
 		     "extra_modules = %s\n"
 		     "extra_binaries = %s\n",
-		     c->path, c->target, c->raw, level,
+		     c->net ? "" : "path = ", c->net ? "" : c->path,
+		     c->net ? "" : "\n", c->target, c->raw, level,
 		     conf_compression_to_string(c->compression),
 		     c->cmdline_append, c->cmdline_remove, c->kernel,
 		     c->initramfs, conf_action_to_string(c->failure_action),
@@ -1078,7 +1305,9 @@ int conf_write(const struct kdump_conf *c, char *buf, size_t size)
 		return -EINVAL;
 	if ((size_t)m >= size - n)
 		return -ENOBUFS;
-	return n + m;
+	n += m;
+	m = write_net(c, buf + n, size - n);
+	return m < 0 ? m : n + m;
 }
 
 int conf_makedumpfile_cmd(const struct kdump_conf *c, const char *in,

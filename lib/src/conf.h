@@ -20,6 +20,13 @@ enum conf_action {
 	ACTION_SHELL,
 };
 
+/* A network target: target = ssh://... or nfs://... */
+enum conf_net {
+	CONF_NET_NONE,
+	CONF_NET_SSH,
+	CONF_NET_NFS,
+};
+
 enum conf_compression {
 	COMPRESS_LZO,
 	COMPRESS_ZLIB,
@@ -84,7 +91,32 @@ struct kdump_conf {
 	bool hook_stop;
 	char extra_modules[CONF_VALUE_MAX];
 	char extra_binaries[CONF_VALUE_MAX];
+
+	/*
+	 * target = ssh://USER@HOST[:PORT]/PATH or nfs://HOST/EXPORT/PATH:
+	 * target keeps the URL as written, these its parts.  net_path is
+	 * absolute: the collector's directory (ssh), or what is mounted as
+	 * HOST:/EXPORT/PATH (nfs).  path is not used then.
+	 */
+	enum conf_net net;
+	char net_user[64];
+	char net_host[256];
+	unsigned int net_port;		/* ssh only; 22 unless given */
+	char net_path[CONF_VALUE_MAX];
+	unsigned int nfs_version;	/* 4 or 3 */
+	/* The dedicated key; the pinned host keys are beside it. */
+	char ssh_key[CONF_VALUE_MAX];
+	/*
+	 * A local directory the dump goes to when the network target fails
+	 * before any of the dump went out; "" for none.
+	 */
+	char fallback[CONF_VALUE_MAX];
+	/* Seconds for link, address and first connection in the capture. */
+	unsigned int net_timeout;
 };
+
+#define CONF_SSH_KEY_DEFAULT "/etc/kdump-file/ssh/id_ed25519"
+#define CONF_NET_TIMEOUT_DEFAULT 90
 
 #define CONF_LIST_MAX 16
 #define CONF_HOOK_TIMEOUT_DEFAULT 30
@@ -120,6 +152,13 @@ int conf_parse_file(struct kdump_conf *c, const char *path,
 int conf_write(const struct kdump_conf *c, char *buf, size_t size);
 
 const char *conf_action_to_string(enum conf_action a);
+/* "ssh", "nfs", "" for CONF_NET_NONE. */
+const char *conf_net_to_string(enum conf_net n);
+/*
+ * The pinned host keys of the collector: known_hosts in the directory of
+ * ssh_key.  -ENAMETOOLONG when it does not fit in size.
+ */
+int conf_known_hosts(const struct kdump_conf *c, char *buf, size_t size);
 const char *conf_compression_to_string(enum conf_compression c);
 /* makedumpfile's flag for the compression, "" for none. */
 const char *conf_compression_flag(enum conf_compression c);

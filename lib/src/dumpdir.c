@@ -227,6 +227,8 @@ static int metadata_json(const struct dump_metadata *m, struct json_object *o)
 		r = json_set_int(o, "dmesg_bytes", m->dmesg_bytes);
 	if (r == 0 && m->target[0])
 		r = json_set_text(o, "target", m->target);
+	if (r == 0 && m->fallback_reason[0])
+		r = json_set_text(o, "fallback_reason", m->fallback_reason);
 	if (r == 0 && m->recovered_from[0])
 		r = json_set_text(o, "recovered_from", m->recovered_from);
 	/* Always there: readers take "" for "no error". */
@@ -377,6 +379,8 @@ static void metadata_from_json(struct json_object *o, struct dump_metadata *m)
 	get_int(o, "vmcore_bytes", &m->vmcore_bytes);
 	get_int(o, "dmesg_bytes", &m->dmesg_bytes);
 	get_text(o, "target", m->target, sizeof(m->target));
+	get_text(o, "fallback_reason", m->fallback_reason,
+		 sizeof(m->fallback_reason));
 	get_text(o, "recovered_from", m->recovered_from,
 		 sizeof(m->recovered_from));
 	if (json_object_object_get_ex(o, "seconds", &s) &&

@@ -87,7 +87,13 @@ struct dump_metadata {
 	char compression[16];		/* "" unset */
 	long long vmcore_bytes;		/* -1 unset (none) */
 	long long dmesg_bytes;		/* -1 unset (none) */
-	char target[1024];		/* the target or raw device set */
+	/* The target or raw device set; for a network target its URL. */
+	char target[1024];
+	/*
+	 * Why the network target was not used and the dump went to the local
+	 * fallback directory instead; "" unset (the fallback was not used).
+	 */
+	char fallback_reason[256];
 	char recovered_from[1024];	/* recover's raw device; "" unset */
 	/* How long each step of the capture took, in seconds. */
 	bool has_seconds;

@@ -628,6 +628,79 @@ static void test_hook_keys(void)
 	reject("pre_hook = /a\npre_hook = /b\n", -EEXIST, 2, "pre_hook");
 }
 
+static void test_net_targets(void)
+{
+	struct kdump_conf a, b;
+	struct conf_error e;
+	char buf[16384], kh[256];
+
+	CHECK(parse("target = ssh://kdump@collector.example:2222/srv/dumps\n",
+		    &a, &e) == 0);
+	CHECK(a.net == CONF_NET_SSH && strcmp(a.net_user, "kdump") == 0);
+	CHECK(strcmp(a.net_host, "collector.example") == 0 && a.net_port == 2222);
+	CHECK(strcmp(a.net_path, "/srv/dumps") == 0);
+	CHECK(strcmp(a.target, "ssh://kdump@collector.example:2222/srv/dumps") == 0);
+	CHECK(strcmp(a.ssh_key, CONF_SSH_KEY_DEFAULT) == 0);
+	CHECK(a.net_timeout == CONF_NET_TIMEOUT_DEFAULT && !a.fallback[0]);
+	CHECK(conf_known_hosts(&a, kh, sizeof(kh)) == 0 &&
+	      strcmp(kh, "/etc/kdump-file/ssh/known_hosts") == 0);
+	CHECK(strcmp(conf_net_to_string(a.net), "ssh") == 0);
+	CHECK(parse("target = ssh://root@10.0.1.1/d\nfallback = /var/crash\n"
+		    "net_timeout = 30\nssh_key = /etc/k/key\n", &a, &e) == 0);
+	CHECK(a.net_port == 22 && strcmp(a.fallback, "/var/crash") == 0);
+	CHECK(a.net_timeout == 30);
+	CHECK(conf_write(&a, buf, sizeof(buf)) > 0);
+	CHECK(strstr(buf, "path = ") == NULL);
+	CHECK(strstr(buf, "\nssh_key = /etc/k/key\n") != NULL);
+	CHECK(parse(buf, &b, &e) == 0);
+	CHECK(memcmp(&a, &b, sizeof(a)) == 0);
+
+	CHECK(parse("target = nfs://nas/export/dumps\nnfs_version = 3\n", &a,
+		    &e) == 0);
+	CHECK(a.net == CONF_NET_NFS && a.nfs_version == 3 && a.net_port == 0);
+	CHECK(strcmp(a.net_host, "nas") == 0 && !a.net_user[0]);
+	CHECK(strcmp(a.net_path, "/export/dumps") == 0);
+	CHECK(conf_write(&a, buf, sizeof(buf)) > 0);
+	CHECK(strstr(buf, "ssh_key") == NULL);
+	CHECK(parse(buf, &b, &e) == 0);
+	CHECK(memcmp(&a, &b, sizeof(a)) == 0);
+	CHECK(parse("target = nfs://nas/e\n", &a, &e) == 0 && a.nfs_version == 4);
+	/* A local target writes no network key, so it parses back. */
+	CHECK(parse("path = /var/dumps\n", &a, &e) == 0);
+	CHECK(conf_write(&a, buf, sizeof(buf)) > 0);
+	CHECK(strstr(buf, "net_timeout") == NULL && strstr(buf, "fallback") == NULL);
+
+	reject("target = ssh://collector/srv\n", -EINVAL, 1, "target");
+	CHECK(strstr(e_last.msg, "no user") != NULL);
+	reject("target = nfs://u@nas/e\n", -EINVAL, 1, "target");
+	reject("target = nfs://nas:2049/e\n", -EINVAL, 1, "target");
+	reject("target = ssh://u@h:0/d\n", -EINVAL, 1, "target");
+	reject("target = ssh://u@h:65536/d\n", -EINVAL, 1, "target");
+	reject("target = ssh://u@h\n", -EINVAL, 1, "target");
+	reject("target = ssh://u@/d\n", -EINVAL, 1, "target");
+	reject("target = ssh://U;x@h/d\n", -EINVAL, 1, "target");
+	reject("target = ssh://u@h$(id)/d\n", -EINVAL, 1, "target");
+	reject("target = ssh://u@[::1]/d\n", -EAFNOSUPPORT, 1, "target");
+	CHECK(strstr(e_last.msg, "IPv6") != NULL);
+	reject("target = ssh://u@h/d/../e\n", -EINVAL, 1, "target");
+	reject("target = ftp://h/d\n", -EINVAL, 1, "target");
+	CHECK(strstr(e_last.msg, "nfs://HOST/EXPORT/PATH") != NULL);
+	reject("path = /x\ntarget = nfs://h/e\n", -EINVAL, 1, "path");
+	CHECK(strstr(e_last.msg, "(line 2)") != NULL);
+	reject("target = nfs://h/e\nraw = /dev/vdb\n", -EINVAL, 2, "raw");
+	reject("target = nfs://h/e\nssh_key = /k\n", -EINVAL, 2, "ssh_key");
+	CHECK(strstr(e_last.msg, "ssh://") != NULL);
+	reject("target = ssh://u@h/e\nnfs_version = 3\n", -EINVAL, 2,
+	       "nfs_version");
+	reject("fallback = /var/crash\n", -EINVAL, 1, "fallback");
+	reject("net_timeout = 5\n", -EINVAL, 1, "net_timeout");
+	reject("target = nfs://h/e\nnfs_version = 2\n", -EINVAL, 2,
+	       "nfs_version");
+	reject("target = nfs://h/e\nfallback = /\n", -EINVAL, 2, "fallback");
+	reject("target = nfs://h/e\nnet_timeout = 0\n", -ERANGE, 2,
+	       "net_timeout");
+}
+
 int main(void)
 {
 	test_defaults();
@@ -647,5 +720,6 @@ int main(void)
 	test_makedumpfile_args_values();
 	test_dump_level_dmesg();
 	test_hook_keys();
+	test_net_targets();
 	return tests_done();
 }

@@ -136,7 +136,9 @@ static void fill(struct dump_metadata *m)
 	snprintf(m->compression, sizeof(m->compression), "zstd");
 	m->vmcore_bytes = 123456789012LL;
 	m->dmesg_bytes = 0;
-	snprintf(m->target, sizeof(m->target), "UUID=1234-abcd");
+	snprintf(m->target, sizeof(m->target), "ssh://root@collector/var/crash");
+	snprintf(m->fallback_reason, sizeof(m->fallback_reason),
+		 "no link on the interface with MAC 52:54:00:12:34:56");
 	snprintf(m->recovered_from, sizeof(m->recovered_from), "/dev/vdb");
 	m->has_seconds = true;
 	m->seconds_find_target = 0.25;
@@ -180,6 +182,7 @@ static bool same(const struct dump_metadata *a, const struct dump_metadata *b)
 		  a->vmcore_bytes == b->vmcore_bytes &&
 		  a->dmesg_bytes == b->dmesg_bytes &&
 		  strcmp(a->target, b->target) == 0 &&
+		  strcmp(a->fallback_reason, b->fallback_reason) == 0 &&
 		  strcmp(a->recovered_from, b->recovered_from) == 0 &&
 		  a->has_seconds == b->has_seconds &&
 		  a->seconds_find_target == b->seconds_find_target &&
@@ -236,7 +239,9 @@ static void test_metadata(void)
 	CHECK(text && strstr(text, "\"complete\": true") &&
 	      strstr(text, "\"kernel_release\": \"6.1.0-kdf\"") &&
 	      strstr(text, "\"seconds\": 0.093") &&
-	      strstr(text, "\"dmesg_only\": true"));
+	      strstr(text, "\"dmesg_only\": true") &&
+	      strstr(text, "\"target\": \"ssh://root@collector/var/crash\"") &&
+	      strstr(text, "\"fallback_reason\": \"no link on the interface"));
 	free(text);
 	text = NULL;
 	/* dump_inspect() reads it through the same reader. */
@@ -255,7 +260,8 @@ static void test_metadata(void)
 	CHECK(back.crash_time == -1 && back.dump_level == -1 &&
 	      back.vmcore_bytes == -1 && !back.has_seconds);
 	CHECK(read_file_max_at(fd, DUMP_METADATA, &text, 1 << 20) > 0);
-	CHECK(text && !strstr(text, "crash_time") && !strstr(text, "hooks"));
+	CHECK(text && !strstr(text, "crash_time") && !strstr(text, "hooks") &&
+	      !strstr(text, "fallback_reason") && !strstr(text, "target"));
 	free(text);
 	text = NULL;
 

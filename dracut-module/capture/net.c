@@ -1,0 +1,809 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A network target: the NIC the chain names brought up by hand (no udev,
+ * no DHCP, no DNS in the capture kernel: kdump-file(8) resolved the MAC,
+ * our address, the gateway and the collector's address at load time),
+ * then either the NFS export mounted with the kernel's own NFS client, or
+ * the dump sent to the collector's kdump-file-receive through ssh.  When
+ * the collector cannot be reached before any of the dump went out and
+ * fallback is set, the dump goes to the local fallback directory instead.
+ */
+#include <arpa/inet.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <net/if.h>
+#include <net/route.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "capture.h"
+#include "dump.h"
+#include "dumpdir.h"
+#include "process.h"
+#include "util.h"
+
+int capture_net_ioctl(unsigned long req, void *arg)
+{
+	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0), r;
+
+	if (fd < 0)
+		return -errno;
+	r = ioctl(fd, req, arg) < 0 ? -errno : 0;
+	close(fd);
+	return r;
+}
+
+/*
+ * The network target could not be reached (why).  With a fallback, the
+ * reason is kept and the kind becomes LOCAL: the chain's fallback line is
+ * the target and the phases of a local dump run next.  Without one, the
+ * capture fails as with any target.
+ */
+static int net_failed(struct capture *cap, int err, const char *why)
+{
+	struct capture_net *n = &cap->net;
+	struct kdump_conf *c = &cap->conf;
+
+	if (!c->fallback[0]) {
+		capture_say(cap, "error: %s", why);
+		return err;
+	}
+	if (!n->fallback_spec[0]) {
+		capture_say(cap, "error: %s; no fallback line in %s to fall back to %s",
+			    why, cap->paths.chain, c->fallback);
+		return err;
+	}
+	snprintf(n->fallback_reason, sizeof(n->fallback_reason), "%s", why);
+	capture_say(cap, "warning: %s", why);
+	capture_say(cap, "falling back to %s (%s, %s) instead of %s",
+		    c->fallback, n->fallback_spec, n->fallback_path, n->url);
+	snprintf(c->target, sizeof(c->target), "%s", n->fallback_spec);
+	snprintf(c->path, sizeof(c->path), "%s%s",
+		 n->fallback_path[0] == '/' ? "" : "/", n->fallback_path);
+	c->net = CONF_NET_NONE;
+	return 0;
+}
+
+static bool ipv4_valid(const char *s)
+{
+	struct in_addr a;
+
+	return inet_pton(AF_INET, s, &a) == 1;
+}
+
+/* The chain's net, collector, hostdir and fallback lines. */
+static int net_chain_read(struct capture *cap, char *why, size_t size)
+{
+	struct capture_net *n = &cap->net;
+	char line[2 * CONF_VALUE_MAX + 32];
+	char a[CONF_VALUE_MAX], b[CONF_VALUE_MAX];
+	bool have_net = false;
+	FILE *f;
+
+	f = fopen(cap->paths.chain, "re");
+	if (!f) {
+		snprintf(why, size, "cannot read %s: %s", cap->paths.chain,
+			 strerror(errno));
+		return -errno;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		char addr[40];
+
+		if (sscanf(line, "net %17s %39s %15s", n->mac, addr,
+			   n->gateway) == 3) {
+			have_net = sscanf(addr, "%15[0-9.]/%u", n->addr,
+					  &n->prefix) == 2 &&
+				   n->prefix <= 32 && ipv4_valid(n->addr) &&
+				   (strcmp(n->gateway, "-") == 0 ||
+				    ipv4_valid(n->gateway));
+		} else if (sscanf(line, "collector %15s", n->collector) == 1) {
+			continue;
+		} else if (sscanf(line, "hostdir %255s", n->hostdir) == 1) {
+			continue;
+		} else if (sscanf(line, "fallback %1023s %1023s", a, b) == 2) {
+			snprintf(n->fallback_spec, sizeof(n->fallback_spec),
+				 "%s", a);
+			snprintf(n->fallback_path, sizeof(n->fallback_path),
+				 "%s", b);
+		}
+	}
+	fclose(f);
+	if (!have_net || !ipv4_valid(n->collector) || !n->hostdir[0] ||
+	    strchr(n->hostdir, '/') || n->hostdir[0] == '.') {
+		snprintf(why, size, "%s has no usable net, collector and hostdir lines: run kdump-file load again",
+			 cap->paths.chain);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The interface whose address is the chain's MAC, into n->ifname. */
+static bool nic_find(struct capture *cap)
+{
+	struct capture_net *n = &cap->net;
+	struct dirent *de;
+	bool found = false;
+	DIR *d;
+
+	d = opendir(cap->paths.sys_class_net);
+	if (!d)
+		return false;
+	while (!found && (de = readdir(d))) {
+		char p[PATH_MAX], mac[64];
+
+		if (de->d_name[0] == '.' || strlen(de->d_name) >= sizeof(n->ifname))
+			continue;
+		snprintf(p, sizeof(p), "%s/%s/address", cap->paths.sys_class_net,
+			 de->d_name);
+		if (read_line_file(p, mac, sizeof(mac)) == 0 &&
+		    strcasecmp(mac, n->mac) == 0) {
+			snprintf(n->ifname, sizeof(n->ifname), "%s", de->d_name);
+			found = true;
+		}
+	}
+	closedir(d);
+	return found;
+}
+
+/*
+ * The NIC appears once its driver (the chain's module lines, loaded by
+ * drivers_step()) has bound; its name is the kernel's, not the running
+ * system's, as nothing renames it here.
+ */
+static int nic_wait(struct capture *cap, unsigned long long end, char *why,
+		    size_t size)
+{
+	for (;;) {
+		if (nic_find(cap))
+			return 0;
+		if (now_ms() >= end)
+			break;
+		drivers_step(cap);
+		usleep(100 * 1000);
+	}
+	drivers_summary(cap);
+	snprintf(why, size, "no network interface with MAC %s within net_timeout (%us)",
+		 cap->net.mac, cap->conf.net_timeout);
+	return -ENODEV;
+}
+
+static void sin_set(struct sockaddr *sa, in_addr_t a)
+{
+	struct sockaddr_in sin = { .sin_family = AF_INET };
+
+	sin.sin_addr.s_addr = a;
+	memcpy(sa, &sin, sizeof(sin));
+}
+
+static int if_up(struct capture *cap, const char *name)
+{
+	struct ifreq ifr = { 0 };
+	int r;
+
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", name);
+	r = cap->net_ioctl(SIOCGIFFLAGS, &ifr);
+	if (r < 0)
+		return r;
+	ifr.ifr_flags |= IFF_UP;
+	return cap->net_ioctl(SIOCSIFFLAGS, &ifr);
+}
+
+static in_addr_t prefix_mask(unsigned int prefix)
+{
+	return prefix ? htonl(~0U << (32 - prefix)) : 0;
+}
+
+/* lo and the NIC up, the NIC's address and netmask set. */
+static int nic_configure(struct capture *cap, char *why, size_t size)
+{
+	struct capture_net *n = &cap->net;
+	struct ifreq ifr = { 0 };
+	in_addr_t a;
+	int r;
+
+	r = if_up(cap, "lo");
+	if (r < 0)
+		capture_say(cap, "warning: cannot bring up lo: %s", strerror(-r));
+	(void)inet_pton(AF_INET, n->addr, &a);
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", n->ifname);
+	sin_set(&ifr.ifr_addr, a);
+	r = cap->net_ioctl(SIOCSIFADDR, &ifr);
+	if (r == 0) {
+		sin_set(&ifr.ifr_netmask, prefix_mask(n->prefix));
+		r = cap->net_ioctl(SIOCSIFNETMASK, &ifr);
+	}
+	if (r < 0) {
+		snprintf(why, size, "cannot set address %s/%u on %s: %s",
+			 n->addr, n->prefix, n->ifname, strerror(-r));
+		return r;
+	}
+	r = if_up(cap, n->ifname);
+	if (r < 0) {
+		snprintf(why, size, "cannot bring up %s: %s", n->ifname,
+			 strerror(-r));
+		return r;
+	}
+	return 0;
+}
+
+static bool sys_is(struct capture *cap, const char *attr, const char *a,
+		   const char *b)
+{
+	char p[PATH_MAX], v[64];
+
+	snprintf(p, sizeof(p), "%s/%s/%s", cap->paths.sys_class_net,
+		 cap->net.ifname, attr);
+	/* carrier cannot be read while the link is down (EINVAL). */
+	return read_line_file(p, v, sizeof(v)) == 0 &&
+	       (strcmp(v, a) == 0 || (b && strcmp(v, b) == 0));
+}
+
+/*
+ * A carrier, and an operstate that lets packets through: "unknown" for
+ * drivers that do not report one (include/uapi/linux/if.h, RFC 2863).
+ */
+static int link_wait(struct capture *cap, unsigned long long end, char *why,
+		     size_t size)
+{
+	for (;;) {
+		if (sys_is(cap, "carrier", "1", NULL) &&
+		    sys_is(cap, "operstate", "up", "unknown"))
+			return 0;
+		if (now_ms() >= end)
+			break;
+		usleep(50 * 1000);
+	}
+	snprintf(why, size, "no link on %s (MAC %s) within net_timeout (%us)",
+		 cap->net.ifname, cap->net.mac, cap->conf.net_timeout);
+	return -ENETDOWN;
+}
+
+/* Only the collector is reached through the gateway: a host route. */
+static int route_add(struct capture *cap, char *why, size_t size)
+{
+	struct capture_net *n = &cap->net;
+	struct rtentry rt = { 0 };
+	in_addr_t dst, gw;
+	int r;
+
+	if (strcmp(n->gateway, "-") == 0)
+		return 0;
+	(void)inet_pton(AF_INET, n->collector, &dst);
+	(void)inet_pton(AF_INET, n->gateway, &gw);
+	sin_set(&rt.rt_dst, dst);
+	sin_set(&rt.rt_gateway, gw);
+	sin_set(&rt.rt_genmask, 0xffffffff);
+	rt.rt_flags = RTF_UP | RTF_GATEWAY | RTF_HOST;
+	rt.rt_dev = n->ifname;
+	r = cap->net_ioctl(SIOCADDRT, &rt);
+	if (r < 0 && r != -EEXIST) {
+		snprintf(why, size, "cannot add a route to %s via %s on %s: %s",
+			 n->collector, n->gateway, n->ifname, strerror(-r));
+		return r;
+	}
+	return 0;
+}
+
+/*
+ * The NIC with the chain's MAC, up with the chain's address, and a route
+ * to the collector, all within net_timeout.
+ */
+int phase_network(struct capture *cap)
+{
+	struct capture_net *n = &cap->net;
+	unsigned long long t0 = now_ms(), t;
+	unsigned long long end = t0 + cap->conf.net_timeout * 1000ULL;
+	char why[512];
+	int r;
+
+	snprintf(n->url, sizeof(n->url), "%s", cap->conf.target);
+	capture_step(cap, "bringing up the network");
+	r = net_chain_read(cap, why, sizeof(why));
+	if (r < 0)
+		return net_failed(cap, r, why);
+	capture_say(cap, "waiting up to %us for the network interface with MAC %s",
+		    cap->conf.net_timeout, n->mac);
+	r = nic_wait(cap, end, why, sizeof(why));
+	if (r < 0)
+		return net_failed(cap, r, why);
+	capture_say(cap, "found %s (MAC %s) in %.1fs", n->ifname, n->mac,
+		    (now_ms() - t0) / 1000.0);
+	t = now_ms();
+	r = nic_configure(cap, why, sizeof(why));
+	if (r == 0)
+		r = link_wait(cap, end, why, sizeof(why));
+	if (r < 0)
+		return net_failed(cap, r, why);
+	n->t_link = now_ms() - t;
+	capture_say(cap, "link up on %s in %.1fs: address %s/%u",
+		    n->ifname, n->t_link / 1000.0, n->addr, n->prefix);
+	t = now_ms();
+	r = route_add(cap, why, sizeof(why));
+	if (r < 0)
+		return net_failed(cap, r, why);
+	n->t_addr = now_ms() - t;
+	if (strcmp(n->gateway, "-") == 0)
+		capture_say(cap, "collector %s is on-link", n->collector);
+	else
+		capture_say(cap, "route to the collector %s via %s", n->collector,
+			    n->gateway);
+	cap->t_dev = now_ms();
+	capture_say(cap, "network up in %.1fs", (cap->t_dev - t0) / 1000.0);
+	return 0;
+}
+
+/*
+ * The kernel's own NFS client without mount.nfs: it takes the server's
+ * address as addr= (no DNS here), and for v4 our own as clientaddr= for
+ * callbacks; v3 locks locally (nolock: no statd here) and speaks TCP to
+ * mountd too.  A hard mount: the capture's deadline bounds it.
+ */
+int capture_nfs_options(const struct capture *cap, char *buf, size_t size)
+{
+	const struct capture_net *n = &cap->net;
+	int r;
+
+	if (cap->conf.nfs_version == 3)
+		r = snprintf(buf, size,
+			     "vers=3,nolock,proto=tcp,mountproto=tcp,addr=%s,mountaddr=%s,hard,timeo=100,retrans=3",
+			     n->collector, n->collector);
+	else
+		r = snprintf(buf, size,
+			     "vers=4.2,addr=%s,clientaddr=%s,hard,timeo=100,retrans=3",
+			     n->collector, n->addr);
+	return r < 0 || (size_t)r >= size ? -ENAMETOOLONG : 0;
+}
+
+/* The NFS export on the mount point; the dump then goes to MNT/HOSTDIR. */
+int phase_nfs_mount(struct capture *cap)
+{
+	const char *mnt = cap->paths.mnt;
+	const char *fstype = cap->conf.nfs_version == 3 ? "nfs" : "nfs4";
+	char src[CONF_VALUE_MAX + 32], opts[256], why[CONF_VALUE_MAX + 512];
+	unsigned long long t = now_ms();
+	int r;
+
+	snprintf(src, sizeof(src), "%s:%s", cap->net.collector,
+		 cap->conf.net_path);
+	if (mkdir(mnt, 0700) < 0 && errno != EEXIST)
+		return -errno;
+	r = capture_nfs_options(cap, opts, sizeof(opts));
+	if (r < 0)
+		return r;
+	capture_step(cap, "mounting the NFS export");
+	capture_say(cap, "mounting %s (%s, %s)", src, fstype, opts);
+	if (cap->mount(src, mnt, fstype, 0, opts) < 0) {
+		r = -errno;
+		snprintf(why, sizeof(why), "cannot mount %s (%s) on %s: %s",
+			 src, fstype, mnt, strerror(-r));
+		return net_failed(cap, r, why);
+	}
+	cap->mounted = true;
+	capture_say(cap, "mounted %s in %.1fs", cap->conf.target,
+		    (now_ms() - t) / 1000.0);
+	return 0;
+}
+
+int capture_ssh_argv(const struct capture *cap, const char *request,
+		     struct capture_ssh *s)
+{
+	const struct kdump_conf *c = &cap->conf;
+	char **a = s->argv;
+	int r;
+
+	r = conf_known_hosts(c, s->known + 19, sizeof(s->known) - 19);
+	if (r < 0)
+		return r;
+	memcpy(s->known, "UserKnownHostsFile=", 19);
+	snprintf(s->key, sizeof(s->key), "%s", c->ssh_key);
+	snprintf(s->alias, sizeof(s->alias), "HostKeyAlias=%s", c->net_host);
+	snprintf(s->timeout, sizeof(s->timeout), "ConnectTimeout=%u",
+		 c->net_timeout);
+	snprintf(s->port, sizeof(s->port), "%u", c->net_port);
+	snprintf(s->dest, sizeof(s->dest), "%s@%s", c->net_user,
+		 cap->net.collector);
+	snprintf(s->request, sizeof(s->request), "%s", request);
+	/* Never StrictHostKeyChecking=no: the host keys pinned at load. */
+	*a++ = (char *)cap->paths.ssh;
+	*a++ = "-F";
+	*a++ = "/dev/null";
+	*a++ = "-i";
+	*a++ = s->key;
+	*a++ = "-o";
+	*a++ = "IdentitiesOnly=yes";
+	*a++ = "-o";
+	*a++ = "BatchMode=yes";
+	*a++ = "-o";
+	*a++ = "StrictHostKeyChecking=yes";
+	*a++ = "-o";
+	*a++ = s->known;
+	*a++ = "-o";
+	*a++ = "GlobalKnownHostsFile=/dev/null";
+	*a++ = "-o";
+	*a++ = s->alias;
+	*a++ = "-o";
+	*a++ = s->timeout;
+	*a++ = "-o";
+	*a++ = "ServerAliveInterval=10";
+	*a++ = "-o";
+	*a++ = "ServerAliveCountMax=6";
+	*a++ = "-p";
+	*a++ = s->port;
+	*a++ = s->dest;
+	*a++ = s->request;
+	*a = NULL;
+	return 0;
+}
+
+/* ssh's (and the collector's) messages: said, the last one kept. */
+struct ssh_err {
+	struct capture *cap;
+	char last[256];
+};
+
+static void ssh_line(const char *line, size_t len, void *userdata)
+{
+	struct ssh_err *e = userdata;
+
+	if (!len)
+		return;
+	capture_say(e->cap, "ssh: %s", line);
+	snprintf(e->last, sizeof(e->last), "%s", line);
+}
+
+/* What is left of capture_timeout, in ms; 0: no deadline. */
+static unsigned int deadline_left(const struct capture *cap)
+{
+	unsigned long long now = now_ms();
+
+	if (!cap->deadline_end)
+		return 0;
+	return cap->deadline_end > now ? cap->deadline_end - now : 1;
+}
+
+/*
+ * Run one request on the collector, stdin from in_fd (-1: none), its
+ * first line of output into out (when not NULL).  Returns 0, or a
+ * negative errno with why set.
+ */
+static int ssh_run(struct capture *cap, const char *request, int in_fd,
+		   char *out, size_t out_size, char *why, size_t why_size)
+{
+	struct process_opts o = PROCESS_OPTS_INIT;
+	struct ssh_err e = { .cap = cap };
+	struct process_result res = { 0 };
+	struct capture_ssh *s;
+	char how[128];
+	ssize_t n;
+	int fd = -1, r;
+
+	s = malloc(sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	r = capture_ssh_argv(cap, request, s);
+	if (r < 0) {
+		snprintf(why, why_size, "ssh %s: %s", request, strerror(-r));
+		goto out;
+	}
+	fd = memfd_create("kdump-file-ssh", MFD_CLOEXEC);
+	if (fd < 0) {
+		r = -errno;
+		snprintf(why, why_size, "ssh %s: %s", request, strerror(-r));
+		goto out;
+	}
+	o.stdin_fd = in_fd;
+	o.stdout_fd = fd;
+	o.on_line = ssh_line;
+	o.userdata = &e;
+	o.timeout_ms = deadline_left(cap);
+	r = process_run(s->argv, &o, &res);
+	if (r < 0 || !process_succeeded(&res)) {
+		if (r < 0)
+			snprintf(how, sizeof(how), "could not be run: %s",
+				 strerror(-r));
+		else
+			process_result_text(&res, how, sizeof(how));
+		snprintf(why, why_size, "ssh %s to %s (%s) failed: %s%s%s",
+			 request, s->dest, cap->conf.net_host, how,
+			 e.last[0] ? ": " : "", e.last);
+		r = r < 0 ? r : -EIO;
+		goto out;
+	}
+	if (out) {
+		n = pread(fd, out, out_size - 1, 0);
+		out[n > 0 ? n : 0] = '\0';
+		out[strcspn(out, "\n")] = '\0';
+	}
+out:
+	if (fd >= 0)
+		close(fd);
+	free(s);
+	return r;
+}
+
+/* The dump's files, in the staging directory dir. */
+static void dump_names(struct capture *cap)
+{
+	snprintf(cap->dmesg, sizeof(cap->dmesg), "%s/" DUMP_DMESG, cap->dir);
+	snprintf(cap->inc, sizeof(cap->inc), "%s/" DUMP_VMCORE_INCOMPLETE,
+		 cap->dir);
+	snprintf(cap->core, sizeof(cap->core), "%s/" DUMP_VMCORE, cap->dir);
+	snprintf(cap->meta, sizeof(cap->meta), "%s/" DUMP_METADATA, cap->dir);
+}
+
+/* The local directory holding what is sent: dmesg, metadata, hooks.log. */
+static int stage_make(struct capture *cap)
+{
+	char m[sizeof(cap->meta) + 1];
+	int r;
+
+	umask(0077);
+	snprintf(cap->dir, sizeof(cap->dir), "%s/%s", cap->paths.net_stage,
+		 cap->net.name);
+	r = mkdir_p(cap->dir, 0700);
+	if (r < 0)
+		return r;
+	cap->dir_fd = open(cap->dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+			   O_CLOEXEC);
+	if (cap->dir_fd < 0)
+		return -errno;
+	dump_names(cap);
+	snprintf(m, sizeof(m), "@%s", cap->meta);
+	capture_step(cap, m);
+	return 0;
+}
+
+/*
+ * The collector makes the dump directory (retention to keep, named by
+ * the crash time) and gives its NAME.  The first connection: its failure
+ * is the last point where the fallback can take over.
+ */
+int phase_ssh_begin(struct capture *cap)
+{
+	const struct kdump_conf *c = &cap->conf;
+	struct capture_vmcoreinfo vi;
+	char req[128], name[64], why[1024];
+	unsigned long long t = now_ms();
+	int r;
+
+	(void)capture_vmcoreinfo(cap, &vi);
+	snprintf(req, sizeof(req), "begin %u %lld", c->keep,
+		 vi.crash_time >= 0 ? vi.crash_time : (long long)time(NULL));
+	capture_step(cap, "starting the dump on the collector");
+	capture_say(cap, "connecting to %s@%s (%s) port %u", c->net_user,
+		    c->net_host, cap->net.collector, c->net_port);
+	r = ssh_run(cap, req, -1, name, sizeof(name), why, sizeof(why));
+	if (r == 0 && !dump_name_valid(name)) {
+		snprintf(why, sizeof(why), "the collector %s answered '%.64s' to begin, not a dump name",
+			 c->net_host, name);
+		r = -EPROTO;
+	}
+	if (r < 0)
+		return net_failed(cap, r, why);
+	snprintf(cap->net.name, sizeof(cap->net.name), "%s", name);
+	r = stage_make(cap);
+	if (r < 0) {
+		capture_say(cap, "error: cannot create %s/%s: %s",
+			    cap->paths.net_stage, name, strerror(-r));
+		return r;
+	}
+	capture_say(cap, "saving to %s:%s/%s/%s (began in %.1fs)", c->net_host,
+		    c->net_path, cap->net.hostdir, name,
+		    (now_ms() - t) / 1000.0);
+	return 0;
+}
+
+/* Send a file of the staging directory with request; -ENOENT if none. */
+static int ssh_send(struct capture *cap, const char *path,
+		    const char *request, char *why, size_t size)
+{
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC), r;
+
+	if (fd < 0) {
+		snprintf(why, size, "cannot open %s: %s", path,
+			 strerror(errno));
+		return -errno;
+	}
+	r = ssh_run(cap, request, fd, NULL, 0, why, size);
+	close(fd);
+	return r;
+}
+
+/* dmesg.txt, saved locally by phase_dmesg(), to the collector. */
+int phase_ssh_dmesg(struct capture *cap)
+{
+	char req[64], why[1024];
+	int r;
+
+	capture_step(cap, "sending the dmesg");
+	if (capture_file_size(cap->dmesg) < 0) {
+		capture_say(cap, "warning: no dmesg.txt to send");
+		return 0;
+	}
+	snprintf(req, sizeof(req), "dmesg %s", cap->net.name);
+	r = ssh_send(cap, cap->dmesg, req, why, sizeof(why));
+	if (r == 0) {
+		capture_say(cap, "dmesg sent");
+		return 0;
+	}
+	if (!cap->conf.dmesg_only) {
+		capture_say(cap, "warning: dmesg not sent: %s", why);
+		return 0;
+	}
+	snprintf(cap->reason, sizeof(cap->reason), "dmesg.txt not sent: %s",
+		 why);
+	capture_say(cap, "error: %s", cap->reason);
+	return r;
+}
+
+/* makedumpfile's end, from the process that ran it (vmcore_send()). */
+struct mdf_end {
+	int r;
+	struct process_result res;
+};
+
+/*
+ * makedumpfile in a process of our own, writing to out: so that it and
+ * ssh, each through process_run(), run at the same time.  Same process
+ * group as ours: process_run()'s sweep leaves it alone.
+ */
+static pid_t mdf_start(struct capture *cap, char **argv, int out, int in,
+		       int end_fd)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		struct mdf_end e = { 0 };
+
+		/* ssh's end alone: when ssh goes, makedumpfile gets EPIPE. */
+		close(in);
+		e.r = capture_exec(cap, argv, out, &e.res);
+		(void)!write(end_fd, &e, sizeof(e));
+		_exit(0);
+	}
+	return pid;
+}
+
+/*
+ * makedumpfile -F /proc/vmcore | ssh ... vmcore NAME: the collector
+ * rebuilds the flattened stream with makedumpfile -R and answers
+ * "ok BYTES" once the vmcore is committed.  A failure of either side
+ * fails the vmcore; when ssh fails, makedumpfile gets SIGPIPE.
+ */
+static int vmcore_send(struct capture *cap, char **argv, char *answer,
+		       size_t size, char *why, size_t why_size)
+{
+	struct mdf_end e = { .r = -ECHILD };
+	int data[2], end[2], r, st;
+	char req[64], how[128];
+	pid_t pid;
+
+	if (pipe2(data, O_CLOEXEC) < 0)
+		return -errno;
+	if (pipe2(end, O_CLOEXEC) < 0) {
+		r = -errno;
+		close(data[0]);
+		close(data[1]);
+		return r;
+	}
+	pid = mdf_start(cap, argv, data[1], data[0], end[1]);
+	close(data[1]);
+	close(end[1]);
+	if (pid < 0) {
+		r = -errno;
+		close(data[0]);
+		close(end[0]);
+		snprintf(why, why_size, "makedumpfile could not be run: %s",
+			 strerror(-r));
+		return r;
+	}
+	snprintf(req, sizeof(req), "vmcore %s", cap->net.name);
+	r = ssh_run(cap, req, data[0], answer, size, why, why_size);
+	close(data[0]);
+	if (read(end[0], &e, sizeof(e)) != (ssize_t)sizeof(e))
+		e.r = -ECHILD;
+	close(end[0]);
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	if (!capture_run_failed(e.r, &e.res, how, sizeof(how)))
+		return r;
+	/*
+	 * Which end failed first: makedumpfile killed by SIGPIPE wrote to
+	 * an ssh that had gone, whose failure is the cause; otherwise ssh
+	 * failed because the stream it sent ended early.
+	 */
+	if (r < 0 && e.r == 0 && WIFSIGNALED(e.res.wait_status) &&
+	    WTERMSIG(e.res.wait_status) == SIGPIPE)
+		return r;
+	snprintf(why, why_size, "makedumpfile %s", how);
+	return -EIO;
+}
+
+/* The vmcore, straight from makedumpfile to the collector. */
+int phase_ssh_vmcore(struct capture *cap)
+{
+	struct conf_makedumpfile_cmd cmd;
+	char line[2048], answer[128], why[1024];
+	long long bytes;
+	unsigned long long t;
+	int r;
+
+	if (cap->conf.dmesg_only) {
+		capture_say(cap, "no vmcore: dump_level = dmesg saves the kernel log alone");
+		return 0;
+	}
+	capture_step(cap, "sending the vmcore");
+	r = conf_makedumpfile_cmd(&cap->conf, cap->paths.vmcore, NULL, NULL,
+				  &cmd);
+	if (r < 0) {
+		snprintf(cap->reason, sizeof(cap->reason),
+			 "makedumpfile_args cannot be used: %s", strerror(-r));
+		capture_say(cap, "error: vmcore not sent: %s", cap->reason);
+		return r;
+	}
+	(void)capture_makedumpfile_text(cap, NULL, NULL, line, sizeof(line));
+	capture_say(cap, "sending vmcore (%s | ssh ... vmcore %s)", line,
+		    cap->net.name);
+	t = now_ms();
+	r = vmcore_send(cap, cmd.argv, answer, sizeof(answer), why,
+			sizeof(why));
+	cap->t_core = now_ms() - t;
+	if (r == 0 && sscanf(answer, "ok %lld", &bytes) != 1) {
+		snprintf(why, sizeof(why), "the collector answered '%.64s' to vmcore, not ok",
+			 answer);
+		r = -EPROTO;
+	}
+	if (r < 0) {
+		snprintf(cap->reason, sizeof(cap->reason), "%s", why);
+		capture_say(cap, "error: vmcore not saved: %s; dmesg.txt and metadata.json are sent",
+			    cap->reason);
+		return r;
+	}
+	cap->net.vmcore_bytes = bytes;
+	capture_say(cap, "vmcore sent (%lld bytes in %.1fs)", bytes,
+		    cap->t_core / 1000.0);
+	return 0;
+}
+
+/*
+ * metadata.json (as phase_record() and the post hooks left it) and
+ * hooks.log to the collector: the collector's own metadata.json says
+ * "capture in progress" until this one replaces it.
+ */
+int phase_ssh_record(struct capture *cap)
+{
+	char req[96], path[PATH_MAX + 16], why[1024];
+	int r;
+
+	if (!cap->net.name[0])
+		return 0;
+	capture_step(cap, "sending metadata.json");
+	snprintf(path, sizeof(path), "%s/" DUMP_HOOKS_LOG, cap->dir);
+	if (capture_file_size(path) >= 0) {
+		snprintf(req, sizeof(req), "file %s " DUMP_HOOKS_LOG,
+			 cap->net.name);
+		r = ssh_send(cap, path, req, why, sizeof(why));
+		if (r < 0)
+			capture_say(cap, "warning: hooks.log not sent: %s", why);
+	}
+	snprintf(req, sizeof(req), "file %s " DUMP_METADATA, cap->net.name);
+	r = ssh_send(cap, cap->meta, req, why, sizeof(why));
+	if (r < 0) {
+		capture_say(cap, "error: metadata.json not sent: %s", why);
+		return r;
+	}
+	capture_say(cap, "metadata.json sent");
+	return 0;
+}
