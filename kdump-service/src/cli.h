@@ -50,6 +50,7 @@ extern bool arg_new;
 extern const char *arg_output;
 extern bool arg_force;
 extern bool arg_local_instead;
+extern const char *arg_collector;	/* list: a collector's directory */
 extern bool arg_quiet;
 extern bool arg_writable;	/* report: a private mount must take writes */
 /* The verb running, for the messages that name it. */

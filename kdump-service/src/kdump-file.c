@@ -30,11 +30,12 @@ enum {
 	OPT_FORCE = 1U << 8,
 	OPT_AFTER_HOTPLUG = 1U << 9,
 	OPT_LOCAL_INSTEAD = 1U << 10,
+	OPT_COLLECTOR = 1U << 11,
 	/* Every verb's: */
-	OPT_CONFIG = 1U << 11,
-	OPT_QUIET = 1U << 12,
-	OPT_NO_PAGER = 1U << 13,
-	OPT_HELP = 1U << 14,
+	OPT_CONFIG = 1U << 12,
+	OPT_QUIET = 1U << 13,
+	OPT_NO_PAGER = 1U << 14,
+	OPT_HELP = 1U << 15,
 };
 #define OPT_COMMON (OPT_CONFIG | OPT_QUIET | OPT_NO_PAGER | OPT_HELP)
 
@@ -56,6 +57,8 @@ static const struct option_doc {
 	{ OPT_FORCE, "--force", "    --force", "replace an --output FILE with settings, kept as FILE.bak" },
 	{ OPT_LOCAL_INSTEAD, "--local-instead", "    --local-instead",
 	  "dump locally, to a network target's directory" },
+	{ OPT_COLLECTOR, "--collector", "    --collector DIR",
+	  "on a collector: the dumps of every machine below DIR" },
 	{ OPT_AFTER_HOTPLUG, "--after-hotplug", "    --after-hotplug",
 	  "once CPU or memory hotplug events have settled, and only over kdump-file's capture kernel (kdump-file-hotplug.service)" },
 	{ OPT_CONFIG, "--config", "-c, --config FILE", "configuration file (default " CONF_PATH_DEFAULT ")" },
@@ -93,7 +96,7 @@ static const struct verb {
 	  "crash the machine now to test the capture (asks first); after the reboot, status tells whether it passed" },
 	{ "setup", verb_setup, OPT_UNDO | OPT_DRY_RUN, 0, 0, "",
 	  "reserve memory for the capture kernel from the next boot (crashkernel= as estimate recommends, in a GRUB drop-in, then update-grub)" },
-	{ "list", verb_list, OPT_JSON, 0, 0, "",
+	{ "list", verb_list, OPT_JSON | OPT_COLLECTOR, 0, 0, "",
 	  "the dumps: ID, time, kernel, crash signature, size, state" },
 	{ "info", verb_info, OPT_JSON, 0, 1, "[ID]",
 	  "one dump (default: the newest): panic, task, backtrace, modules, files" },
@@ -281,7 +284,7 @@ static int check_verb(const struct verb *v, unsigned int seen, int nargs,
 enum {
 	ARG_VERSION = 0x100, ARG_JSON, ARG_VMLINUX, ARG_KVER, ARG_UNDO,
 	ARG_DRY_RUN, ARG_FORCE, ARG_AFTER_HOTPLUG, ARG_NO_PAGER,
-	ARG_LOCAL_INSTEAD,
+	ARG_LOCAL_INSTEAD, ARG_COLLECTOR,
 };
 
 static const struct option options[] = {
@@ -299,6 +302,7 @@ static const struct option options[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "force", no_argument, NULL, ARG_FORCE },
 	{ "local-instead", no_argument, NULL, ARG_LOCAL_INSTEAD },
+	{ "collector", required_argument, NULL, ARG_COLLECTOR },
 	{ "after-hotplug", no_argument, NULL, ARG_AFTER_HOTPLUG },
 	{ "no-pager", no_argument, NULL, ARG_NO_PAGER },
 	{}
@@ -324,6 +328,7 @@ static const struct {
 	{ 'o', OPT_OUTPUT, NULL, &arg_output },
 	{ ARG_FORCE, OPT_FORCE, &arg_force, NULL },
 	{ ARG_LOCAL_INSTEAD, OPT_LOCAL_INSTEAD, &arg_local_instead, NULL },
+	{ ARG_COLLECTOR, OPT_COLLECTOR, NULL, &arg_collector },
 	{ ARG_AFTER_HOTPLUG, OPT_AFTER_HOTPLUG, &arg_after_hotplug, NULL },
 	{ ARG_NO_PAGER, OPT_NO_PAGER, NULL, NULL },
 };

@@ -869,4 +869,41 @@ report_hp "hotplug's journal line, reload pending" "$t/hpentry2" env SUBSYSTEM=m
 entry_has "$t/hpentry2" PRIORITY=5 SYSLOG_IDENTIFIER=kdump-file \
 	"MESSAGE=memory remove of /devices/system/memory/memory41: the capture kernel's ELF headers no longer match this system: reload pending ($pend, kdump-file-hotplug.service)"
 
+# list --collector: a collector's directory with two hosts, a link and a
+# stray file beside them and inside, none followed.
+col=$t/collector
+mkdir -p "$col/web1-0123456789ab/2026-01-02-03:04:05" "$col/db1-abcdef012345/2026-01-01-00:00:00" \
+	"$col/db1-abcdef012345/2026-01-03-00:00:00" "$t/elsewhere-col/2026-05-05-05:05:05"
+printf 'core' >"$col/web1-0123456789ab/2026-01-02-03:04:05/vmcore"
+printf '{"complete":true,"crash_time":1767323045,"panic":"Kernel panic - not syncing: sysrq"}' \
+	>"$col/web1-0123456789ab/2026-01-02-03:04:05/metadata.json"
+printf '{"complete":false,"error":"capture in progress"}' >"$col/db1-abcdef012345/2026-01-03-00:00:00/metadata.json"
+printf 'core' >"$t/elsewhere-col/2026-05-05-05:05:05/vmcore"
+ln -s "$t/elsewhere-col" "$col/linked-0123456789ab"
+ln -s "$t/elsewhere-col/2026-05-05-05:05:05" "$col/web1-0123456789ab/2026-05-05-05:05:05"
+: >"$col/stray-file"
+: >"$col/web1-0123456789ab/2026-06-06-06:06:06"
+expect "list --collector" 0 -- "$kf" list --collector "$col"
+if [ "$(awk 'NR > 1 { print $1, $2, $NF }' "$t/out")" = "db1-abcdef012345 2026-01-01-00:00:00 incomplete
+db1-abcdef012345 2026-01-03-00:00:00 incomplete
+web1-0123456789ab 2026-01-02-03:04:05 complete" ]; then
+	pass "list --collector: hosts sorted, dumps by time, links and files skipped"
+else
+	fail "list --collector: $(cat "$t/out")"
+fi
+has "list --collector: the panic" "$t/out" "Kernel panic - not sync"
+expect "list --collector --json" 0 -- "$kf" list --collector "$col" --json
+if python3 -m json.tool "$t/out" >/dev/null; then
+	pass "list --collector --json parses"
+else
+	fail "list --collector --json: $(cat "$t/out")"
+fi
+json "list --collector --json: three dumps, hosts in order" \
+	'[.dumps[].host] == ["db1-abcdef012345","db1-abcdef012345","web1-0123456789ab"]'
+json "list --collector --json: names and the collector" \
+	'.collector == "'"$col"'" and .dumps[2].name == "2026-01-02-03:04:05"'
+expect "list --collector, a missing directory" 1 -- "$kf" list --collector "$t/nonexistent"
+has "list --collector, a missing directory: named" "$t/err" "$t/nonexistent"
+expect "--collector with another command" 2 -- "$kf" status --collector "$col"
+
 summary
