@@ -103,8 +103,6 @@ for pair in start:load stop:unload restart:reload showmem:estimate stauts:status
 	expect "unknown command ${pair%:*}" 2 -- "$kf" "${pair%:*}"
 	has "${pair%:*}: did you mean ${pair#*:}" "$t/err" "unknown command '${pair%:*}': did you mean '${pair#*:}'?"
 done
-expect "unknown command propagate" 2 -- "$kf" propagate
-has "propagate: no network targets yet" "$t/err" "kdump-file has no network dump targets yet"
 expect "an unknown command" 2 -- "$kf" frobnicate
 if grep -q "did you mean" "$t/err"; then
 	fail "frobnicate: a suggestion: $(cat "$t/err")"
@@ -905,5 +903,22 @@ json "list --collector --json: names and the collector" \
 expect "list --collector, a missing directory" 1 -- "$kf" list --collector "$t/nonexistent"
 has "list --collector, a missing directory: named" "$t/err" "$t/nonexistent"
 expect "--collector with another command" 2 -- "$kf" status --collector "$col"
+
+# propagate: refused for a target that is not ssh://; for one, the key is
+# made (no collector answers here: the step that fails is named).
+conf "target = nfs://192.0.2.1/export/dumps"
+expect "propagate, an nfs:// target" 1 -- "$kf" -c "$t/conf" propagate
+has "propagate, an nfs:// target: why" "$t/err" "propagate is for an ssh:// target"
+conf "target = ssh://kd@127.0.0.1:1/srv/kdump" "ssh_key = $t/pssh/id_ed25519"
+expect "propagate, no collector" 1 -- "$kf" -c "$t/conf" propagate
+has "propagate, no collector: the step" "$t/err" "pinning the host keys: ssh-keyscan found no host key of 127.0.0.1 port 1"
+if [ -f "$t/pssh/id_ed25519" ] && [ -f "$t/pssh/id_ed25519.pub" ] &&
+	grep -q "kdump-file@" "$t/pssh/id_ed25519.pub" &&
+	[ "$(stat -c %a "$t/pssh")" = 700 ]; then
+	pass "propagate: the key made, named kdump-file@HOSTDIR"
+else
+	fail "propagate: no key in $t/pssh"
+fi
+expect "--repin with another command" 2 -- "$kf" list --repin
 
 summary
