@@ -27,6 +27,7 @@
 
 #include "dump.h"
 #include "dumpdir.h"
+#include "netdir.h"
 #include "process.h"
 #include "receive.h"
 #include "util.h"
@@ -60,18 +61,6 @@ static bool name_char(char c, bool slash)
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
 	       (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-' ||
 	       (slash && c == '/');
-}
-
-bool receive_hostdir_valid(const char *name)
-{
-	size_t len = strlen(name);
-
-	if (!len || len > 255 || name[0] == '.')
-		return false;
-	for (size_t i = 0; i < len; i++)
-		if (!name_char(name[i], false))
-			return false;
-	return true;
 }
 
 bool receive_root_valid(const char *root)
@@ -661,7 +650,7 @@ int receive_request(const char *root, const char *hostdir,
 	int r;
 
 	err[0] = '\0';
-	if (!receive_root_valid(root) || !receive_hostdir_valid(hostdir))
+	if (!receive_root_valid(root) || !net_host_dir_valid(hostdir))
 		return refuse(err, errsize, "refused: bad --root or --host");
 	q = malloc(sizeof(*q));
 	if (!q)
@@ -749,7 +738,7 @@ int receive_key_line(const char *root, const char *hostdir, const char *key,
 
 	if (!body)
 		return -ENOMEM;
-	if (!receive_root_valid(root) || !receive_hostdir_valid(hostdir) ||
+	if (!receive_root_valid(root) || !net_host_dir_valid(hostdir) ||
 	    key_parse(key, type, body) < 0)
 		return -EINVAL;
 	n = snprintf(buf, size,
@@ -872,7 +861,7 @@ int receive_authorize(const char *root, const char *hostdir,
 		return refuse(err, errsize,
 			      "refused: --root '%s' is not an absolute path of letters, digits and / . _ -",
 			      root);
-	if (!receive_hostdir_valid(hostdir))
+	if (!net_host_dir_valid(hostdir))
 		return refuse(err, errsize,
 			      "refused: --host '%s' is not a host dir name (letters, digits, . _ -)",
 			      hostdir);

@@ -23,11 +23,6 @@
 #define RECEIVE_KEY_MAX 16384
 
 /*
- * A host dir's name: letters, digits, '.', '_', '-', not starting with a
- * dot, at most 255 bytes.
- */
-bool receive_hostdir_valid(const char *name);
-/*
  * A ROOT the forced command can name: absolute, of letters, digits, '/',
  * '.', '_', '-' (the command line is run by the user's shell: nothing it
  * would interpret), no "." or ".." component.
@@ -36,11 +31,12 @@ bool receive_root_valid(const char *root);
 
 /*
  * Serve request (the text of $SSH_ORIGINAL_COMMAND; NULL when there was
- * none) for host dir hostdir below root: read what it sends from in_fd,
- * write its answer to out_fd.  Returns 0, -EBADRQC when the request is
- * refused (not one of ours, a name that is not a dump of this host's, a
- * bad argument) or another negative errno when it failed; either way err
- * holds one line saying why ("" on success).
+ * none) for host dir hostdir (a name net_host_dir_valid() accepts) below
+ * root: read what it sends from in_fd, write its answer to out_fd.
+ * Returns 0, -EBADRQC when the request is refused (not one of ours, a
+ * name that is not a dump of this host's, a bad argument) or another
+ * negative errno when it failed; either way err holds one line saying
+ * why ("" on success).
  */
 int receive_request(const char *root, const char *hostdir,
 		    const char *request, int in_fd, int out_fd, char *err,

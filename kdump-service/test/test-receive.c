@@ -20,6 +20,7 @@
 
 #include "dump.h"
 #include "dumpdir.h"
+#include "netdir.h"
 #include "receive.h"
 #include "tests.h"
 #include "util.h"
@@ -78,14 +79,14 @@ static char *host_file(const char *host, const char *name, const char *file)
 
 static void test_names(void)
 {
-	CHECK(receive_hostdir_valid("web1-0123456789ab"));
-	CHECK(receive_hostdir_valid("a.b_c-d"));
-	CHECK(!receive_hostdir_valid(""));
-	CHECK(!receive_hostdir_valid(".hidden"));
-	CHECK(!receive_hostdir_valid(".."));
-	CHECK(!receive_hostdir_valid("a/b"));
-	CHECK(!receive_hostdir_valid("a b"));
-	CHECK(!receive_hostdir_valid("a;b"));
+	CHECK(net_host_dir_valid("web1-0123456789ab"));
+	CHECK(net_host_dir_valid("a.b_c-d"));
+	CHECK(!net_host_dir_valid(""));
+	CHECK(!net_host_dir_valid(".hidden"));
+	CHECK(!net_host_dir_valid(".."));
+	CHECK(!net_host_dir_valid("a/b"));
+	CHECK(!net_host_dir_valid("a b"));
+	CHECK(!net_host_dir_valid("a;b"));
 	CHECK(receive_root_valid("/srv/kdump"));
 	CHECK(!receive_root_valid("srv/kdump"));
 	CHECK(!receive_root_valid("/srv/../etc"));
