@@ -40,6 +40,8 @@ bool arg_new;
 const char *arg_output;
 bool arg_force;
 bool arg_local_instead;
+const char *arg_collector;
+bool arg_repin;
 bool arg_quiet;
 bool arg_writable;
 const char *cli_verb = "kdump-file";

@@ -50,6 +50,8 @@ extern bool arg_new;
 extern const char *arg_output;
 extern bool arg_force;
 extern bool arg_local_instead;
+extern const char *arg_collector;
+extern bool arg_repin;		/* propagate: replace pinned host keys */	/* list: a collector's directory */
 extern bool arg_quiet;
 extern bool arg_writable;	/* report: a private mount must take writes */
 /* The verb running, for the messages that name it. */
@@ -174,6 +176,7 @@ int verb_setup(int argc, char *argv[]);
 int verb_import(int argc, char *argv[]);
 int verb_recover(int argc, char *argv[]);
 int verb_hotplug(int argc, char *argv[]);
+int verb_propagate(int argc, char *argv[]);
 
 /*
  * Load the capture kernel (load, reload).  after_hotplug: only over

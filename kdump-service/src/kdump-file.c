@@ -30,11 +30,13 @@ enum {
 	OPT_FORCE = 1U << 8,
 	OPT_AFTER_HOTPLUG = 1U << 9,
 	OPT_LOCAL_INSTEAD = 1U << 10,
+	OPT_COLLECTOR = 1U << 11,
+	OPT_REPIN = 1U << 12,
 	/* Every verb's: */
-	OPT_CONFIG = 1U << 11,
-	OPT_QUIET = 1U << 12,
-	OPT_NO_PAGER = 1U << 13,
-	OPT_HELP = 1U << 14,
+	OPT_CONFIG = 1U << 13,
+	OPT_QUIET = 1U << 14,
+	OPT_NO_PAGER = 1U << 15,
+	OPT_HELP = 1U << 16,
 };
 #define OPT_COMMON (OPT_CONFIG | OPT_QUIET | OPT_NO_PAGER | OPT_HELP)
 
@@ -56,6 +58,10 @@ static const struct option_doc {
 	{ OPT_FORCE, "--force", "    --force", "replace an --output FILE with settings, kept as FILE.bak" },
 	{ OPT_LOCAL_INSTEAD, "--local-instead", "    --local-instead",
 	  "dump locally, to a network target's directory" },
+	{ OPT_COLLECTOR, "--collector", "    --collector DIR",
+	  "on a collector: the dumps of every machine below DIR" },
+	{ OPT_REPIN, "--repin", "    --repin",
+	  "replace the collector's pinned host keys by those it offers now" },
 	{ OPT_AFTER_HOTPLUG, "--after-hotplug", "    --after-hotplug",
 	  "once CPU or memory hotplug events have settled, and only over kdump-file's capture kernel (kdump-file-hotplug.service)" },
 	{ OPT_CONFIG, "--config", "-c, --config FILE", "configuration file (default " CONF_PATH_DEFAULT ")" },
@@ -93,7 +99,7 @@ static const struct verb {
 	  "crash the machine now to test the capture (asks first); after the reboot, status tells whether it passed" },
 	{ "setup", verb_setup, OPT_UNDO | OPT_DRY_RUN, 0, 0, "",
 	  "reserve memory for the capture kernel from the next boot (crashkernel= as estimate recommends, in a GRUB drop-in, then update-grub)" },
-	{ "list", verb_list, OPT_JSON, 0, 0, "",
+	{ "list", verb_list, OPT_JSON | OPT_COLLECTOR, 0, 0, "",
 	  "the dumps: ID, time, kernel, crash signature, size, state" },
 	{ "info", verb_info, OPT_JSON, 0, 1, "[ID]",
 	  "one dump (default: the newest): panic, task, backtrace, modules, files" },
@@ -101,6 +107,8 @@ static const struct verb {
 	  "crash(8) on a dump with the vmlinux its build ID names" },
 	{ "hotplug", verb_hotplug, 0, 0, 1, "[cpu|memory]",
 	  "for the udev rule: after a CPU or memory add or remove, mark the capture kernel's reload as pending unless the kernel updates its ELF headers itself" },
+	{ "propagate", verb_propagate, OPT_REPIN, 0, 0, "",
+	  "for an ssh:// target: make this machine's key, pin the collector's host keys and install the key there, restricted to kdump-file-receive" },
 	{ "import", verb_import, OPT_OUTPUT | OPT_FORCE | OPT_LOCAL_INSTEAD, 0, 2, "[FILE [SYSCONFIG]]",
 	  "write the kdump-file.conf equivalent to kdump-tools' /etc/default/kdump-tools or kdump-utils' /etc/kdump.conf (and /etc/sysconfig/kdump), naming every setting not carried over" },
 };
@@ -191,17 +199,12 @@ static void help_verb(const struct verb *v)
 
 /*
  * A command that is not one of ours: another tool's name for one of ours,
- * or a typo of one, is named; "propagate" (kdump-tools' sending of an SSH
- * key) has no counterpart.
+ * or a typo of one, is named.
  */
 static int unknown_verb(const char *name)
 {
 	const char *names[ELEMENTSOF(verbs)], *close;
 
-	if (strcmp(name, "propagate") == 0) {
-		log_error("unknown command 'propagate': kdump-file has no network dump targets yet, so no key to send; it saves dumps to a local filesystem ('path', 'target') or a raw device ('raw'): see kdump-file.conf(5)");
-		return EXIT_USAGE;
-	}
 	for (size_t i = 0; i < ELEMENTSOF(other_verbs); i++)
 		if (strcmp(name, other_verbs[i].name) == 0) {
 			log_error("unknown command '%s': did you mean '%s'? (see kdump-file --help)",
@@ -281,7 +284,7 @@ static int check_verb(const struct verb *v, unsigned int seen, int nargs,
 enum {
 	ARG_VERSION = 0x100, ARG_JSON, ARG_VMLINUX, ARG_KVER, ARG_UNDO,
 	ARG_DRY_RUN, ARG_FORCE, ARG_AFTER_HOTPLUG, ARG_NO_PAGER,
-	ARG_LOCAL_INSTEAD,
+	ARG_LOCAL_INSTEAD, ARG_COLLECTOR, ARG_REPIN,
 };
 
 static const struct option options[] = {
@@ -299,6 +302,8 @@ static const struct option options[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "force", no_argument, NULL, ARG_FORCE },
 	{ "local-instead", no_argument, NULL, ARG_LOCAL_INSTEAD },
+	{ "collector", required_argument, NULL, ARG_COLLECTOR },
+	{ "repin", no_argument, NULL, ARG_REPIN },
 	{ "after-hotplug", no_argument, NULL, ARG_AFTER_HOTPLUG },
 	{ "no-pager", no_argument, NULL, ARG_NO_PAGER },
 	{}
@@ -324,6 +329,8 @@ static const struct {
 	{ 'o', OPT_OUTPUT, NULL, &arg_output },
 	{ ARG_FORCE, OPT_FORCE, &arg_force, NULL },
 	{ ARG_LOCAL_INSTEAD, OPT_LOCAL_INSTEAD, &arg_local_instead, NULL },
+	{ ARG_COLLECTOR, OPT_COLLECTOR, NULL, &arg_collector },
+	{ ARG_REPIN, OPT_REPIN, &arg_repin, NULL },
 	{ ARG_AFTER_HOTPLUG, OPT_AFTER_HOTPLUG, &arg_after_hotplug, NULL },
 	{ ARG_NO_PAGER, OPT_NO_PAGER, NULL, NULL },
 };

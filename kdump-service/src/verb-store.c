@@ -3,6 +3,7 @@
  * The dump store's verbs: list, info, debug and report (see dump.h for
  * the store itself).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -18,6 +19,7 @@
 #include "dump.h"
 #include "journal.h"
 #include "json.h"
+#include "netdir.h"
 #include "process.h"
 #include "target.h"
 #include "util.h"
@@ -83,12 +85,167 @@ static int store_find(char *dir, size_t size, char id[DUMP_ID_LEN + 1])
 	return r;
 }
 
+static int cmp_strings(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * The names in the directory fd that ok() accepts and that are
+ * directories, never links (lstat), sorted.
+ */
+static int collector_names(int fd, bool (*ok)(const char *), char ***ret,
+			   size_t *ret_n)
+{
+	char **names = NULL;
+	size_t n = 0;
+	struct dirent *de;
+	DIR *d;
+	int dfd = dup(fd);
+
+	if (dfd < 0)
+		return -errno;
+	d = fdopendir(dfd);
+	if (!d) {
+		close(dfd);
+		return -errno;
+	}
+	while ((de = readdir(d))) {
+		struct stat st;
+		char **t;
+
+		if (!ok(de->d_name) ||
+		    fstatat(fd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+		    !S_ISDIR(st.st_mode))
+			continue;
+		t = realloc(names, (n + 1) * sizeof(*names));
+		if (!t || !(t[n] = strdup(de->d_name))) {
+			names = t ? t : names;
+			closedir(d);
+			dump_list_free(names, n);
+			return -ENOMEM;
+		}
+		names = t;
+		n++;
+	}
+	closedir(d);
+	if (n)
+		qsort(names, n, sizeof(*names), cmp_strings);
+	*ret = names;
+	*ret_n = n;
+	return 0;
+}
+
+/* One dump of a host on a collector: a line, or an object in arr. */
+static int collector_dump(const char *dir, const char *host,
+			  const char *name, struct json_object *arr)
+{
+	char when[32], size[FORMAT_BYTES_MAX];
+	struct json_object *o;
+	struct dump_info d;
+
+	if (dump_inspect(dir, &d) < 0)
+		return 0;
+	if (arr) {
+		o = cli_dump_json(&d);
+		if (!o || json_set_text(o, "host", host) < 0 ||
+		    json_set_text(o, "name", name) < 0 ||
+		    json_object_array_add(arr, o)) {
+			json_object_put(o);
+			return -ENOMEM;
+		}
+		return 0;
+	}
+	utc_time(dump_time(&d), when, sizeof(when));
+	if (d.has_vmcore)
+		format_bytes(d.vmcore_bytes, size, sizeof(size));
+	else
+		snprintf(size, sizeof(size), "-");
+	printf("%-30s  %-22s  %-20s  %-24.24s  %8s  %s\n", host, name, when,
+	       d.signature[0] ? d.signature : d.panic[0] ? d.panic : "-",
+	       size, dump_complete(&d) ? "complete" : "incomplete");
+	return 0;
+}
+
+static int collector_host(int rootfd, const char *host,
+			  struct json_object *arr)
+{
+	_cleanup_close_ int fd = -1;
+	char **names = NULL;
+	size_t n = 0;
+	int r;
+
+	fd = openat(rootfd, host, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+					  O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	r = collector_names(fd, dump_name_valid, &names, &n);
+	for (size_t i = 0; i < n && r == 0; i++) {
+		char dir[PATH_MAX + 512];
+
+		snprintf(dir, sizeof(dir), "%s/%s/%s", arg_collector, host,
+			 names[i]);
+		r = collector_dump(dir, host, names[i], arr);
+	}
+	dump_list_free(names, n);
+	return r;
+}
+
+/*
+ * list --collector DIR: every host dir below DIR (a name net_host_dir_valid()
+ * accepts, a directory, not a link) and every dump in it, hosts sorted and
+ * each host's dumps by time (their names).  Whoever received them owns
+ * them, so dump_is_ours() is not asked; links and stray files are skipped.
+ */
+static int list_collector(void)
+{
+	struct json_object *j = NULL, *arr = NULL;
+	_cleanup_close_ int fd = -1;
+	char **hosts = NULL;
+	size_t n = 0;
+	int r;
+
+	fd = open(arg_collector, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0) {
+		log_error("cannot open collector directory %s: %s",
+			  arg_collector, strerror(errno));
+		return -errno;
+	}
+	r = collector_names(fd, net_host_dir_valid, &hosts, &n);
+	if (r < 0) {
+		log_error("cannot read collector directory %s: %s",
+			  arg_collector, strerror(-r));
+		return r;
+	}
+	if (arg_json) {
+		j = cli_json_object();
+		arr = json_object_new_array();
+		r = j && arr ? json_set_text(j, "collector", arg_collector) :
+			       -ENOMEM;
+		if (r == 0)
+			r = cli_json_add(j, "dumps", json_object_get(arr));
+	} else {
+		printf("%-30s  %-22s  %-20s  %-24s  %8s  %s\n", "HOST", "NAME",
+		       "TIME", "SIGNATURE/PANIC", "SIZE", "STATE");
+	}
+	for (size_t i = 0; i < n && r == 0; i++)
+		r = collector_host(fd, hosts[i], arr);
+	dump_list_free(hosts, n);
+	json_object_put(arr);
+	if (j)
+		return r == 0 ? print_json(j) : (json_object_put(j), r);
+	return r;
+}
+
 int verb_list(int argc _unused_, char *argv[] _unused_)
 {
 	char base[PATH_MAX], **names = NULL;
 	struct json_object *j = NULL, *arr = NULL;
 	size_t n = 0;
 	int r, m = 0;
+
+	if (arg_collector)
+		return list_collector();
 
 	r = store_open(base, sizeof(base), &names, &n);
 	if (r < 0)

@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kdump-file-receive: the collector's end of an ssh:// dump target.
+ *
+ *   kdump-file-receive --authorize --root DIR --host HOSTDIR  < KEY.pub
+ *   kdump-file-receive --root DIR --host HOSTDIR   (forced command;
+ *                                  the request in $SSH_ORIGINAL_COMMAND)
+ *
+ * Exit 0 done, 1 refused or failed (one line on stderr), 2 usage.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <pwd.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "receive.h"
+
+static const char *arg_root;
+static const char *arg_host;
+static bool arg_authorize;
+
+static void help(void)
+{
+	printf("Usage: kdump-file-receive --authorize --root DIR --host HOSTDIR < KEY.pub\n"
+	       "       kdump-file-receive --root DIR --host HOSTDIR\n\n"
+	       "The collector's end of a kdump-file ssh:// target.  With --authorize,\n"
+	       "installs the public key on stdin in ~/.ssh/authorized_keys, restricted\n"
+	       "to this program for HOSTDIR in DIR.  Without, serves the request in\n"
+	       "$SSH_ORIGINAL_COMMAND (check, begin, dmesg, file, vmcore, list) below\n"
+	       "DIR/HOSTDIR only.\n");
+}
+
+static int parse_argv(int argc, char *argv[])
+{
+	static const struct option options[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "authorize", no_argument, NULL, 'a' },
+		{ "root", required_argument, NULL, 'r' },
+		{ "host", required_argument, NULL, 'H' },
+		{}
+	};
+	int c;
+
+	while ((c = getopt_long(argc, argv, "h", options, NULL)) >= 0) {
+		switch (c) {
+		case 'h':
+			help();
+			return 0;
+		case 'a':
+			arg_authorize = true;
+			break;
+		case 'r':
+			arg_root = optarg;
+			break;
+		case 'H':
+			arg_host = optarg;
+			break;
+		default:
+			return -EINVAL;
+		}
+	}
+	if (optind < argc || !arg_root || !arg_host) {
+		fprintf(stderr, "kdump-file-receive: error: --root DIR and --host HOSTDIR are needed, and nothing else (see --help)\n");
+		return -EINVAL;
+	}
+	return 1;
+}
+
+/* The running user's home: authorized_keys is sshd's for this user. */
+static const char *home_dir(void)
+{
+	struct passwd *pw = getpwuid(geteuid());
+
+	if (pw && pw->pw_dir && pw->pw_dir[0] == '/')
+		return pw->pw_dir;
+	return getenv("HOME");
+}
+
+int main(int argc, char *argv[])
+{
+	char err[1024];
+	const char *home;
+	int r;
+
+	r = parse_argv(argc, argv);
+	if (r <= 0)
+		return r < 0 ? 2 : 0;
+	if (arg_authorize) {
+		home = home_dir();
+		if (!home) {
+			fprintf(stderr, "kdump-file-receive: error: this user has no home directory for .ssh/authorized_keys\n");
+			return 1;
+		}
+		r = receive_authorize(arg_root, arg_host, home, STDIN_FILENO,
+				      err, sizeof(err));
+		if (r == 0)
+			printf("authorized %s in %s\n", arg_host, arg_root);
+	} else {
+		r = receive_request(arg_root, arg_host,
+				    getenv("SSH_ORIGINAL_COMMAND"),
+				    STDIN_FILENO, STDOUT_FILENO, err,
+				    sizeof(err));
+	}
+	if (r < 0) {
+		fprintf(stderr, "kdump-file-receive: %s\n", err);
+		return 1;
+	}
+	return 0;
+}
