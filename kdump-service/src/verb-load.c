@@ -110,8 +110,8 @@ int ensure_initramfs(struct plan *p, bool force)
 	if (!p->initramfs_managed)
 		return 0;
 	r = initramfs_fingerprint(p->kernel, p->capture_conf_text,
-				  p->chain_text, p->extra_files, fingerprint,
-				  sizeof(fingerprint));
+				  p->chain_text, p->fingerprint_files,
+				  fingerprint, sizeof(fingerprint));
 	if (r < 0) {
 		log_error("cannot inspect the capture inputs (is the dracut module installed in %s?): %s",
 			  KDUMP_FILE_DRACUT_MODULE, strerror(-r));
@@ -150,8 +150,10 @@ int ensure_initramfs(struct plan *p, bool force)
 	b.t0 = t0;
 	b.live = !arg_quiet && isatty(STDOUT_FILENO);
 	r = initramfs_build(p->initramfs, p->release, conf_file, chain_file,
-			    p->chain_drivers, p->extra_files, fingerprint,
-			    &progress);
+			    p->chain_drivers, p->extra_files,
+			    conf_net_to_string(p->conf.net),
+			    p->conf.net == CONF_NET_SSH ? p->conf.ssh_key : NULL,
+			    fingerprint, &progress);
 	build_line_clear(&b);
 	if (r < 0) {
 		log_error("cannot build capture initramfs '%s' with dracut: %s",
