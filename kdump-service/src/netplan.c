@@ -313,7 +313,7 @@ int net_resolve(const struct kdump_conf *c, const struct net_paths *np,
 	_cleanup_free_ char *text = NULL;
 	char ip[INET_ADDRSTRLEN];
 	struct net_plan n = { 0 };
-	struct iface_addr ia;
+	struct iface_addr ia = { 0 };
 	struct net_route rt;
 	int r;
 
