@@ -149,6 +149,9 @@ static void keep_line(const char *l, size_t len, void *userdata)
 	struct net_ssh_result *res = userdata;
 	size_t pos = strlen(res->output);
 
+	/* ssh ends its own messages with CR LF. */
+	while (len && l[len - 1] == '\r')
+		len--;
 	if (pos + len + 2 > sizeof(res->output))
 		return;
 	memcpy(res->output + pos, l, len);

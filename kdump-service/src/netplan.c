@@ -284,8 +284,7 @@ static int iface_mac(const struct net_paths *np, const char *ifname,
 	return 0;
 }
 
-/* The collector's IPv4 address, as the running system resolves it now. */
-static int resolve_host(const char *host, struct in_addr *ret, char *why,
+int net_resolve_host(const char *host, struct in_addr *ret, char *why,
 			size_t size)
 {
 	struct addrinfo hints = { .ai_family = AF_INET,
@@ -317,7 +316,7 @@ int net_resolve(const struct kdump_conf *c, const struct net_paths *np,
 	struct net_route rt;
 	int r;
 
-	r = resolve_host(c->net_host, &n.collector, why, size);
+	r = net_resolve_host(c->net_host, &n.collector, why, size);
 	if (r < 0)
 		return r;
 	net_addr_text(n.collector, false, ip, sizeof(ip));

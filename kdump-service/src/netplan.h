@@ -61,6 +61,13 @@ int net_iface_check(const struct net_paths *np, const char *ifname,
 		    const char *host, struct in_addr collector, char *why,
 		    size_t size);
 
+/*
+ * The collector's IPv4 address as the running system resolves host now
+ * (getaddrinfo(), AF_INET): -EHOSTUNREACH with why when it does not.
+ */
+int net_resolve_host(const char *host, struct in_addr *ret, char *why,
+		     size_t size);
+
 /* What the capture brings up to reach the collector. */
 struct net_plan {
 	struct in_addr collector;
