@@ -78,6 +78,23 @@ struct net_ssh_result {
 int net_ssh_run(const struct kdump_conf *c, unsigned int connect_timeout,
 		const char *request, struct net_ssh_result *ret);
 
+/* One line of the collector program's answer to "list". */
+struct net_list_entry {
+	char name[64];		/* the dump directory's */
+	bool complete;
+	long long bytes;	/* the vmcore's */
+	long long crash_time;
+	char panic[256];
+};
+
+/*
+ * The newest dump in output, the answer to "list" ("NAME complete|
+ * incomplete BYTES CRASHTIME PANIC" lines; PANIC the rest of the line):
+ * the latest crash time, the greater name among equals.  Lines that are
+ * not such are skipped.  -ENOENT, ret untouched, when there is none.
+ */
+int net_list_last(const char *output, struct net_list_entry *ret);
+
 /*
  * Mount c's NFS export (HOST:/net_path, the kernel's own NFS client, at
  * address ip) on a new private directory below NET_MOUNT_DIR, named in

@@ -375,57 +375,12 @@ static int status_last_dump(const struct kdump_conf *c, struct json_object *j,
 	return m;
 }
 
-/*
- * The newest line of the collector's "list" answer ("NAME complete|
- * incomplete BYTES CRASHTIME PANIC") as a dump_info whose dir is where
- * it lies; -ENOENT when there is none.
- */
-static int net_list_last(const struct kdump_conf *c, const char *hostdir,
-			 const char *output, struct dump_info *ret)
-{
-	const char *l = output;
-	bool found = false;
-
-	while (l && *l) {
-		char name[64], state[16];
-		long long bytes, t;
-		int off = 0;
-		const char *end = strchr(l, '\n');
-
-		if (sscanf(l, "%63s %15s %lld %lld %n", name, state, &bytes, &t,
-			   &off) == 4 && dump_name_valid(name) &&
-		    (!found || t > ret->crash_time ||
-		     (t == ret->crash_time &&
-		      strcmp(name, strrchr(ret->dir, '/') + 1) > 0))) {
-			size_t plen = end ? (size_t)(end - l - off) :
-					    strlen(l + off);
-
-			memset(ret, 0, sizeof(*ret));
-			snprintf(ret->dir, sizeof(ret->dir), "%s:%s/%s/%s",
-				 c->net_host, c->net_path, hostdir, name);
-			ret->crash_time = t;
-			ret->has_metadata = true;
-			if (strcmp(state, "complete") == 0) {
-				ret->has_vmcore = bytes > 0;
-				ret->dmesg_only = bytes == 0;
-				ret->vmcore_bytes = bytes;
-			}
-			if (plen >= sizeof(ret->panic))
-				plen = sizeof(ret->panic) - 1;
-			snprintf(ret->panic, sizeof(ret->panic), "%.*s",
-				 (int)plen, l + off);
-			found = true;
-		}
-		l = end ? end + 1 : NULL;
-	}
-	return found ? 0 : -ENOENT;
-}
-
 /* An ssh target's last dump, from the collector's own list. */
 static int net_last_ssh(const struct kdump_conf *c, const char *hostdir,
 			struct dump_info *d, char *note, size_t size)
 {
 	_cleanup_free_ struct net_ssh_result *res = NULL;
+	struct net_list_entry e;
 	int r;
 
 	res = calloc(1, sizeof(*res));
@@ -451,11 +406,23 @@ static int net_last_ssh(const struct kdump_conf *c, const char *hostdir,
 			 " (run 'kdump-file propagate')" : "");
 		return -EIO;
 	}
-	r = net_list_last(c, hostdir, res->output, d);
-	if (r < 0)
+	r = net_list_last(res->output, &e);
+	if (r < 0) {
 		snprintf(note, size, "none on %s in %s/%s", c->net_host,
 			 c->net_path, hostdir);
-	return r;
+		return r;
+	}
+	memset(d, 0, sizeof(*d));
+	snprintf(d->dir, sizeof(d->dir), "%s:%s/%s/%s", c->net_host,
+		 c->net_path, hostdir, e.name);
+	d->crash_time = e.crash_time;
+	d->has_metadata = true;
+	/* A complete dump without bytes: dump_level = dmesg. */
+	d->has_vmcore = e.complete && e.bytes > 0;
+	d->dmesg_only = e.complete && e.bytes == 0;
+	d->vmcore_bytes = e.complete ? e.bytes : 0;
+	snprintf(d->panic, sizeof(d->panic), "%s", e.panic);
+	return 0;
 }
 
 /* An NFS target's last dump, through a read-only mount of our own. */

@@ -102,8 +102,35 @@ static void test_dir_check(void)
 	CHECK(test_rm_rf(dir) == 0);
 }
 
+static void test_list(void)
+{
+	struct net_list_entry e;
+
+	CHECK(net_list_last("2026-03-01-10:00:00 complete 1048576 1772359200 sysrq triggered crash\n"
+			    "2026-03-02-10:00:00 incomplete 0 1772445600 Kernel panic - not syncing: oops\n"
+			    "2026-02-01-10:00:00 complete 5 1769940000 old\n",
+			    &e) == 0);
+	CHECK(strcmp(e.name, "2026-03-02-10:00:00") == 0);
+	CHECK(!e.complete && e.bytes == 0 && e.crash_time == 1772445600);
+	CHECK(strcmp(e.panic, "Kernel panic - not syncing: oops") == 0);
+	/* The same time: the later name; no panic: "". */
+	CHECK(net_list_last("2026-03-01-10:00:00 complete 7 100\n"
+			    "2026-03-01-10:00:00-1 complete 9 100\n", &e) == 0);
+	CHECK(strcmp(e.name, "2026-03-01-10:00:00-1") == 0);
+	CHECK(e.complete && e.bytes == 9 && e.panic[0] == '\0');
+	/* Not a dump: skipped; none at all: -ENOENT, ret untouched. */
+	memset(&e, 0x5a, sizeof(e));
+	CHECK(net_list_last("../etc complete 1 2 x\nlost+found incomplete 0 0\n"
+			    "2026-03-01-10:00:00 broken 1 2 x\n", &e) == -ENOENT);
+	CHECK(e.bytes == 0x5a5a5a5a5a5a5a5aLL);
+	CHECK(net_list_last("", &e) == -ENOENT);
+	/* A line cut short is not completed by the next one. */
+	CHECK(net_list_last("2026-03-01-10:00:00 complete\n5 6\n", &e) == -ENOENT);
+}
+
 int main(void)
 {
+	test_list();
 	test_command();
 	test_classify();
 	test_dir_check();
