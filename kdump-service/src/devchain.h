@@ -57,8 +57,8 @@ int devchain_resolve(const char *sysfs, dev_t dev, const char *fstype,
  * The drivers of network interface ifname (its device's, from the bus
  * down, as devchain_resolve() finds a disk's), then fsmodule when not NULL
  * or "" (nfsv4 or nfsv3 for an NFS target), for the capture kernel whose
- * modules km describes.  -ENODEV (as -errno of its sysfs link) for an
- * interface without a device (a virtual one); -ENOPKG as devchain_resolve().
+ * modules km describes.  -ENOENT for an interface without a device (a
+ * virtual one: no sysfs device link); -ENOPKG as devchain_resolve().
  * ret is written as devchain_resolve() writes it.
  */
 int devchain_resolve_net(const char *sysfs, const char *ifname,

@@ -176,6 +176,13 @@ int net_iface_check(const struct net_paths *np, const char *ifname,
 			 host, ip, ifname, ip);
 		return -EMEDIUMTYPE;
 	}
+	/* Wi-Fi shows as Ethernet; the capture joins no wireless network. */
+	if (exists_in(classdir, ifname, "wireless") ||
+	    exists_in(classdir, ifname, "phy80211")) {
+		snprintf(why, size, "the route to %s (%s) goes through %s, a wireless interface, and the capture joins no wireless network: connect this machine to the collector by wire (a host route through that interface), or set a local 'target'",
+			 host, ip, ifname);
+		return -EMEDIUMTYPE;
+	}
 	if (atoi(type) != ARPHRD_ETHER_TYPE) {
 		snprintf(why, size, "the route to %s (%s) goes through %s, a link of type %s, not Ethernet (a tunnel, InfiniBand, ...), which the capture cannot bring up: route the collector through an Ethernet interface, or set a local 'target'",
 			 host, ip, ifname, type);

@@ -54,8 +54,8 @@ int net_route_find(const char *text, struct in_addr dest,
 
 /*
  * Whether the capture can bring ifname up: 0, or -EMEDIUMTYPE with what it
- * is (a bond, a VLAN, a bridge, loopback, a non-Ethernet link) and what to
- * do in why; -ENODEV when sysfs has no such interface.
+ * is (a bond, a VLAN, a bridge, loopback, a wireless or non-Ethernet link)
+ * and what to do in why; -ENODEV when sysfs has no such interface.
  */
 int net_iface_check(const struct net_paths *np, const char *ifname,
 		    const char *host, struct in_addr collector, char *why,

@@ -149,6 +149,12 @@ static void test_iface_check(void)
 			      sizeof(why)) == -EMEDIUMTYPE);
 	CHECK(strstr(why, "br0, a bridge") != NULL);
 
+	make_nic("wlan0", "1\n");
+	put("sys/class/net/wlan0/phy80211/name", "phy0\n");
+	CHECK(net_iface_check(&np, "wlan0", "collector", ip("192.0.2.9"), why,
+			      sizeof(why)) == -EMEDIUMTYPE);
+	CHECK(strstr(why, "wlan0, a wireless interface") != NULL);
+
 	make_nic("ib0", "32\n");
 	CHECK(net_iface_check(&np, "ib0", "collector", ip("192.0.2.9"), why,
 			      sizeof(why)) == -EMEDIUMTYPE);
