@@ -217,6 +217,9 @@ int dumps_base(const struct kdump_conf *c, char *ret, size_t size)
 	char dev[PATH_MAX], mnt[PATH_MAX], fstype[64] = "";
 	int r;
 
+	/* On the collector: status reads them there (verb-status.c). */
+	if (c->net != CONF_NET_NONE)
+		return -EREMOTE;
 	if (!c->target[0] && !c->raw[0]) {
 		snprintf(ret, size, "%s", c->path);
 		return 0;

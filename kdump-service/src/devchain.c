@@ -130,7 +130,8 @@ static int dm_name_to_lv(const char *dm, char *buf, size_t size)
  * The drivers from the bus down to the disk: walk up from the disk's sysfs
  * directory, noting each ancestor's driver; then add them outermost first.
  */
-static int add_drivers(struct devchain *c, const char *devices, const char *disk)
+static int add_drivers(struct devchain *c, const char *devices, const char *disk,
+		       const char *holds)
 {
 	char p[PATH_MAX], what[128];
 	struct {
@@ -143,7 +144,7 @@ static int add_drivers(struct devchain *c, const char *devices, const char *disk
 	int r;
 
 	snprintf(p, sizeof(p), "%s", disk);
-	snprintf(what, sizeof(what), "%s", base_name(disk));
+	snprintf(what, sizeof(what), "%s", holds ? holds : base_name(disk));
 	while (strlen(p) > strlen(devices) && n < 16) {
 		char *slash;
 
@@ -288,7 +289,7 @@ static int walk(struct devchain *c, const char *sysfs, unsigned int maj,
 		if (slash)
 			*slash = '\0';
 	}
-	return add_drivers(c, devices, path);
+	return add_drivers(c, devices, path, NULL);
 }
 
 /* A module (not built in) in the running kernel: it has an initstate. */
@@ -306,31 +307,15 @@ static bool loaded_module(const char *sysfs, const char *name)
 }
 
 /*
- * Resolve into c, a chain of the caller's own: the caller's ret is assigned
- * only once the whole chain is known.  On -EMEDIUMTYPE and -ENOPKG,
- * c->layer and c->fix say why.
+ * What each module of c is for the capture kernel; built-in ones need no
+ * loading.  -ENOPKG (c->layer) for one the running kernel has as a module
+ * and the capture kernel lacks.
  */
-static int resolve(const char *sysfs, dev_t dev, const char *fstype,
-		   struct modload *km, struct devchain *c)
+static int resolve_states(const char *sysfs, struct modload *km,
+			  struct devchain *c)
 {
-	char fsalias[96];
 	unsigned int kept = 0;
-	int r;
 
-	r = walk(c, sysfs, major(dev), minor(dev), 0);
-	if (r < 0)
-		return r;
-	if (fstype && fstype[0]) {
-		/* Filesystems declare the alias fs-<type> (MODULE_ALIAS_FS). */
-		snprintf(fsalias, sizeof(fsalias), "fs-%s", fstype);
-		if (modload_lookup(km, fsalias, NULL, 0, NULL, 0) == MODLOAD_MISSING)
-			snprintf(fsalias, sizeof(fsalias), "%s", fstype);
-		r = add_module(c, fsalias, "filesystem %s of the dump target",
-			       fstype);
-		if (r < 0)
-			return r;
-	}
-	/* What each is for the capture kernel; built-in ones need no loading. */
 	for (unsigned int i = 0; i < c->n; i++) {
 		struct devchain_module *m = &c->mods[i];
 		char real[64];
@@ -357,6 +342,33 @@ static int resolve(const char *sysfs, dev_t dev, const char *fstype,
 	return 0;
 }
 
+/*
+ * Resolve into c, a chain of the caller's own: the caller's ret is assigned
+ * only once the whole chain is known.  On -EMEDIUMTYPE and -ENOPKG,
+ * c->layer and c->fix say why.
+ */
+static int resolve(const char *sysfs, dev_t dev, const char *fstype,
+		   struct modload *km, struct devchain *c)
+{
+	char fsalias[96];
+	int r;
+
+	r = walk(c, sysfs, major(dev), minor(dev), 0);
+	if (r < 0)
+		return r;
+	if (fstype && fstype[0]) {
+		/* Filesystems declare the alias fs-<type> (MODULE_ALIAS_FS). */
+		snprintf(fsalias, sizeof(fsalias), "fs-%s", fstype);
+		if (modload_lookup(km, fsalias, NULL, 0, NULL, 0) == MODLOAD_MISSING)
+			snprintf(fsalias, sizeof(fsalias), "%s", fstype);
+		r = add_module(c, fsalias, "filesystem %s of the dump target",
+			       fstype);
+		if (r < 0)
+			return r;
+	}
+	return resolve_states(sysfs, km, c);
+}
+
 int devchain_resolve(const char *sysfs, dev_t dev, const char *fstype,
 		     struct modload *km, struct devchain *ret)
 {
@@ -376,6 +388,79 @@ int devchain_resolve(const char *sysfs, dev_t dev, const char *fstype,
 	if (r < 0)
 		return r;
 	*ret = *c;
+	return 0;
+}
+
+/*
+ * A network interface's drivers, from its device up to the bus (a virtio
+ * NIC: virtio_net, then virtio_pci), then fsmodule.
+ */
+static int resolve_net(const char *sysfs, const char *ifname,
+		       const char *fsmodule, struct modload *km,
+		       struct devchain *c)
+{
+	char link[PATH_MAX], path[PATH_MAX], tmp[PATH_MAX], devices[PATH_MAX];
+	int r;
+
+	snprintf(link, sizeof(link), "%s/class/net/%s/device", sysfs, ifname);
+	snprintf(tmp, sizeof(tmp), "%s/devices", sysfs);
+	if (!realpath(link, path) || !realpath(tmp, devices))
+		return -errno;
+	/* Named for the interface, not for its device's sysfs name. */
+	r = add_drivers(c, devices, path, ifname);
+	if (r < 0)
+		return r;
+	if (fsmodule && fsmodule[0]) {
+		r = add_module(c, fsmodule, "filesystem of the network target");
+		if (r < 0)
+			return r;
+	}
+	return resolve_states(sysfs, km, c);
+}
+
+int devchain_resolve_net(const char *sysfs, const char *ifname,
+			 const char *fsmodule, struct modload *km,
+			 struct devchain *ret)
+{
+	_cleanup_free_ struct devchain *c = NULL;
+	int r;
+
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	r = resolve_net(sysfs, ifname, fsmodule, km, c);
+	if (r == -ENOPKG)
+		memcpy(ret->layer, c->layer, sizeof(ret->layer));
+	if (r < 0)
+		return r;
+	*ret = *c;
+	return 0;
+}
+
+int devchain_merge(struct devchain *dst, const struct devchain *src)
+{
+	for (unsigned int i = 0; i < src->n; i++) {
+		unsigned int before = dst->n;
+		int r = add_module(dst, src->mods[i].name, "%s",
+				   src->mods[i].reason);
+
+		if (r < 0)
+			return r;
+		/* New: with its state and dependencies as resolved. */
+		if (dst->n > before)
+			dst->mods[r] = src->mods[i];
+	}
+	for (unsigned int i = 0; i < src->n_lvs; i++) {
+		bool dup = false;
+
+		for (unsigned int k = 0; k < dst->n_lvs; k++)
+			dup |= strcmp(dst->lvs[k], src->lvs[i]) == 0;
+		if (dup)
+			continue;
+		if (dst->n_lvs >= 4)
+			return -E2BIG;
+		memcpy(dst->lvs[dst->n_lvs++], src->lvs[i], sizeof(dst->lvs[0]));
+	}
 	return 0;
 }
 

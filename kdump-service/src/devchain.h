@@ -54,6 +54,25 @@ int devchain_resolve(const char *sysfs, dev_t dev, const char *fstype,
 		     struct modload *km, struct devchain *ret);
 
 /*
+ * The drivers of network interface ifname (its device's, from the bus
+ * down, as devchain_resolve() finds a disk's), then fsmodule when not NULL
+ * or "" (nfsv4 or nfsv3 for an NFS target), for the capture kernel whose
+ * modules km describes.  -ENOENT for an interface without a device (a
+ * virtual one: no sysfs device link); -ENOPKG as devchain_resolve().
+ * ret is written as devchain_resolve() writes it.
+ */
+int devchain_resolve_net(const char *sysfs, const char *ifname,
+			 const char *fsmodule, struct modload *km,
+			 struct devchain *ret);
+
+/*
+ * Add src's modules and volumes that dst does not have, after dst's: one
+ * chain for a network target and its local fallback.  -E2BIG when they do
+ * not fit; dst then holds part of src.
+ */
+int devchain_merge(struct devchain *dst, const struct devchain *src);
+
+/*
  * The chain as the capture program reads it: "module NAME" and "lvm VG/LV"
  * lines, in the order the capture takes them.  -ENOBUFS, buf untouched,
  * when it does not fit in size bytes with its NUL.

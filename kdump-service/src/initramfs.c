@@ -241,15 +241,16 @@ static void dracut_line(const char *line, size_t len, void *userdata)
 
 int initramfs_build(const char *img, const char *kver,
 		    const char *capture_conf_file, const char *chain_file,
-		    const char *drivers, const char *files,
-		    const char *fingerprint,
+		    const char *drivers, const char *files, const char *net,
+		    const char *ssh_key, const char *fingerprint,
 		    const struct initramfs_progress *progress)
 {
 	struct dracut_lines lines = { .progress = progress };
 	_cleanup_free_ char *chain_env = NULL, *files_env = NULL;
+	_cleanup_free_ char *net_env = NULL, *key_env = NULL;
 	struct process_opts o = PROCESS_OPTS_INIT;
 	char tmp[PATH_MAX], stamp[PATH_MAX], *text;
-	char *env[3] = { NULL, NULL, NULL };
+	char *env[5] = { NULL, NULL, NULL, NULL, NULL };
 	struct process_result res;
 	struct stat st;
 	int r;
@@ -293,17 +294,23 @@ int initramfs_build(const char *img, const char *kver,
 		argv[n] = NULL;
 		/*
 		 * The dracut module reads the chain (lvm goes in when
-		 * needed), the user's hooks and extra binaries from its
+		 * needed), the user's hooks and extra binaries, and for a
+		 * network target its kind and the ssh key from its
 		 * environment: set in dracut's alone, an empty value for
 		 * none over whatever ours holds.
 		 */
 		if (asprintf(&chain_env, "KDUMP_FILE_CHAIN=%s",
 			     chain_file) < 0 ||
 		    asprintf(&files_env, "KDUMP_FILE_INSTALL=%s",
-			     files ? files : "") < 0)
+			     files ? files : "") < 0 ||
+		    asprintf(&net_env, "KDUMP_FILE_NET=%s", net ? net : "") < 0 ||
+		    asprintf(&key_env, "KDUMP_FILE_SSH_KEY=%s",
+			     ssh_key ? ssh_key : "") < 0)
 			return -ENOMEM;
 		env[0] = chain_env;
 		env[1] = files_env;
+		env[2] = net_env;
+		env[3] = key_env;
 		o.env_add = env;
 		if (progress) {
 			o.on_line = dracut_line;

@@ -29,13 +29,11 @@
 #include "target-mount.h"
 #include "util.h"
 
-static void plan_error(struct plan *p, const char *fmt, ...)
-		       __attribute__((format(printf, 2, 3)));
 static void plan_warn(struct plan *p, const char *fmt, ...)
 		      __attribute__((format(printf, 2, 3)));
 
 /* The failure's message, for the caller to say. */
-static void plan_error(struct plan *p, const char *fmt, ...)
+void plan_error(struct plan *p, const char *fmt, ...)
 		       {
 		       va_list ap;
 
@@ -72,7 +70,6 @@ static int plan_chain(struct plan *p, dev_t devno, const char *fstype,
 {
 	char moddir[PATH_MAX];
 	struct modload *km;
-	size_t pos = 0;
 	int r;
 
 	snprintf(p->chain_what, sizeof(p->chain_what), "%s", what);
@@ -102,7 +99,20 @@ static int plan_chain(struct plan *p, dev_t devno, const char *fstype,
 		return 0;
 	}
 	p->chain_known = true;
-	r = devchain_format(&p->chain, p->chain_text, sizeof(p->chain_text));
+	return plan_chain_text(p);
+}
+
+/*
+ * The chain's module and volume lines after what chain_text holds, and
+ * its modules for dracut.
+ */
+int plan_chain_text(struct plan *p)
+{
+	size_t pos = 0, tl = strlen(p->chain_text);
+	int r;
+
+	r = devchain_format(&p->chain, p->chain_text + tl,
+			    sizeof(p->chain_text) - tl);
 	if (r < 0)
 		return r;
 	for (unsigned int i = 0; i < p->chain.n; i++) {
@@ -653,7 +663,7 @@ const char *plan_initramfs_state(const struct plan *p)
 	if (access(p->initramfs, F_OK) < 0)
 		return "not built: the next load builds it";
 	if (initramfs_fingerprint(p->kernel, p->capture_conf_text, p->chain_text,
-				  p->extra_files, fingerprint,
+				  p->fingerprint_files, fingerprint,
 				  sizeof(fingerprint)) < 0 ||
 	    !initramfs_is_current(p->initramfs, fingerprint))
 		return "out of date: the next load rebuilds it";
@@ -706,34 +716,50 @@ static int plan_release(struct plan *p, const char *kver)
 }
 
 /*
- * The dump directory on a filesystem mounted here: the capture kernel
- * finds it by the filesystem's UUID, not by the mount point.  create:
- * make the directory when missing (load and rebuild; show, estimate and
- * status only look).
+ * A local dump directory (path, or a network target's fallback) on a
+ * filesystem mounted here: the capture kernel finds it by the filesystem's
+ * UUID, not by the mount point.  create: make the directory when missing
+ * (load and rebuild; show, estimate and status only look).
  */
-static int plan_target_dir(struct plan *p, bool create)
+int plan_local_dir(struct plan *p, const char *key, const char *dir,
+		   bool create, struct target_fs *ret)
 {
-	struct target_fs fs;
 	int r;
 
-	r = create ? mkdir_p(p->conf.path, 0700) : 0;
+	r = create ? mkdir_p(dir, 0700) : 0;
 	if (r < 0) {
-		plan_error(p, "cannot create dump directory '%s': %s",
-			   p->conf.path, strerror(-r));
+		plan_error(p, "cannot create %s directory '%s': %s", key, dir,
+			   strerror(-r));
 		return r;
 	}
-	r = check_dump_base(p, p->conf.path);
+	r = plan_check_dump_base(dir, p->config, p->error, sizeof(p->error));
+	if (r == -EPERM && strcmp(key, "dump") != 0)
+		plan_error(p, "%s directory %s is not safe: others may write it or a directory above it; make it root's alone (chown root:root, chmod 0700) or set another '%s' in %s",
+			   key, dir, key, p->config);
 	if (r < 0 && (r != -ENOENT || create))
 		return r;
-	r = resolve_dump_path(p->conf.path, &fs);
+	p->error[0] = '\0';
+	r = resolve_dump_path(dir, ret);
 	if (r < 0) {
-		plan_error(p, "cannot find the filesystem of dump directory '%s': %s%s%s%s",
-			   p->conf.path, strerror(-r),
+		plan_error(p, "cannot find the filesystem of %s directory '%s': %s%s%s%s",
+			   key, dir, strerror(-r),
 			   r == -ENOTBLK ? " (it is not on a block device: set 'target' in " : "",
 			   r == -ENOTBLK ? p->config : "",
 			   r == -ENOTBLK ? ")" : "");
 		return r;
 	}
+	return 0;
+}
+
+/* The dump directory 'path' on a filesystem mounted here. */
+static int plan_target_dir(struct plan *p, bool create)
+{
+	struct target_fs fs;
+	int r;
+
+	r = plan_local_dir(p, "dump", p->conf.path, create, &fs);
+	if (r < 0)
+		return r;
 	snprintf(p->capture.target, sizeof(p->capture.target), "%s", fs.spec);
 	snprintf(p->capture.path, sizeof(p->capture.path), "%s", fs.relpath);
 	return plan_chain(p, fs.devno, fs.fstype, fs.devnode);
@@ -847,7 +873,9 @@ int plan_make(struct plan *p, const struct kdump_conf *conf,
 		p->auto_timeout = estimate_capture_timeout(
 			p->conf.target_timeout, plan_system_ram(),
 			p->conf.compression == COMPRESS_ZLIB);
-	if (!p->conf.target[0] && !p->conf.raw[0])
+	if (p->conf.net != CONF_NET_NONE)
+		r = plan_target_net(p, in->create);
+	else if (!p->conf.target[0] && !p->conf.raw[0])
 		r = plan_target_dir(p, in->create);
 	else
 		r = plan_target_device(p, in->create);
@@ -855,6 +883,8 @@ int plan_make(struct plan *p, const struct kdump_conf *conf,
 		r = plan_helpers(p);
 	if (r >= 0)
 		r = plan_extras(p);
+	if (r >= 0)
+		r = plan_net_files(p);
 	if (r >= 0)
 		r = plan_capture_conf(p);
 	if (r >= 0)
@@ -1026,6 +1056,13 @@ int plan_check(const struct plan *p, struct plan_problems *problems)
 		plan_problem(problems, r, "cannot check '%s': %s", bad.path,
 			     strerror(-r));
 	check_initramfs(p, problems);
+	for (unsigned int i = 0; i < 2; i++) {
+		char why[3 * CONF_VALUE_MAX];
+
+		r = net_check_ssh_files(&p->conf, i, why, sizeof(why));
+		if (r < 0)
+			plan_problem(problems, r, "%s", why);
+	}
 	if (p->target_absent)
 		plan_problem(problems, -ENODEV, "%s %s from %s is not attached to this machine: a crash now has nowhere to be saved (attach it, or correct '%s')",
 			     p->conf.raw[0] ? "raw dump device" : "dump target",

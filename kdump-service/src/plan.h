@@ -17,6 +17,7 @@
 #include "conf.h"
 #include "devchain.h"
 #include "initramfs.h"
+#include "netplan.h"
 
 #define SYS_CRASH_SIZE "/sys/kernel/kexec_crash_size"
 #define SYS_WATCHDOG "/sys/class/watchdog/watchdog0"
@@ -53,6 +54,16 @@ struct plan {
 	char watchdog[96];		/* resets a capture that hangs */
 	/* The hooks and extra binaries, blank-separated, for dracut. */
 	char extra_files[3 * CONF_VALUE_MAX + 4];
+	/*
+	 * What the initramfs fingerprint covers besides: extra_files, and an
+	 * ssh target's key and known_hosts (the dracut module installs them).
+	 */
+	char fingerprint_files[5 * CONF_VALUE_MAX + 8];
+	/* A network target: the way to the collector, the fallback. */
+	struct net_plan net;
+	bool net_known;
+	char fallback_spec[CONF_VALUE_MAX];	/* "" for no fallback */
+	char fallback_rel[CONF_VALUE_MAX];
 	/* 'target' names a device not attached now (load goes on without it). */
 	bool target_absent;
 	/*
@@ -109,6 +120,22 @@ unsigned long long plan_modules_bytes(const struct plan *p);
 
 /* System RAM as the crashed kernel will have it: MemTotal + the reservation. */
 unsigned long long plan_system_ram(void);
+
+/*
+ * The parts of plan_make() netplan.c shares: a failure's message into
+ * p->error; a local dump directory (key: "dump", "fallback") resolved to
+ * its filesystem, made when create; the chain's module lines appended to
+ * p->chain_text and its modules to p->chain_drivers.
+ */
+struct target_fs;
+void plan_error(struct plan *p, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+int plan_local_dir(struct plan *p, const char *key, const char *dir,
+		   bool create, struct target_fs *ret);
+int plan_chain_text(struct plan *p);
+/* netplan.c: a network target's plan; the files the fingerprint covers. */
+int plan_target_net(struct plan *p, bool create);
+int plan_net_files(struct plan *p);
 
 /* "world-writable", "owned by uid 1000"...: why bad was refused. */
 const char *plan_violation_text(const struct input_violation *bad);

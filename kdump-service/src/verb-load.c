@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <arpa/inet.h>
 #include <sys/stat.h>
 
 #include "cli.h"
@@ -19,6 +20,7 @@
 #include "estimate.h"
 #include "initramfs.h"
 #include "kexec.h"
+#include "netcheck.h"
 #include "panicon.h"
 #include "record.h"
 #include "state.h"
@@ -110,8 +112,8 @@ int ensure_initramfs(struct plan *p, bool force)
 	if (!p->initramfs_managed)
 		return 0;
 	r = initramfs_fingerprint(p->kernel, p->capture_conf_text,
-				  p->chain_text, p->extra_files, fingerprint,
-				  sizeof(fingerprint));
+				  p->chain_text, p->fingerprint_files,
+				  fingerprint, sizeof(fingerprint));
 	if (r < 0) {
 		log_error("cannot inspect the capture inputs (is the dracut module installed in %s?): %s",
 			  KDUMP_FILE_DRACUT_MODULE, strerror(-r));
@@ -150,8 +152,10 @@ int ensure_initramfs(struct plan *p, bool force)
 	b.t0 = t0;
 	b.live = !arg_quiet && isatty(STDOUT_FILENO);
 	r = initramfs_build(p->initramfs, p->release, conf_file, chain_file,
-			    p->chain_drivers, p->extra_files, fingerprint,
-			    &progress);
+			    p->chain_drivers, p->extra_files,
+			    conf_net_to_string(p->conf.net),
+			    p->conf.net == CONF_NET_SSH ? p->conf.ssh_key : NULL,
+			    fingerprint, &progress);
 	build_line_clear(&b);
 	if (r < 0) {
 		log_error("cannot build capture initramfs '%s' with dracut: %s",
@@ -614,6 +618,129 @@ static int check_fits(const struct plan *p, int kfd, int ifd,
 	return 0;
 }
 
+/*
+ * What the network target must have room for: the capture refuses to begin
+ * a vmcore that would leave less than min_free_mb free, so less than that
+ * now means no dump would be saved.
+ */
+static unsigned long long net_check_bytes(const struct plan *p)
+{
+	return p->conf.min_free_mb << 20;
+}
+
+/* An ssh target: the collector takes our key and has room. */
+static int net_check_ssh(const struct plan *p)
+{
+	_cleanup_free_ struct net_ssh_result *res = NULL;
+	char request[64];
+	int r;
+
+	res = calloc(1, sizeof(*res));
+	if (!res)
+		return -ENOMEM;
+	snprintf(request, sizeof(request), "check %llu", net_check_bytes(p));
+	r = net_ssh_run(&p->conf, NET_CHECK_CONNECT_TIMEOUT, request, res);
+	if (r < 0) {
+		log_error("cannot check dump target %s: cannot run ssh: %s",
+			  p->conf.target, r == -ENOENT ?
+			  "it is not installed (install openssh-client)" :
+			  strerror(-r));
+		return r;
+	}
+	switch (res->outcome) {
+	case NET_SSH_OK:
+		return 0;
+	case NET_SSH_UNREACHABLE:
+		log_error("dump target %s: the collector %s:%u does not answer (%s): check that it is up, reachable from here, and that sshd listens on port %u",
+			  p->conf.target, p->conf.net_host, p->conf.net_port,
+			  res->line, p->conf.net_port);
+		return -EHOSTUNREACH;
+	case NET_SSH_HOST_KEY:
+		log_error("dump target %s: the host key of %s no longer matches the one pinned by 'kdump-file propagate' (%s): find out why it changed, then run 'kdump-file propagate --repin'",
+			  p->conf.target, p->conf.net_host, res->line);
+		return -EKEYREJECTED;
+	case NET_SSH_DENIED:
+		log_error("dump target %s: %s does not accept this machine's key %s (%s): run 'kdump-file propagate'",
+			  p->conf.target, p->conf.net_host, p->conf.ssh_key,
+			  res->line);
+		return -EACCES;
+	case NET_SSH_COLLECTOR:
+		log_error("dump target %s: the collector says: %s",
+			  p->conf.target, res->line);
+		return -EIO;
+	default:
+		log_error("cannot check dump target %s with ssh: %s",
+			  p->conf.target, res->line);
+		return -EIO;
+	}
+}
+
+/* Why an NFS mount failed, in words a user can act on. */
+static const char *nfs_mount_hint(int r)
+{
+	switch (r) {
+	case -ETIMEDOUT:
+	case -EIO:
+	case -ECONNREFUSED:
+	case -EHOSTUNREACH:
+		return "the server does not answer: check that it is up and its NFS service runs";
+	case -EACCES:
+	case -EPERM:
+		return "the server does not export it to this machine: add this machine to its /etc/exports";
+	case -ENOENT:
+		return "the server has no such export: correct the path in 'target'";
+	case -ENODEV:
+	case -EPROTONOSUPPORT:
+		return "this kernel or the server lacks that NFS version: set 'nfs_version'";
+	default:
+		return "check the server and the path in 'target'";
+	}
+}
+
+/* An NFS target: the export mounts, the host dir is writable and has room. */
+static int net_check_nfs(const struct plan *p)
+{
+	char ip[INET_ADDRSTRLEN], dir[PATH_MAX];
+	unsigned long long avail = 0;
+	int r;
+
+	net_addr_text(p->net.collector, false, ip, sizeof(ip));
+	r = net_nfs_mount(&p->conf, ip, true, false, dir, sizeof(dir));
+	if (r < 0) {
+		log_error("dump target %s: cannot mount %s:%s (NFSv%u, %s): %s: %s",
+			  p->conf.target, p->conf.net_host, p->conf.net_path,
+			  p->conf.nfs_version, ip, strerror(-r),
+			  nfs_mount_hint(r));
+		return r;
+	}
+	r = net_dir_check(dir, p->net.hostdir, net_check_bytes(p), &avail);
+	net_nfs_unmount(dir);
+	if (r == -ENOSPC)
+		log_error("dump target %s: only %llu MiB free for %s, less than min_free_mb = %llu MiB: free space on the server or lower min_free_mb",
+			  p->conf.target, avail >> 20, p->net.hostdir,
+			  p->conf.min_free_mb);
+	else if (r < 0)
+		log_error("dump target %s: cannot write into %s on the export: %s%s",
+			  p->conf.target, p->net.hostdir, strerror(-r),
+			  r == -EACCES || r == -EPERM || r == -EROFS ?
+			  " (export it read-write, without root squashing for this machine)" : "");
+	return r;
+}
+
+/*
+ * A network target is checked as the capture will use it, before the
+ * load: a collector that does not answer, or takes no dump, is said now
+ * and not found out after a crash.
+ */
+static int net_check(const struct plan *p)
+{
+	if (p->conf.net == CONF_NET_SSH)
+		return net_check_ssh(p);
+	if (p->conf.net == CONF_NET_NFS)
+		return net_check_nfs(p);
+	return 0;
+}
+
 /* Every check before the syscall: a refused input leaves the kernel alone. */
 static int prepare_load(struct plan *p, unsigned long long reserved,
 			int *ret_kfd, int *ret_ifd)
@@ -629,6 +756,8 @@ static int prepare_load(struct plan *p, unsigned long long reserved,
 		r = open_capture_initramfs(p, &ifd);
 	if (r >= 0)
 		r = check_fits(p, kfd, ifd, reserved);
+	if (r >= 0)
+		r = net_check(p);
 	if (r < 0) {
 		if (ifd >= 0)
 			close(ifd);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <arpa/inet.h>
 #include <sys/stat.h>
 
 #include "cli.h"
@@ -17,6 +18,9 @@
 #include "estimate.h"
 #include "initramfs.h"
 #include "json.h"
+#include "netdir.h"
+#include "netcheck.h"
+#include "netplan.h"
 #include "panicon.h"
 #include "record.h"
 #include "state.h"
@@ -371,6 +375,179 @@ static int status_last_dump(const struct kdump_conf *c, struct json_object *j,
 	return m;
 }
 
+/* An ssh target's last dump, from the collector's own list. */
+static int net_last_ssh(const struct kdump_conf *c, const char *hostdir,
+			struct dump_info *d, char *note, size_t size)
+{
+	_cleanup_free_ struct net_ssh_result *res = NULL;
+	struct net_list_entry e;
+	int r;
+
+	res = calloc(1, sizeof(*res));
+	if (!res)
+		return -ENOMEM;
+	r = net_ssh_run(c, NET_STATUS_CONNECT_TIMEOUT, "list", res);
+	if (r < 0) {
+		snprintf(note, size, "unknown: cannot run ssh: %s",
+			 strerror(-r));
+		return r;
+	}
+	if (res->outcome == NET_SSH_UNREACHABLE) {
+		snprintf(note, size, "unknown: the collector %s:%u does not answer (%s)",
+			 c->net_host, c->net_port, res->line);
+		return -EHOSTUNREACH;
+	}
+	if (res->outcome != NET_SSH_OK) {
+		snprintf(note, size, "unknown: the collector %s does not list them: %s%s",
+			 c->net_host, res->line,
+			 res->outcome == NET_SSH_HOST_KEY ?
+			 " ('kdump-file reload' says what to do)" :
+			 res->outcome == NET_SSH_DENIED ?
+			 " (run 'kdump-file propagate')" : "");
+		return -EIO;
+	}
+	r = net_list_last(res->output, &e);
+	if (r < 0) {
+		snprintf(note, size, "none on %s in %s/%s", c->net_host,
+			 c->net_path, hostdir);
+		return r;
+	}
+	memset(d, 0, sizeof(*d));
+	snprintf(d->dir, sizeof(d->dir), "%s:%s/%s/%s", c->net_host,
+		 c->net_path, hostdir, e.name);
+	d->crash_time = e.crash_time;
+	d->has_metadata = true;
+	/* A complete dump without bytes: dump_level = dmesg. */
+	d->has_vmcore = e.complete && e.bytes > 0;
+	d->dmesg_only = e.complete && e.bytes == 0;
+	d->vmcore_bytes = e.complete ? e.bytes : 0;
+	snprintf(d->panic, sizeof(d->panic), "%s", e.panic);
+	return 0;
+}
+
+/* An NFS target's last dump, through a read-only mount of our own. */
+static int net_last_nfs(const struct kdump_conf *c, const char *hostdir,
+			struct dump_info *d, char *note, size_t size)
+{
+	char why[512], ip[INET_ADDRSTRLEN], mnt[PATH_MAX];
+	char base[PATH_MAX + 300], dir[PATH_MAX + 300];
+	struct in_addr a;
+	int r;
+
+	r = net_resolve_host(c->net_host, &a, why, sizeof(why));
+	if (r < 0) {
+		snprintf(note, size, "unknown: %s", why);
+		return r;
+	}
+	net_addr_text(a, false, ip, sizeof(ip));
+	r = net_nfs_mount(c, ip, true, true, mnt, sizeof(mnt));
+	if (r < 0) {
+		snprintf(note, size, "unknown: cannot mount %s:%s: %s%s",
+			 c->net_host, c->net_path, strerror(-r),
+			 r == -EPERM && geteuid() != 0 ?
+			 " (run status as root)" : "");
+		return r;
+	}
+	snprintf(base, sizeof(base), "%s/%s", mnt, hostdir);
+	r = dump_find_last(base, dir, sizeof(dir));
+	if (r == 0)
+		r = dump_inspect(dir, d);
+	net_nfs_unmount(mnt);
+	if (r < 0) {
+		snprintf(note, size, "none in %s:%s/%s", c->net_host,
+			 c->net_path, hostdir);
+		return r;
+	}
+	/* Named where it lies, not where it was mounted for a moment. */
+	snprintf(d->dir, sizeof(d->dir), "%s:%s/%s/%s", c->net_host,
+		 c->net_path, hostdir, strrchr(dir, '/') + 1);
+	return 0;
+}
+
+/* Why a dump went to the fallback: its metadata's fallback_reason. */
+static void fallback_reason(const char *dir, char *buf, size_t size)
+{
+	_cleanup_free_ char *text = NULL;
+	struct json_object *o, *v;
+	char p[PATH_MAX + 32];
+
+	buf[0] = '\0';
+	snprintf(p, sizeof(p), "%s/metadata.json", dir);
+	if (read_file_max(p, &text, 1 << 20) < 0)
+		return;
+	o = json_tokener_parse(text);
+	if (o && json_object_object_get_ex(o, "fallback_reason", &v) &&
+	    json_object_is_type(v, json_type_string))
+		snprintf(buf, size, "%s", json_object_get_string(v));
+	json_object_put(o);
+}
+
+/*
+ * status for a network target: where dumps go, the last one on the
+ * collector (ssh: its list; NFS: a read-only mount), and the last one in
+ * the local fallback directory with why it went there.  A collector that
+ * does not answer is said, and is no failure of status.
+ */
+static int status_net(const struct kdump_conf *c, struct json_object *j,
+		      struct dump_info *d, bool *ret_have)
+{
+	char hostdir[256] = "", note[PATH_MAX + 1024] = "", reason[512] = "";
+	char fdir[PATH_MAX];
+	struct dump_info *fb = NULL;
+	bool have_fb = false;
+	int r, m = 0;
+
+	*ret_have = false;
+	if (net_host_dir(hostdir, sizeof(hostdir)) < 0)
+		snprintf(hostdir, sizeof(hostdir), "?");
+	if (c->net == CONF_NET_SSH)
+		r = net_last_ssh(c, hostdir, d, note, sizeof(note));
+	else
+		r = net_last_nfs(c, hostdir, d, note, sizeof(note));
+	*ret_have = r == 0;
+	if (c->fallback[0]) {
+		fb = calloc(1, sizeof(*fb));
+		if (!fb)
+			return -ENOMEM;
+		have_fb = dump_find_last(c->fallback, fdir, sizeof(fdir)) == 0 &&
+			  dump_inspect(fdir, fb) == 0;
+		if (have_fb)
+			fallback_reason(fdir, reason, sizeof(reason));
+	}
+	if (!j) {
+		printf("dump target:  dumps go to %s (host dir %s)\n",
+		       c->target, hostdir);
+		if (*ret_have)
+			print_dump("last dump:", d);
+		else
+			printf("last dump:    %s\n", note);
+		if (have_fb) {
+			print_dump("fallback:", fb);
+			if (reason[0])
+				printf("%-13s saved to the fallback because: %s\n",
+				       "", reason);
+		}
+		free(fb);
+		return 0;
+	}
+	/*
+	 * Where the dumps lie, as the collector names them; the fallback's
+	 * are for the text (the keys are the local target's).
+	 */
+	snprintf(fdir, sizeof(fdir), "%s%s%s:%s/%s",
+		 c->net == CONF_NET_SSH ? c->net_user : "",
+		 c->net == CONF_NET_SSH ? "@" : "", c->net_host, c->net_path,
+		 hostdir);
+	free(fb);
+	m = json_set_text(j, "dump_dir", fdir);
+	if (m == 0)
+		m = *ret_have ? cli_json_add(j, "last_dump", cli_dump_json(d)) :
+			json_object_object_add(j, "last_dump", NULL) ? -ENOMEM : 0;
+	if (m == 0)
+		m = cli_json_text(j, "last_dump_note", *ret_have ? NULL : note);
+	return m;
+}
+
 /* A lost crash and the last test's outcome, when there are. */
 static int status_crashes(const struct kdump_conf *c, struct json_object *j,
 			  const struct dump_info *last)
@@ -419,7 +596,9 @@ int verb_status(int argc _unused_, char *argv[] _unused_)
 		m = hotplug_report(j, 13);
 	if (m == 0)
 		m = status_lockdown(j);
-	if (m == 0)
+	if (m == 0 && c.net != CONF_NET_NONE)
+		m = status_net(&c, j, &d, &have_dump);
+	else if (m == 0)
 		m = status_last_dump(&c, j, &d, &have_dump);
 	if (m == 0)
 		m = status_crashes(&c, j, have_dump ? &d : NULL);
@@ -475,7 +654,27 @@ static void show_makedumpfile(const struct plan *p, char *dmesg, char *vmcore,
 
 	snprintf(dir, sizeof(dir), "%s/<time>",
 		 strcmp(p->conf.path, "/") ? p->conf.path : "");
+	if (p->conf.net == CONF_NET_NFS)
+		snprintf(dir, sizeof(dir), "%s:%s/%s/<time>", p->conf.net_host,
+			 p->conf.net_path, p->net.hostdir);
 	vmcore[0] = '\0';
+	if (p->conf.net == CONF_NET_SSH) {
+		/* Saved locally, then sent; the vmcore streamed. */
+		snprintf(dmesg, size, "makedumpfile --dump-dmesg /proc/vmcore <file>, sent to %s@%s (ssh: dmesg <time>)",
+			 p->conf.net_user, p->conf.net_host);
+		if (p->capture.dmesg_only ||
+		    conf_makedumpfile_cmd(&p->capture, "/proc/vmcore", NULL,
+					  "/tmp", &cmd) < 0)
+			return;
+		for (char **a = cmd.argv; *a && pos < size; a++)
+			pos += snprintf(vmcore + pos, size - pos, "%s%s",
+					a == cmd.argv ? "" : " ", *a);
+		if (pos < size)
+			snprintf(vmcore + pos, size - pos, " | ssh %s@%s vmcore <time> (into %s/%s/<time>)",
+				 p->conf.net_user, p->conf.net_host,
+				 p->conf.net_path, p->net.hostdir);
+		return;
+	}
 	if (p->conf.raw[0]) {
 		snprintf(dmesg, size, "makedumpfile --dump-dmesg /proc/vmcore <file>, copied to raw device %s",
 			 p->conf.raw);
@@ -495,6 +694,106 @@ static void show_makedumpfile(const struct plan *p, char *dmesg, char *vmcore,
 	if (p->conf.raw[0] && pos < size)
 		snprintf(vmcore + pos, size - pos, " > raw device %s",
 			 p->conf.raw);
+}
+
+/* show: where a network target's dumps go, and how the capture gets there. */
+static void show_net(const struct plan *p)
+{
+	char a[INET_ADDRSTRLEN], g[INET_ADDRSTRLEN];
+
+	if (p->conf.net == CONF_NET_NONE)
+		return;
+	printf("target:      %s\n", p->conf.target);
+	printf("collector:   %s (%s)", net_addr_text(p->net.collector, false,
+						 a, sizeof(a)),
+	       p->conf.net_host);
+	if (p->conf.net == CONF_NET_SSH)
+		printf(", ssh port %u as %s\n", p->conf.net_port,
+		       p->conf.net_user);
+	else
+		printf(", NFSv%u export %s\n", p->conf.nfs_version,
+		       p->conf.net_path);
+	printf("interface:   %s (%s)\naddress:     %s/%u\n", p->net.ifname,
+	       p->net.mac, net_addr_text(p->net.addr, false, a, sizeof(a)),
+	       p->net.prefix);
+	if (p->net.gateway.s_addr)
+		printf("gateway:     %s\n",
+		       net_addr_text(p->net.gateway, false, g, sizeof(g)));
+	else
+		printf("gateway:     none: the collector is on-link\n");
+	printf("host dir:    %s\n", p->net.hostdir);
+	if (p->conf.fallback[0])
+		printf("fallback:    %s (%s, %s), when the network fails before the dump goes out\n",
+		       p->conf.fallback, p->fallback_spec,
+		       p->fallback_rel[0] ? p->fallback_rel : "/");
+	else
+		printf("fallback:    none: a crash when the collector cannot be reached is not saved\n");
+}
+
+/* show --json: the network target, null for a local one. */
+static int show_net_json(const struct plan *p, struct json_object *j)
+{
+	char a[INET_ADDRSTRLEN];
+	struct json_object *n;
+	int r;
+
+	if (p->conf.net == CONF_NET_NONE || !p->net_known)
+		return json_object_object_add(j, "network", NULL) ? -ENOMEM : 0;
+	n = json_object_new_object();
+	r = n ? 0 : -ENOMEM;
+	if (r == 0)
+		r = json_set_text(n, "kind", conf_net_to_string(p->conf.net));
+	if (r == 0)
+		r = json_set_text(n, "url", p->conf.target);
+	if (r == 0)
+		r = json_set_text(n, "host", p->conf.net_host);
+	if (r == 0)
+		r = json_set_text(n, "collector",
+				  net_addr_text(p->net.collector, false, a,
+						sizeof(a)));
+	if (r == 0)
+		r = cli_json_text(n, "user", p->conf.net == CONF_NET_SSH ?
+				  p->conf.net_user : NULL);
+	if (r == 0)
+		r = cli_json_int(n, "port", p->conf.net == CONF_NET_SSH ?
+				 (long long)p->conf.net_port : -1);
+	if (r == 0)
+		r = cli_json_int(n, "nfs_version", p->conf.net == CONF_NET_NFS ?
+				 (long long)p->conf.nfs_version : -1);
+	if (r == 0)
+		r = json_set_text(n, "path", p->conf.net_path);
+	if (r == 0)
+		r = json_set_text(n, "interface", p->net.ifname);
+	if (r == 0)
+		r = json_set_text(n, "mac", p->net.mac);
+	if (r == 0) {
+		char addr[INET_ADDRSTRLEN + 8];
+
+		snprintf(addr, sizeof(addr), "%s/%u",
+			 net_addr_text(p->net.addr, false, a, sizeof(a)),
+			 p->net.prefix);
+		r = json_set_text(n, "address", addr);
+	}
+	/* null: the collector is on-link. */
+	if (r == 0)
+		r = cli_json_text(n, "gateway", p->net.gateway.s_addr ?
+				  net_addr_text(p->net.gateway, false, a,
+						sizeof(a)) : NULL);
+	if (r == 0)
+		r = json_set_text(n, "host_dir", p->net.hostdir);
+	if (r == 0)
+		r = cli_json_text(n, "fallback", p->conf.fallback);
+	if (r == 0)
+		r = cli_json_text(n, "fallback_target", p->fallback_spec);
+	if (r == 0)
+		r = cli_json_text(n, "fallback_path", p->fallback_spec[0] ?
+				  (p->fallback_rel[0] ? p->fallback_rel : "/") :
+				  NULL);
+	if (r < 0) {
+		json_object_put(n);
+		return r;
+	}
+	return cli_json_add(j, "network", n);
 }
 
 /* show --json: the plan as one object. */
@@ -548,6 +847,8 @@ static int show_json(const struct plan *p, const struct plan_problems *pp)
 		r = cli_json_text(j, "watchdog", p->watchdog);
 	if (r == 0)
 		r = hotplug_report(j, 12);
+	if (r == 0)
+		r = show_net_json(p, j);
 	if (r == 0)
 		r = json_set_bool(j, "chain_known", p->chain_known);
 	for (unsigned int i = 0; p->chain_known && i < p->chain.n && r == 0; i++) {
@@ -609,6 +910,7 @@ static void show_text(const struct plan *p)
 		else
 			printf("vmcore:      none: dump_level = dmesg saves the kernel log alone\n");
 	}
+	show_net(p);
 	printf("# as the capture kernel sees it:\n%s", p->capture_conf_text);
 	{
 		char words[128];
@@ -716,8 +1018,10 @@ int verb_estimate(int argc _unused_, char *argv[] _unused_)
 	printf("capture initramfs  %7.1f MiB  %s (compressed, held while it unpacks)\n",
 	       mib_f(e.initramfs), p.initramfs);
 	printf("  unpacked         %7.1f MiB\n", mib_f(e.initramfs_unpacked));
-	printf("target's modules   %7.1f MiB  (held again once loaded; 0 when built in)\n",
-	       mib_f(e.modules));
+	printf("target's modules   %7.1f MiB  (held again once loaded; 0 when built in%s)\n",
+	       mib_f(e.modules), p.conf.net == CONF_NET_NONE ? "" :
+	       p.conf.net == CONF_NET_NFS ? "; the NIC's drivers and NFS's" :
+	       "; the NIC's drivers");
 	printf("run time           %7.1f MiB  (capture kernel, init and makedumpfile, measured)\n",
 	       mib_f(e.runtime));
 	printf("system RAM share   %7.1f MiB  (for %.1f GiB of RAM)\n",
@@ -725,6 +1029,17 @@ int verb_estimate(int argc _unused_, char *argv[] _unused_)
 	printf("needed             %7.1f MiB\n", mib_f(e.needed));
 	printf("recommended: crashkernel=%lluM (needed plus a quarter, in 8M steps)\n",
 	       e.recommended >> 20);
+	/*
+	 * The figures are of the initramfs as built: one built for another
+	 * configuration (before a network target, which adds ssh and its
+	 * libraries, or the NFS modules) says nothing of the next.
+	 */
+	if (p.initramfs_managed &&
+	    strcmp(plan_initramfs_state(&p), "current") != 0)
+		printf("note: %s was built for another configuration: run 'kdump-file rebuild' and estimate again for this one's figure\n",
+		       p.initramfs);
+	if (p.conf.net == CONF_NET_SSH)
+		printf("note: the run time was measured for local targets: the capture's ssh client (its buffers beside makedumpfile's) is not in it\n");
 	if (read_ull_file(SYS_CRASH_SIZE, &reserved) == 0)
 		printf("reserved now: %llu MiB%s\n", reserved >> 20,
 		       reserved == 0 ? " (none)" :

@@ -37,6 +37,11 @@ static int store_open(char *base, size_t size, char ***names, size_t *n)
 	if (r < 0)
 		return r;
 	r = dumps_base(&c, base, size);
+	if (r == -EREMOTE) {
+		log_error("the dumps of dump target %s are on the collector: run 'kdump-file list --collector DIR' there ('kdump-file status' here shows the last one)",
+			  c.target);
+		return r;
+	}
 	if (r < 0) {
 		log_error("cannot reach dump target %s: %s",
 			  c.target[0] ? c.target : c.path, strerror(-r));
@@ -760,7 +765,8 @@ int verb_report(int argc, char *argv[])
 		arg_writable = true;
 		r = dumps_base(&c, base, sizeof(base));
 		if (r < 0) {
-			if (arg_new && r == -ENODEV)
+			/* A network target's dumps are reported there. */
+			if (arg_new && (r == -ENODEV || r == -EREMOTE))
 				return 0;
 			log_error("cannot reach dump target %s: %s", c.target,
 				  strerror(-r));

@@ -137,6 +137,115 @@ json "show --json: the capture's keep" '.capture_config.keep == "2"'
 json "show --json: the kernel" '.kernel | startswith("/")'
 json "show --json: the schema" '.schema == 1'
 
+# Network targets: show reads the route, the interface and its drivers
+# from a stand-in root (KDUMP_FILE_NET_ROOT: proc/net/route, sys/class/net,
+# and "ifaddrs" for getifaddrs()), and refuses what the capture cannot
+# bring up.  Collectors by address: no DNS is asked.
+nr=$t/netroot
+pci=$nr/sys/devices/pci0000:00/0000:00:03.0
+mkdir -p "$nr/proc/net" "$nr/sys/class/net/eth0" "$nr/sys/class/net/br0/bridge" \
+	"$pci/virtio0" "$nr/sys/bus/pci/drivers/virtio-pci" \
+	"$nr/sys/bus/virtio/drivers/virtio_net"
+{
+	printf 'Iface\tDestination\tGateway \tFlags\tRefCnt\tUse\tMetric\tMask\t\tMTU\tWindow\tIRTT\n'
+	printf 'eth0\t00000000\t010200C0\t0003\t0\t0\t0\t00000000\t0\t0\t0\n'
+	printf 'eth0\t000200C0\t00000000\t0001\t0\t0\t0\t00FFFFFF\t0\t0\t0\n'
+	printf 'br0\t006433C6\t00000000\t0001\t0\t0\t0\t00FFFFFF\t0\t0\t0\n'
+} >"$nr/proc/net/route"
+echo 1 >"$nr/sys/class/net/eth0/type"
+echo 52:54:00:aa:bb:cc >"$nr/sys/class/net/eth0/address"
+echo 1 >"$nr/sys/class/net/br0/type"
+echo 52:54:00:aa:bb:cd >"$nr/sys/class/net/br0/address"
+ln -s ../../../devices/pci0000:00/0000:00:03.0/virtio0 "$nr/sys/class/net/eth0/device"
+ln -s ../../../bus/pci/drivers/virtio-pci "$pci/driver"
+ln -s ../../../../bus/virtio/drivers/virtio_net "$pci/virtio0/driver"
+echo "eth0 192.0.2.15/24" >"$nr/ifaddrs"
+conf "target = ssh://dumps@203.0.113.4:2222/srv/dumps" "ssh_key = $t/ssh/id_ed25519" "$bz"
+expect "show --json, an ssh target without its key" 1 -- \
+	env KDUMP_FILE_NET_ROOT="$nr" "$kf" -c "$t/conf" --json show
+json "show --json: the ssh target's way" \
+	'.network.kind == "ssh" and .network.url == "ssh://dumps@203.0.113.4:2222/srv/dumps" and .network.collector == "203.0.113.4" and .network.port == 2222 and .network.user == "dumps" and .network.nfs_version == null'
+json "show --json: the interface, address and gateway" \
+	'.network.interface == "eth0" and .network.mac == "52:54:00:aa:bb:cc" and .network.address == "192.0.2.15/24" and .network.gateway == "192.0.2.1"'
+json "show --json: the host dir, no fallback" \
+	'(.network.host_dir | test("-[0-9a-f]{12}$")) and .network.fallback == null and .network.fallback_target == null'
+json "show --json: the NIC's drivers, built in" \
+	'[.modules[] | select(.builtin) | .name] == ["virtio-pci", "virtio_net"]'
+json "show --json: no key: propagate named" \
+	'.loadable == false and ([.problems[] | select(test("kdump-file propagate"))] | length) == 2'
+mkdir -m 0700 "$t/ssh"
+echo key >"$t/ssh/id_ed25519"
+chmod 0644 "$t/ssh/id_ed25519"
+echo "203.0.113.4 ssh-ed25519 AAAA" >"$t/ssh/known_hosts"
+expect "show, an ssh key others may read" 1 -- \
+	env KDUMP_FILE_NET_ROOT="$nr" "$kf" -c "$t/conf" show
+has "show: the key's mode named" "$t/err" "is not mode 0600"
+has "show: the interface" "$t/out" "interface:   eth0 (52:54:00:aa:bb:cc)"
+has "show: the gateway" "$t/out" "gateway:     192.0.2.1"
+has "show: the vmcore streamed" "$t/out" "| ssh dumps@203.0.113.4 vmcore <time>"
+chmod 0600 "$t/ssh/id_ed25519"
+if [ "$(id -u)" = 0 ]; then
+	expect "show, an ssh target with its key and pinned host" 0 -- \
+		env KDUMP_FILE_NET_ROOT="$nr" "$kf" -c "$t/conf" show
+fi
+conf "target = nfs://192.0.2.77/export/dumps" "nfs_version = 3" "$bz"
+expect "show --json, an nfs target" 0 -- \
+	env KDUMP_FILE_NET_ROOT="$nr" "$kf" -c "$t/conf" --json show
+json "show --json: the nfs target on-link" \
+	'.network.kind == "nfs" and .network.nfs_version == 3 and .network.port == null and .network.user == null and .network.path == "/export/dumps" and .network.gateway == null'
+json "show --json: NFS's module after the NIC's" \
+	'[.modules[].name] == ["virtio-pci", "virtio_net", "nfsv3"]'
+json "show --json: nothing stops the load" '.loadable == true'
+conf "target = nfs://192.0.2.77/export/dumps" "fallback = $dumps" "$bz"
+expect "show --json, an nfs target with a fallback" 0 1 -- \
+	env KDUMP_FILE_NET_ROOT="$nr" "$kf" -c "$t/conf" --json show
+if [ -s "$t/out" ]; then
+	json "show --json: the fallback named" ".network.fallback == \"$dumps\""
+else
+	# The test directory on a filesystem without a block device (tmpfs).
+	has "show: the fallback's filesystem" "$t/err" "fallback directory '$dumps'"
+fi
+conf "target = ssh://dumps@198.51.100.9/srv/dumps" "$bz"
+expect "show, a collector behind a bridge" 1 -- \
+	env KDUMP_FILE_NET_ROOT="$nr" "$kf" -c "$t/conf" show
+has "show: the bridge refused" "$t/err" "goes through br0, a bridge"
+conf "target = ssh://dumps@10.1.2.3/srv/dumps" "$bz"
+grep -v '^eth0	00000000' "$nr/proc/net/route" >"$t/route" && cp "$t/route" "$nr/proc/net/route"
+expect "show, no route to the collector" 1 -- \
+	env KDUMP_FILE_NET_ROOT="$nr" "$kf" -c "$t/conf" show
+has "show: no route said" "$t/err" "there is no IPv4 route to 10.1.2.3"
+conf "path = $dumps" "$bz"
+expect "show --json, a local target" 0 -- "$kf" -c "$t/conf" --json show
+json "show --json: a local target's network is null" '.network == null'
+
+# status of a network target: where dumps go, the collector's last dump or
+# why it is unknown (no failure), and the fallback's with its reason.
+fb=$t/fallback
+mkdir -m 0700 "$fb" "$fb/2026-02-01-00:00:00"
+echo core >"$fb/2026-02-01-00:00:00/vmcore"
+echo log >"$fb/2026-02-01-00:00:00/dmesg.txt"
+printf '{"crash_time": 1769904000, "fallback_reason": "network: no carrier on eth0 within 90 s"}\n' \
+	>"$fb/2026-02-01-00:00:00/metadata.json"
+conf "target = nfs://192.0.2.77/export/dumps" "fallback = $fb" "$bz"
+expect "status, an nfs target out of reach" 0 3 -- "$kf" -c "$t/conf" status
+has "status: where dumps go" "$t/out" "dumps go to nfs://192.0.2.77/export/dumps (host dir "
+has "status: the collector's dumps unknown" "$t/out" "last dump:    unknown: cannot mount 192.0.2.77:/export/dumps"
+has "status: the fallback's dump" "$t/out" "2026-02-01-00:00:00: complete"
+has "status: why it went there" "$t/out" "saved to the fallback because: network: no carrier on eth0 within 90 s"
+expect "status --json, an nfs target" 0 3 -- "$kf" -c "$t/conf" --json status
+json "status --json: the collector's directory" \
+	'(.dump_dir | test("^192.0.2.77:/export/dumps/.*-[0-9a-f]{12}$")) and .last_dump == null and (.last_dump_note | startswith("unknown: "))'
+jq -c keys "$t/out" >"$t/net-status-keys"
+if cmp -s "$t/status-keys" "$t/net-status-keys"; then
+	pass "status --json: a network target's keys are a local one's"
+else
+	fail "status --json: the keys differ: $(cat "$t/net-status-keys")"
+fi
+expect "list, a network target" 1 -- "$kf" -c "$t/conf" list
+has "list: the dumps are on the collector" "$t/err" "are on the collector: run 'kdump-file list --collector DIR' there"
+# Back to the local target the tests below read.
+conf "path = $dumps # dumps go here" "keep = 2" "$bz"
+
 # A dump, and a newer directory someone else could have made.
 mkdir -m 0700 "$dumps/2026-01-01-00:00:00"
 echo core >"$dumps/2026-01-01-00:00:00/vmcore"

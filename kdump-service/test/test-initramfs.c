@@ -672,13 +672,15 @@ static void test_build(void)
 	CHECK(setenv("PATH", path, 1) == 0);
 	/* Ours, which dracut must not see: no extra files is none. */
 	CHECK(setenv("KDUMP_FILE_INSTALL", "/bin/stale", 1) == 0);
+	CHECK(setenv("KDUMP_FILE_NET", "nfs", 1) == 0);
 
-	put_dracut(base, "printf '%s|%s|%s\\n' \"$KDUMP_FILE_CHAIN\" "
-			 "\"$KDUMP_FILE_INSTALL\" \"$*\" >\"$out\"\n"
+	put_dracut(base, "printf '%s|%s|%s|%s|%s\\n' \"$KDUMP_FILE_CHAIN\" "
+			 "\"$KDUMP_FILE_INSTALL\" \"$KDUMP_FILE_NET\" "
+			 "\"$KDUMP_FILE_SSH_KEY\" \"$*\" >\"$out\"\n"
 			 "echo \"dracut: *** Creating initramfs image file '$out' done ***\" >&2");
 	build_got[0] = '\0';
 	CHECK(initramfs_build(img, "6.1.0-test", "/run/c.conf", "/run/chain",
-			      "", NULL, "fp 1\n", &p) == 0);
+			      "", NULL, NULL, NULL, "fp 1\n", &p) == 0);
 	snprintf(path, sizeof(path),
 		 "stage Including module: kdump-file\n"
 		 "stage Hardlinking files\n"
@@ -687,7 +689,8 @@ static void test_build(void)
 		 "stage Creating initramfs image file '%s' done\n", tmp);
 	CHECK(strcmp(build_got, path) == 0);
 	CHECK(read_file_max(img, &text, 4096) > 0);
-	CHECK(text && strncmp(text, "/run/chain||", 12) == 0);
+	/* A local target: no network kind, whatever ours holds. */
+	CHECK(text && strncmp(text, "/run/chain||||", 14) == 0);
 	CHECK(text && !strstr(text, "--quiet"));
 	CHECK(initramfs_is_current(img, "fp 1\n"));
 	CHECK(access(tmp, F_OK) < 0);
@@ -695,16 +698,17 @@ static void test_build(void)
 
 	/* Without a progress to show, dracut runs quiet. */
 	CHECK(initramfs_build(img, "6.1.0-test", "/run/c.conf", "/run/chain",
-			      "", "/bin/true", "fp 2\n", NULL) == 0);
+			      "", "/bin/true", "ssh", "/etc/kdump-file/ssh/id_ed25519",
+			      "fp 2\n", NULL) == 0);
 	CHECK(read_file_max(img, &quiet, 4096) > 0);
-	CHECK(quiet && strncmp(quiet, "/run/chain|/bin/true|", 21) == 0);
+	CHECK(quiet && strncmp(quiet, "/run/chain|/bin/true|ssh|/etc/kdump-file/ssh/id_ed25519|", 56) == 0);
 	CHECK(quiet && strstr(quiet, " --quiet "));
 
 	/* dracut failed: said as -EIO, the image as it was. */
 	put_dracut(base, "echo 'dracut: FAILED: no space' >&2\nexit 1");
 	build_got[0] = '\0';
 	CHECK(initramfs_build(img, "6.1.0-test", "/run/c.conf", "/run/chain",
-			      "", NULL, "fp 3\n", &p) == -EIO);
+			      "", NULL, NULL, NULL, "fp 3\n", &p) == -EIO);
 	CHECK(strstr(build_got, "output FAILED: no space\n") != NULL);
 	CHECK(read_file_max(img, &again, 4096) > 0);
 	CHECK(again && quiet && strcmp(again, quiet) == 0);
@@ -715,6 +719,7 @@ static void test_build(void)
 		CHECK(setenv("PATH", old_path, 1) == 0);
 	free(old_path);
 	CHECK(unsetenv("KDUMP_FILE_INSTALL") == 0);
+	CHECK(unsetenv("KDUMP_FILE_NET") == 0);
 	CHECK(test_rm_rf(base) == 0);
 }
 

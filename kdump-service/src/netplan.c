@@ -1,0 +1,576 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The network target's part of the load plan (see netplan.h).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ifaddrs.h>
+#include <netdb.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <arpa/inet.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "netdir.h"
+#include "netplan.h"
+#include "plan.h"
+#include "target-mount.h"
+#include "util.h"
+
+/* include/uapi/linux/route.h */
+#define ROUTE_UP 0x0001
+#define ROUTE_REJECT 0x0200
+/* include/uapi/linux/if_arp.h */
+#define ARPHRD_ETHER_TYPE 1
+#define ARPHRD_LOOPBACK_TYPE 772
+
+void net_paths_init(struct net_paths *np)
+{
+	const char *root = getenv(NETPLAN_ROOT_ENV);
+
+	if (!root || strcmp(root, "/") == 0)
+		root = "";
+	snprintf(np->route, sizeof(np->route), "%s/proc/net/route", root);
+	snprintf(np->vlan, sizeof(np->vlan), "%s/proc/net/vlan", root);
+	snprintf(np->sysfs, sizeof(np->sysfs), "%s/sys", root);
+	if (root[0])
+		snprintf(np->ifaddrs, sizeof(np->ifaddrs), "%s/ifaddrs", root);
+	else
+		np->ifaddrs[0] = '\0';
+}
+
+char *net_addr_text(struct in_addr a, bool dash, char *buf, size_t size)
+{
+	if (dash && a.s_addr == 0)
+		snprintf(buf, size, "-");
+	else if (!inet_ntop(AF_INET, &a, buf, size))
+		snprintf(buf, size, "?");
+	return buf;
+}
+
+static unsigned int mask_prefix(uint32_t mask_be)
+{
+	return (unsigned int)__builtin_popcount(mask_be);
+}
+
+/*
+ * /proc/net/route (net/ipv4/fib_trie.c, fib_route_seq_show()): a header,
+ * then "IFACE DEST GATEWAY FLAGS REFCNT USE METRIC MASK MTU WINDOW IRTT"
+ * with the addresses as the hexadecimal of their network-order 32 bits
+ * read as a native integer: what is read back is s_addr itself.
+ */
+int net_route_find(const char *text, struct in_addr dest,
+		   struct net_route *ret)
+{
+	struct net_route best = { 0 };
+	unsigned int best_metric = 0;
+	bool found = false;
+	const char *line = text;
+
+	if (strncmp(text, "Iface", 5) != 0)
+		return -EBADMSG;
+	line = strchr(text, '\n');
+	while (line && *++line) {
+		char ifname[64];
+		unsigned int d, g, flags, refcnt, use, metric, mask, prefix;
+		const char *end = strchr(line, '\n');
+		char l[512];
+		size_t len = end ? (size_t)(end - line) : strlen(line);
+
+		if (len >= sizeof(l))
+			len = sizeof(l) - 1;
+		memcpy(l, line, len);
+		l[len] = '\0';
+		line = end;
+		if (sscanf(l, "%63s %x %x %x %u %u %u %x", ifname, &d, &g,
+			   &flags, &refcnt, &use, &metric, &mask) != 8 ||
+		    strlen(ifname) >= IF_NAMESIZE)
+			continue;
+		if (!(flags & ROUTE_UP) || (flags & ROUTE_REJECT) ||
+		    (dest.s_addr & mask) != d)
+			continue;
+		prefix = mask_prefix(mask);
+		if (found && (prefix < best.prefix ||
+			      (prefix == best.prefix && metric >= best_metric)))
+			continue;
+		found = true;
+		snprintf(best.ifname, sizeof(best.ifname), "%s", ifname);
+		best.gateway.s_addr = g;
+		best.prefix = prefix;
+		best_metric = metric;
+	}
+	if (!found)
+		return -ENETUNREACH;
+	*ret = best;
+	return 0;
+}
+
+static bool exists_in(const char *dir, const char *ifname, const char *name)
+{
+	char p[PATH_MAX];
+
+	snprintf(p, sizeof(p), "%s/%s%s%s", dir, ifname, name[0] ? "/" : "",
+		 name);
+	return access(p, F_OK) == 0;
+}
+
+/* The first lower_* link of a stacked interface ("" for none). */
+static void lower_link(const char *ifdir, char *buf, size_t size)
+{
+	struct dirent *de;
+	DIR *d = opendir(ifdir);
+
+	buf[0] = '\0';
+	while (d && (de = readdir(d)))
+		if (strncmp(de->d_name, "lower_", 6) == 0) {
+			snprintf(buf, size, "%s", de->d_name + 6);
+			break;
+		}
+	if (d)
+		closedir(d);
+}
+
+int net_iface_check(const struct net_paths *np, const char *ifname,
+		    const char *host, struct in_addr collector, char *why,
+		    size_t size)
+{
+	char classdir[PATH_MAX], ifdir[PATH_MAX], ip[INET_ADDRSTRLEN];
+	char type[32] = "", lower[IF_NAMESIZE + 32] = "";
+
+	net_addr_text(collector, false, ip, sizeof(ip));
+	snprintf(classdir, sizeof(classdir), "%s/class/net", np->sysfs);
+	snprintf(ifdir, sizeof(ifdir), "%s/%s", classdir, ifname);
+	if (access(ifdir, F_OK) < 0)
+		return -ENODEV;
+	snprintf(type, sizeof(type), "?");
+	{
+		char p[PATH_MAX];
+
+		snprintf(p, sizeof(p), "%s/type", ifdir);
+		(void)read_line_file(p, type, sizeof(type));
+	}
+	if (strcmp(ifname, "lo") == 0 ||
+	    atoi(type) == ARPHRD_LOOPBACK_TYPE) {
+		snprintf(why, size, "%s (%s) is this machine itself (its route is through loopback %s): dumps must go to another machine; set 'target' to a collector's URL or a local filesystem",
+			 host, ip, ifname);
+		return -EMEDIUMTYPE;
+	}
+	if (exists_in(classdir, ifname, "bonding")) {
+		snprintf(why, size, "the route to %s (%s) goes through %s, a bond, and the capture brings up one plain Ethernet interface: route the collector through one of the bond's member interfaces (ip route add %s/32 dev MEMBER, made permanent in /etc/network/interfaces), or set a local 'target'",
+			 host, ip, ifname, ip);
+		return -EMEDIUMTYPE;
+	}
+	lower_link(ifdir, lower, sizeof(lower));
+	if (exists_in(np->vlan, ifname, "") || lower[0]) {
+		snprintf(why, size, "the route to %s (%s) goes through %s, a VLAN or another link stacked on %s, and the capture brings up no VLANs: make the collector reachable untagged on an Ethernet interface (a host route through it), or set a local 'target'",
+			 host, ip, ifname, lower[0] ? lower : "another interface");
+		return -EMEDIUMTYPE;
+	}
+	if (exists_in(classdir, ifname, "bridge")) {
+		snprintf(why, size, "the route to %s (%s) goes through %s, a bridge, and the capture brings up no bridges: route the collector through a plain Ethernet interface (ip route add %s/32 dev IFACE), or set a local 'target'",
+			 host, ip, ifname, ip);
+		return -EMEDIUMTYPE;
+	}
+	/* Wi-Fi shows as Ethernet; the capture joins no wireless network. */
+	if (exists_in(classdir, ifname, "wireless") ||
+	    exists_in(classdir, ifname, "phy80211")) {
+		snprintf(why, size, "the route to %s (%s) goes through %s, a wireless interface, and the capture joins no wireless network: connect this machine to the collector by wire (a host route through that interface), or set a local 'target'",
+			 host, ip, ifname);
+		return -EMEDIUMTYPE;
+	}
+	if (atoi(type) != ARPHRD_ETHER_TYPE) {
+		snprintf(why, size, "the route to %s (%s) goes through %s, a link of type %s, not Ethernet (a tunnel, InfiniBand, ...), which the capture cannot bring up: route the collector through an Ethernet interface, or set a local 'target'",
+			 host, ip, ifname, type);
+		return -EMEDIUMTYPE;
+	}
+	return 0;
+}
+
+/* One IPv4 address of an interface: a candidate for the capture's. */
+struct iface_addr {
+	struct in_addr addr;
+	unsigned int prefix;
+};
+
+static bool same_subnet(struct in_addr a, struct in_addr b,
+			unsigned int prefix)
+{
+	uint32_t mask = prefix ? htonl(~0U << (32 - prefix)) : 0;
+
+	return ((a.s_addr ^ b.s_addr) & mask) == 0;
+}
+
+/* Keep a, unless a better one (on near's subnet) is kept already. */
+static void consider(struct iface_addr *best, bool *found,
+		     struct in_addr near, struct in_addr a,
+		     unsigned int prefix)
+{
+	bool good = same_subnet(a, near, prefix);
+
+	if (*found && (!good || same_subnet(best->addr, near, best->prefix)))
+		return;
+	best->addr = a;
+	best->prefix = prefix;
+	*found = true;
+}
+
+/*
+ * ifname's IPv4 address, preferring the one on near's subnet (the
+ * gateway's, or the collector's when it is on-link).  -EADDRNOTAVAIL when
+ * it has none.
+ */
+static int iface_addr(const struct net_paths *np, const char *ifname,
+		      struct in_addr near, struct iface_addr *ret)
+{
+	struct iface_addr best = { 0 };
+	bool found = false;
+
+	if (np->ifaddrs[0]) {
+		char line[256], name[64], a[64];
+		unsigned int prefix;
+		struct in_addr in;
+		FILE *f = fopen(np->ifaddrs, "re");
+
+		if (!f)
+			return -errno;
+		while (fgets(line, sizeof(line), f))
+			if (sscanf(line, "%63s %63[0-9.]/%u", name, a,
+				   &prefix) == 3 &&
+			    strcmp(name, ifname) == 0 && prefix <= 32 &&
+			    inet_pton(AF_INET, a, &in) == 1)
+				consider(&best, &found, near, in, prefix);
+		fclose(f);
+	} else {
+		struct ifaddrs *ifa, *i;
+
+		if (getifaddrs(&ifa) < 0)
+			return -errno;
+		for (i = ifa; i; i = i->ifa_next) {
+			const struct sockaddr_in *sa, *nm;
+
+			if (!i->ifa_addr || i->ifa_addr->sa_family != AF_INET ||
+			    !i->ifa_netmask || strcmp(i->ifa_name, ifname) != 0)
+				continue;
+			sa = (const struct sockaddr_in *)i->ifa_addr;
+			nm = (const struct sockaddr_in *)i->ifa_netmask;
+			consider(&best, &found, near, sa->sin_addr,
+				 mask_prefix(nm->sin_addr.s_addr));
+		}
+		freeifaddrs(ifa);
+	}
+	if (!found)
+		return -EADDRNOTAVAIL;
+	*ret = best;
+	return 0;
+}
+
+/* "aa:bb:cc:dd:ee:ff" from sysfs; -EBADMSG when it is not one. */
+static int iface_mac(const struct net_paths *np, const char *ifname,
+		     char *buf, size_t size)
+{
+	char p[PATH_MAX], mac[64];
+	unsigned int b[6];
+	int r;
+
+	snprintf(p, sizeof(p), "%s/class/net/%s/address", np->sysfs, ifname);
+	r = read_line_file(p, mac, sizeof(mac));
+	if (r < 0)
+		return r;
+	if (strlen(mac) != 17 ||
+	    sscanf(mac, "%2x:%2x:%2x:%2x:%2x:%2x", &b[0], &b[1], &b[2], &b[3],
+		   &b[4], &b[5]) != 6 ||
+	    !(b[0] | b[1] | b[2] | b[3] | b[4] | b[5]))
+		return -EBADMSG;
+	snprintf(buf, size, "%02x:%02x:%02x:%02x:%02x:%02x", b[0], b[1], b[2],
+		 b[3], b[4], b[5]);
+	return 0;
+}
+
+int net_resolve_host(const char *host, struct in_addr *ret, char *why,
+			size_t size)
+{
+	struct addrinfo hints = { .ai_family = AF_INET,
+				  .ai_socktype = SOCK_STREAM };
+	struct addrinfo *ai = NULL;
+	int e;
+
+	e = getaddrinfo(host, NULL, &hints, &ai);
+	if (e != 0 || !ai) {
+		snprintf(why, size, "host %s does not resolve to an IPv4 address (%s): the capture has no DNS and reaches the collector at the address found now; correct the host in 'target' or give its IPv4 address (IPv6-only collectors are not supported)",
+			 host, e == EAI_SYSTEM ? strerror(errno) :
+			 e ? gai_strerror(e) : "no address");
+		if (ai)
+			freeaddrinfo(ai);
+		return -EHOSTUNREACH;
+	}
+	*ret = ((const struct sockaddr_in *)ai->ai_addr)->sin_addr;
+	freeaddrinfo(ai);
+	return 0;
+}
+
+int net_resolve(const struct kdump_conf *c, const struct net_paths *np,
+		struct net_plan *ret, char *why, size_t size)
+{
+	_cleanup_free_ char *text = NULL;
+	char ip[INET_ADDRSTRLEN];
+	struct net_plan n = { 0 };
+	struct iface_addr ia = { 0 };
+	struct net_route rt;
+	int r;
+
+	r = net_resolve_host(c->net_host, &n.collector, why, size);
+	if (r < 0)
+		return r;
+	net_addr_text(n.collector, false, ip, sizeof(ip));
+	r = read_file_max(np->route, &text, 1 << 20);
+	if (r < 0) {
+		snprintf(why, size, "cannot read the routes in %s: %s",
+			 np->route, strerror(-r));
+		return r;
+	}
+	r = net_route_find(text, n.collector, &rt);
+	if (r < 0) {
+		snprintf(why, size, r == -ENETUNREACH ?
+			 "there is no IPv4 route to %s (%s): connect this machine to the collector's network (the capture reaches it the same way)" :
+			 "cannot read the routes to %s (%s) in %s: not the kernel's route table",
+			 c->net_host, ip, np->route);
+		return r;
+	}
+	r = net_iface_check(np, rt.ifname, c->net_host, n.collector, why,
+			    size);
+	if (r == -ENODEV)
+		snprintf(why, size, "the route to %s (%s) goes through %s, which %s/class/net does not show",
+			 c->net_host, ip, rt.ifname, np->sysfs);
+	if (r < 0)
+		return r;
+	snprintf(n.ifname, sizeof(n.ifname), "%s", rt.ifname);
+	n.gateway = rt.gateway;
+	r = iface_addr(np, rt.ifname, rt.gateway.s_addr ? rt.gateway :
+		       n.collector, &ia);
+	if (r < 0) {
+		snprintf(why, size, r == -EADDRNOTAVAIL ?
+			 "interface %s, the route to %s (%s), has no IPv4 address, and the capture gives it the one it has now: give it one (DHCP or static), or route the collector through an interface that has one" :
+			 "cannot read the addresses of interface %s (the route to %s, %s): %s",
+			 rt.ifname, c->net_host, ip, strerror(-r));
+		return r;
+	}
+	n.addr = ia.addr;
+	n.prefix = ia.prefix;
+	r = iface_mac(np, rt.ifname, n.mac, sizeof(n.mac));
+	if (r < 0) {
+		snprintf(why, size, "interface %s, the route to %s (%s), has no Ethernet address the capture could find it by: %s",
+			 rt.ifname, c->net_host, ip,
+			 r == -EBADMSG ? "not a MAC" : strerror(-r));
+		return r;
+	}
+	r = net_host_dir(n.hostdir, sizeof(n.hostdir));
+	if (r < 0) {
+		snprintf(why, size, "cannot name this machine's directory on the collector (host name and /etc/machine-id): %s",
+			 strerror(-r));
+		return r;
+	}
+	*ret = n;
+	return 0;
+}
+
+int net_chain_format(const struct net_plan *n, char *buf, size_t size)
+{
+	char a[INET_ADDRSTRLEN], g[INET_ADDRSTRLEN], c[INET_ADDRSTRLEN];
+	int len;
+
+	len = snprintf(NULL, 0, "net %s %s/%u %s\ncollector %s\nhostdir %s\n",
+		       n->mac, net_addr_text(n->addr, false, a, sizeof(a)),
+		       n->prefix, net_addr_text(n->gateway, true, g, sizeof(g)),
+		       net_addr_text(n->collector, false, c, sizeof(c)),
+		       n->hostdir);
+	if (len < 0 || (size_t)len >= size)
+		return -ENOBUFS;
+	snprintf(buf, size, "net %s %s/%u %s\ncollector %s\nhostdir %s\n",
+		 n->mac, a, n->prefix, g, c, n->hostdir);
+	return 0;
+}
+
+/*
+ * A network target's fallback directory: resolved as a local 'path' is,
+ * its drivers added to the chain, after the network's.
+ */
+static int plan_fallback(struct plan *p, struct modload *km, bool create)
+{
+	_cleanup_free_ struct devchain *c = NULL;
+	struct target_fs fs;
+	int r;
+
+	r = plan_local_dir(p, "fallback", p->conf.fallback, create, &fs);
+	if (r < 0)
+		return r;
+	snprintf(p->fallback_spec, sizeof(p->fallback_spec), "%s", fs.spec);
+	snprintf(p->fallback_rel, sizeof(p->fallback_rel), "%s", fs.relpath);
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	r = devchain_resolve("/sys", fs.devno, fs.fstype, km, c);
+	if (r == -EMEDIUMTYPE)
+		plan_error(p, "cannot use fallback directory %s for the capture: it is on %s: %s (for 'fallback' in %s)",
+			   p->conf.fallback, c->layer, c->fix, p->config);
+	else if (r == -ENOPKG)
+		plan_error(p, "cannot use fallback directory %s for the capture: kernel %s has no module %s: install that kernel's modules or set 'kernel' in %s",
+			   p->conf.fallback, p->release, c->layer, p->config);
+	else if (r < 0)
+		plan_error(p, "cannot resolve the drivers of fallback directory %s (%s): %s",
+			   p->conf.fallback, fs.devnode, strerror(-r));
+	if (r < 0)
+		return r;
+	r = devchain_merge(&p->chain, c);
+	if (r < 0)
+		plan_error(p, "the capture would need more than %d modules for the network and fallback directory %s",
+			   DEVCHAIN_MAX, p->conf.fallback);
+	return r;
+}
+
+/* The NIC's drivers and NFS's module, for the capture kernel. */
+static int plan_net_chain(struct plan *p, const struct net_paths *np,
+			  struct modload *km)
+{
+	const char *nfs = p->conf.net != CONF_NET_NFS ? NULL :
+			  p->conf.nfs_version == 3 ? "nfsv3" : "nfsv4";
+	int r;
+
+	r = devchain_resolve_net(np->sysfs, p->net.ifname, nfs, km, &p->chain);
+	if (r == -ENOENT) {
+		plan_error(p, "cannot use dump target %s: the route to %s goes through %s, a virtual interface (no device: a tap, veth or dummy), which the capture cannot bring up: route the collector through a physical Ethernet interface, or set a local 'target' in %s",
+			   p->conf.target, p->conf.net_host, p->net.ifname,
+			   p->config);
+		return r;
+	}
+	if (r == -ENOPKG) {
+		plan_error(p, "cannot use dump target %s for the capture: kernel %s has no module %s: install that kernel's modules or set 'kernel' in %s",
+			   p->conf.target, p->release, p->chain.layer, p->config);
+		return r;
+	}
+	if (r < 0) {
+		plan_error(p, "cannot resolve the drivers of interface %s: %s",
+			   p->net.ifname, strerror(-r));
+		return r;
+	}
+	return 0;
+}
+
+/*
+ * A network target: the collector's address and the way to it, the NIC's
+ * drivers (and NFS's), the fallback directory's; the chain's net lines
+ * first, then its modules.
+ */
+int plan_target_net(struct plan *p, bool create)
+{
+	struct modload *km = NULL;
+	char moddir[PATH_MAX], why[1024];
+	struct net_paths np;
+	size_t tl;
+	int r;
+
+	net_paths_init(&np);
+	r = net_resolve(&p->conf, &np, &p->net, why, sizeof(why));
+	if (r < 0) {
+		plan_error(p, "cannot use dump target %s from %s: %s",
+			   p->conf.target, p->config, why);
+		return r;
+	}
+	p->net_known = true;
+	snprintf(p->chain_what, sizeof(p->chain_what), "%s (interface %s)",
+		 p->conf.target, p->net.ifname);
+	snprintf(moddir, sizeof(moddir), "/lib/modules/%s", p->release);
+	r = modload_new(moddir, &km);
+	if (r < 0) {
+		plan_error(p, "cannot read the kernel modules of %s: %s", moddir,
+			   strerror(-r));
+		return r;
+	}
+	r = plan_net_chain(p, &np, km);
+	if (r >= 0 && p->conf.fallback[0])
+		r = plan_fallback(p, km, create);
+	modload_free(km);
+	if (r < 0)
+		return r;
+	p->chain_known = true;
+	r = net_chain_format(&p->net, p->chain_text, sizeof(p->chain_text));
+	tl = strlen(p->chain_text);
+	if (r >= 0 && p->conf.fallback[0] &&
+	    snprintf(p->chain_text + tl, sizeof(p->chain_text) - tl,
+		     "fallback %s %s\n", p->fallback_spec,
+		     p->fallback_rel[0] ? p->fallback_rel : "/") >=
+		    (int)(sizeof(p->chain_text) - tl))
+		r = -ENOBUFS;
+	if (r >= 0)
+		r = plan_chain_text(p);
+	return r;
+}
+
+/*
+ * What the capture initramfs holds and its fingerprint covers, beyond the
+ * hooks and extra binaries: an ssh target's key and pinned host keys, so
+ * that a new key or re-pinned collector rebuilds it.
+ */
+int plan_net_files(struct plan *p)
+{
+	char known[CONF_VALUE_MAX];
+	size_t fl;
+	int r;
+
+	snprintf(p->fingerprint_files, sizeof(p->fingerprint_files), "%s",
+		 p->extra_files);
+	if (p->conf.net != CONF_NET_SSH)
+		return 0;
+	fl = strlen(p->fingerprint_files);
+	r = conf_known_hosts(&p->conf, known, sizeof(known));
+	if (r < 0)
+		return r;
+	if (snprintf(p->fingerprint_files + fl,
+		     sizeof(p->fingerprint_files) - fl, "%s%s %s",
+		     fl ? " " : "", p->conf.ssh_key, known) >=
+	    (int)(sizeof(p->fingerprint_files) - fl))
+		return -ENOBUFS;
+	return 0;
+}
+
+int net_check_ssh_files(const struct kdump_conf *c, unsigned int which,
+			char *why, size_t size)
+{
+	char known[CONF_VALUE_MAX];
+	struct stat st;
+	int r;
+
+	if (c->net != CONF_NET_SSH)
+		return 0;
+	if (which == 0) {
+		if (stat(c->ssh_key, &st) < 0) {
+			r = -errno;
+			snprintf(why, size, "the ssh key %s for %s %s: run 'kdump-file propagate' to make it and install it on the collector",
+				 c->ssh_key, c->target,
+				 r == -ENOENT ? "does not exist" : strerror(-r));
+			return r;
+		}
+		if (!S_ISREG(st.st_mode) || (st.st_mode & 07777) != 0600 ||
+		    st.st_uid != 0) {
+			snprintf(why, size, "the ssh key %s for %s is %s, and ssh uses only a key root alone can read: chown root and chmod 0600 '%s', or run 'kdump-file propagate' for a new one",
+				 c->ssh_key, c->target,
+				 !S_ISREG(st.st_mode) ? "not a regular file" :
+				 st.st_uid != 0 ? "not owned by root" :
+				 "not mode 0600", c->ssh_key);
+			return -EPERM;
+		}
+		return 0;
+	}
+	r = conf_known_hosts(c, known, sizeof(known));
+	if (r == 0 && stat(known, &st) < 0)
+		r = -errno;
+	if (r < 0)
+		snprintf(why, size, "the collector's pinned host keys %s for %s %s: run 'kdump-file propagate' to pin them",
+			 known, c->target,
+			 r == -ENOENT ? "do not exist" : strerror(-r));
+	return r;
+}
