@@ -234,9 +234,17 @@ net_barrier() {
     say "net: $k of $1 clients ready after $((i * 2)) s"
 }
 
+NET_CRASHED=/var/lib/kdump-file-test/net-crashed
+
 # The first boot of a client: network, configuration, propagate (SSH),
-# load, what the scenario breaks, then the crash.
+# load, what the scenario breaks, then the crash.  A guest that reboots in
+# the same QEMU (fail=down: its link must stay connected) comes here again
+# after the capture, and goes on with the boot after it.
 step_net_crash() {
+    if [ -e "$NET_CRASHED" ]; then
+        step_net_after
+        return
+    fi
     net_up || return 1
     net_conf
     if [ "$(net_arg target)" = ssh ]; then
@@ -255,17 +263,23 @@ step_net_crash() {
         run kdump-file load
         ;;
     down)
-        # The host watches for this line and takes the link down.
-        say "net: take the collector down"
-        i=0
-        while ping -c 1 -W 1 collector > /dev/null 2>&1 && [ "$i" -lt 180 ]; do
-            sleep 1
-            i=$((i + 1))
-        done
-        if ping -c 1 -W 1 collector > /dev/null 2>&1; then
-            say "net: the collector still answers"
+        # Only for a crash to come: the link must be up again before
+        # this QEMU ends (see TEST-32).
+        if [ "$(cat /sys/kernel/kexec_crash_loaded)" != 1 ]; then
+            say "net: not loaded: the collector stays up"
         else
-            say "net: the collector is down"
+            # The host watches for this line and takes the link down.
+            say "net: take the collector down"
+            i=0
+            while ping -c 1 -W 1 collector > /dev/null 2>&1 && [ "$i" -lt 180 ]; do
+                sleep 1
+                i=$((i + 1))
+            done
+            if ping -c 1 -W 1 collector > /dev/null 2>&1; then
+                say "net: the collector still answers"
+            else
+                say "net: the collector is down"
+            fi
         fi
         ;;
     esac
@@ -273,6 +287,8 @@ step_net_crash() {
     say "kexec_crash_loaded: $(cat /sys/kernel/kexec_crash_loaded)"
     if [ "$(cat /sys/kernel/kexec_crash_loaded)" = 1 ]; then
         say "loaded ok"
+        mkdir -p "${NET_CRASHED%/*}"
+        touch "$NET_CRASHED"
         crash_now
     fi
     say "FAIL: not loaded, not crashing"
@@ -290,6 +306,14 @@ step_net_after() {
         say "net: local dump $d: $(find "$d" -mindepth 1 -maxdepth 1 -printf '%f ')"
         run cat "$d/metadata.json"
     done
+    if [ "$(net_arg fail)" = down ]; then
+        # The host watches for this line and brings the link back.
+        say "net: waiting for the collector to come back"
+        i=0
+        while ! ping -c 1 -W 1 collector > /dev/null 2>&1 && [ "$i" -lt 300 ]; do
+            i=$((i + 1))
+        done
+    fi
     i=0
     until net_admin "touch /srv/done/$(hostname)"; do
         i=$((i + 1))
