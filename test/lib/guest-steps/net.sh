@@ -292,6 +292,8 @@ step_net_crash() {
         crash_now
     fi
     say "FAIL: not loaded, not crashing"
+    # A guest rebooting in place has no boot after the crash to say it.
+    [ ! -e "$NET_CRASHED" ] && [ "$(net_arg fail)" = down ] && net_done
 }
 
 # The boot after the capture: what the product says of it, what the key
@@ -314,6 +316,11 @@ step_net_after() {
             i=$((i + 1))
         done
     fi
+    net_done
+}
+
+# net_done: tell the collector this client is done (/srv/done/HOSTNAME).
+net_done() {
     i=0
     until net_admin "touch /srv/done/$(hostname)"; do
         i=$((i + 1))
