@@ -5,7 +5,9 @@
 # without, all but test/check-full-only's unless KDUMP_FILE_FULL=1),
 # at most KDUMP_FILE_JOBS at a time (default 2: TCG guests are CPU bound).
 # Kernels and guest images are built once, before any guest starts: ours
-# for most scenarios, Debian's stock kernel for those named TEST-NN-STOCK-*.
+# for most scenarios, Debian's stock kernel for those named TEST-NN-STOCK-*,
+# and for the network scenarios (TEST-NN-NET-*) the collector's image too.
+# A network scenario runs up to four guests at once (a collector, clients).
 # shellcheck source=test/lib/common.sh
 . "$(dirname "$0")/lib/common.sh"
 
@@ -36,8 +38,13 @@ fi
 
 ours=0
 stock=0
+collector=0
 for s in "${scenarios[@]}"; do
 	case "$s" in
+	*-NET-*) collector=1 ;;
+	esac
+	case "$s" in
+	TEST-32-NET-FAILURES) ours=1 stock=1 ;;
 	*-STOCK-*) stock=1 ;;
 	TEST-29-HOTPLUG)
 		# Both kernels, or those KDUMP_FILE_HOTPLUG_KERNELS names.
@@ -65,6 +72,9 @@ if [ "$ours" = 1 ]; then
 fi
 if [ "$stock" = 1 ]; then
 	stock_image >/dev/null
+fi
+if [ "$collector" = 1 ]; then
+	collector_image >/dev/null
 fi
 
 # run_one NAME [WHAT]: run one scenario, print its verdict ("PASS", or

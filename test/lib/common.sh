@@ -459,5 +459,201 @@ except (OSError, EOFError, ValueError) as e:
 PY
 }
 
+# The network scenarios (test/TEST-3N-NET-*): one collector guest (Debian's
+# stock kernel, sshd, the NFS server; guest-image.sh --collector) and
+# clients, each on a link of its own to the collector: QEMU stream netdevs
+# on the host's loopback, the collector listening on port PORTS+N for
+# client N (7.2's stream netdev has no reconnect: the collector starts
+# first).  Link N: collector 10.0.N.1 (MAC 52:54:00:00:0N:01), client
+# 10.0.N.2 (MAC 52:54:00:00:0N:02), at most 9 clients.  The guest steps are
+# in test/lib/guest-steps/net.sh.
+
+# Four guests on two host cores: a guest's early boot can see so few timer
+# ticks that the kernel's IO-APIC timer check fails ("IO-APIC + timer
+# doesn't work!", arch/x86/kernel/apic/io_apic.c check_timer()), which is
+# not what these scenarios test; no_timer_check skips it, as it does for
+# virtual machines under KVM.
+NET_APPEND=no_timer_check
+
+collector_image() {
+	"$KDUMP_FILE_LIB/guest-image.sh" --collector
+}
+
+# net_ports NUMBER: the base port of scenario NUMBER (40000 + 100 * NUMBER),
+# so that scenarios running side by side never share a port.
+net_ports() {
+	echo $((40000 + 100 * 10#$1))
+}
+
+# net_machine_id N FLAVOUR: the fixed machine ID of client N on kernel
+# FLAVOUR (ours or stock), and net_hostdir N FLAVOUR: its host dir on the
+# collector (HOSTNAME-MID12, the design's name).
+net_machine_id() {
+	local f=0
+	[ "$2" = ours ] || f=5
+	printf 'c%d%d%030d\n' "$1" "$f" 0
+}
+
+net_hostdir() {
+	local id
+	id=$(net_machine_id "$1" "$2")
+	echo "client-$1-$2-${id:0:12}"
+}
+
+# disk_put_secret DISK LOCAL GUESTPATH: a root-owned 0600 file in a 0700
+# directory (made if missing) of an ext4 image (not mounted).
+disk_put_secret() {
+	local disk=$1 local=$2 path=$3
+	debugfs -w -f - "$disk" >/dev/null 2>&1 <<EOC
+mkdir ${path%/*}
+sif ${path%/*} mode 040700
+rm $path
+write $local $path
+sif $path mode 0100600
+sif $path uid 0
+sif $path gid 0
+EOC
+	debugfs -R "cat $path" "$disk" 2>/dev/null | cmp -s - "$local"
+}
+
+# net_client_disk IMAGE DISK N FLAVOUR: client N's own copy of IMAGE, with
+# its host name (client-N-FLAVOUR), machine ID, /etc/hosts naming the
+# collector, and the administrator's key as /root/.ssh/id_ed25519.
+net_client_disk() {
+	local img=$1 disk=$2 n=$3 flavour=$4 keys tmp name
+	keys=$("$KDUMP_FILE_LIB/net-keys.sh")
+	name=client-$n-$flavour
+	tmp=$(mktemp -d)
+	scenario_disk "$img" "$disk"
+	echo "$name" >"$tmp/hostname"
+	net_machine_id "$n" "$flavour" >"$tmp/machine-id"
+	printf '127.0.0.1\tlocalhost\n127.0.1.1\t%s\n10.0.%d.1\tcollector\n' "$name" "$n" >"$tmp/hosts"
+	if ! { disk_put_file "$disk" "$tmp/hostname" /etc/hostname &&
+		disk_put_file "$disk" "$tmp/machine-id" /etc/machine-id &&
+		disk_put_file "$disk" "$tmp/hosts" /etc/hosts &&
+		disk_put_secret "$disk" "$keys/admin_ed25519" /root/.ssh/id_ed25519; }; then
+		fail "cannot give $name its identity on $disk"
+	fi
+	rm -rf "$tmp"
+}
+
+# net_alive PID: whether a background job of this shell still runs.
+net_alive() {
+	kill -0 "$1" 2>/dev/null
+}
+
+# net_collector_start LOG DISK PORTS CLIENTS EXPECT LIMIT: boot the
+# collector in the background (QEMU's job in collector_pid, its QMP socket
+# LOG.qmp) with CLIENTS links; it waits for the clients EXPECT names (host
+# names, comma-separated) to say they are done, at most LIMIT seconds.
+# Returns once it said "collector ready"; 1 when it did not within 15
+# minutes or ended before.
+net_collector_start() {
+	local log=$1 disk=$2 ports=$3 clients=$4 expect=$5 limit=$6 base rel n i
+	local -a args=(-qmp "unix:$log.qmp,server=on,wait=off")
+	base=$("$KDUMP_FILE_LIB/collector-base.sh") || return 1
+	rel=$(stock_release) || return 1
+	for ((n = 1; n <= clients; n++)); do
+		args+=(-netdev "stream,id=n$n,server=on,addr.type=inet,addr.host=127.0.0.1,addr.port=$((ports + n))"
+			-device "virtio-net-pci,netdev=n$n,mac=52:54:00:00:0$n:01")
+	done
+	KDUMP_FILE_QEMU_SMP=1 qemu_boot "$log" $((limit + 900)) bios 768 "$base/boot/vmlinuz-$rel" \
+		"root=/dev/vda rw console=ttyS0 panic=-1 $NET_APPEND kdump_file_test=net-collector kdump_file_net_clients=$clients kdump_file_net_expect=$expect kdump_file_net_limit=$limit" \
+		"$disk" -initrd "$base/boot/initrd.img-$rel" "${args[@]}" &
+	collector_pid=$!
+	for ((i = 0; i < 900; i++)); do
+		grep -q "KDUMP-FILE-TEST: collector ready" "$log.serial" 2>/dev/null && return 0
+		net_alive "$collector_pid" || return 1
+		sleep 1
+	done
+	return 1
+}
+
+# net_collector_stop LOG [SECONDS]: wait (SECONDS, default 300) for the
+# collector to stop by itself, then press its power button, then quit QEMU;
+# returns qemu_boot's status (124: it did not stop by itself).
+net_collector_stop() {
+	local log=$1 secs=${2:-300} i rc=0 how=
+	for ((i = 0; i < secs; i++)); do
+		net_alive "$collector_pid" || break
+		sleep 1
+	done
+	if net_alive "$collector_pid"; then
+		how=124
+		log "the collector did not stop by itself: power button"
+		qmp "$log.qmp" system_powerdown || true
+		for ((i = 0; i < 120; i++)); do
+			net_alive "$collector_pid" || break
+			sleep 1
+		done
+		net_alive "$collector_pid" && { qmp "$log.qmp" quit || true; }
+	fi
+	wait "$collector_pid" || rc=$?
+	return "${how:-$rc}"
+}
+
+# net_link LOG N up|down: set the collector's link N (QMP set_link): down,
+# the collector is unreachable for client N while both guests run on.
+net_link() {
+	local up=false
+	[ "$3" = down ] || up=true
+	qmp_exec "$1.qmp" 30 "{\"execute\": \"set_link\", \"arguments\": {\"name\": \"n$2\", \"up\": $up}}" >/dev/null
+}
+
+# net_client_boot LOG DISK N FLAVOUR PORTS STEP [APPEND]: boot client N
+# (kernel FLAVOUR: ours from kdir, or Debian's stock one), its NIC on the
+# collector's link N, running guest step STEP; APPEND adds kernel
+# parameters (kdump_file_net_*=).  Returns qemu_boot's status.
+net_client_boot() {
+	local log=$1 disk=$2 n=$3 flavour=$4 ports=$5 step=$6 append=${7:-}
+	local kernel initrd=()
+	if [ "$flavour" = ours ]; then
+		kernel=$kdir/bzImage
+	else
+		stock_boot
+	fi
+	KDUMP_FILE_QEMU_SMP=1 qemu_boot "$log" "${KDUMP_FILE_BOOT_TIMEOUT:-1500}" bios 1024 "$kernel" \
+		"root=/dev/vda rw console=ttyS0 crashkernel=256M panic=-1 $NET_APPEND kdump_file_test=$step${append:+ $append}" \
+		"$disk" "${initrd[@]}" \
+		-netdev "stream,id=n0,server=off,addr.type=inet,addr.host=127.0.0.1,addr.port=$((ports + n))" \
+		-device "virtio-net-pci,netdev=n0,mac=52:54:00:00:0$n:02"
+}
+
+# net_client_run N FLAVOUR PORTS APPEND: both boots of client N, the crash
+# (guest step net-crash) and the boot after it (net-after), with logs
+# $out/client-N.log and $out/client-N-after.log and their statuses in
+# $out/client-N.rc and client-N-after.rc; for running in the background.
+net_client_run() {
+	local n=$1 flavour=$2 ports=$3 append=$4 rc=0
+	net_client_boot "$out/client-$n.log" "$out/client-$n.img" "$n" "$flavour" "$ports" \
+		net-crash "$append" || rc=$?
+	echo "$rc" >"$out/client-$n.rc"
+	rc=0
+	net_client_boot "$out/client-$n-after.log" "$out/client-$n.img" "$n" "$flavour" "$ports" \
+		net-after "$append" || rc=$?
+	echo "$rc" >"$out/client-$n-after.rc"
+}
+
+# run_output LOG COMMAND: what the guest driver's "run COMMAND" printed in
+# LOG (its last run), without the driver's prefix.
+run_output() {
+	awk -v cmd="$2" '
+		$0 == "KDUMP-FILE-TEST: run: " cmd { n = 0; on = 1; next }
+		on && sub(/^KDUMP-FILE-TEST: rc=[0-9]+: /, "") && $0 == cmd { on = 0 }
+		on && index($0, "KDUMP-FILE-TEST:   ") == 1 { out[n++] = substr($0, 20) }
+		END { for (i = 0; i < n; i++) print out[i] }' "$1"
+}
+export -f run_output
+
+# net_collector_dump DISK DIR DEST: the check that DIR on the collector's
+# disk holds exactly one dump, copied to DEST; 1 when there is not one.
+net_collector_dump() {
+	local -a dirs
+	mapfile -t dirs < <(dump_dirs "$1" "$2")
+	check "one dump in the collector's $2 (${dirs[*]})" test "${#dirs[@]}" -eq 1
+	[ "${#dirs[@]}" -eq 1 ] || return 1
+	dump_fetch "$1" "$2" "${dirs[0]}" "$3"
+}
+
 # The analysis tool as built in this tree.
 export ANALYZE=$KDUMP_FILE_TOP/analysis/build/kdump-file-analyze

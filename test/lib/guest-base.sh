@@ -14,10 +14,13 @@ cache=${KDUMP_FILE_CACHE:-/var/cache/kdump-file}
 suite=bookworm
 
 # Packages of the guest: what the product needs at run time in the first
-# kernel (systemd, dracut, kmod, makedumpfile, libkdumpfile) and for the
+# kernel (systemd, dracut, kmod, makedumpfile, libkdumpfile; for network
+# targets ssh, ssh-keygen and ssh-keyscan, which the capture initramfs takes
+# from the rootfs, and ip and ping for the scenarios' network) and for the
 # scenarios' checks inside the guest.
 packages="systemd,systemd-sysv,udev,dbus,kmod,makedumpfile,dracut-core,\
-e2fsprogs,procps,cpio,gzip,xz-utils,libkdumpfile10,libblkid1,crash"
+e2fsprogs,procps,cpio,gzip,xz-utils,libkdumpfile10,libblkid1,crash,\
+openssh-client,iproute2,iputils-ping"
 
 die() {
 	echo "guest-base: error: $*" >&2

@@ -19,6 +19,11 @@
 #                                      installed, the stock kernel's package
 #                                      KERNEL_DEB beside it and its VMLINUX
 #                                      under /usr/lib/debug/.build-id
+#   guest-image.sh --collector         the network scenarios' collector:
+#                                      collector-base.sh's rootfs (Debian's
+#                                      stock kernel, sshd, the NFS server)
+#                                      with the product and the keys of
+#                                      net-keys.sh
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -33,6 +38,7 @@ die() {
 
 deb=
 vmlinux=
+collector=0
 if [ "${1:-}" = --stock ]; then
 	kdir=
 	base=$("$here/stock-base.sh")
@@ -45,6 +51,10 @@ elif [ "${1:-}" = --stock-deb ]; then
 	deb=${2:?usage: guest-image.sh --stock-deb DEB KERNEL_DEB VMLINUX}
 	kdeb=${3:?usage: guest-image.sh --stock-deb DEB KERNEL_DEB VMLINUX}
 	vmlinux=${4:?usage: guest-image.sh --stock-deb DEB KERNEL_DEB VMLINUX}
+elif [ "${1:-}" = --collector ]; then
+	kdir=
+	base=$("$here/collector-base.sh")
+	collector=1
 else
 	kdir=${1:?usage: guest-image.sh KERNEL_DIR [BASE] | guest-image.sh --stock}
 	[ -f "$kdir/done" ] || die "$kdir is not a finished kernel build"
@@ -64,6 +74,28 @@ if [ -n "$deb" ]; then
 else
 	make -s -C "$top" install DESTDIR="$layer" >/dev/null ||
 		die "make install DESTDIR=$layer failed"
+fi
+if [ "$collector" = 1 ]; then
+	# The fixed host key, its replacement (a scenario swaps them to test
+	# the pinning), and the administrator's key for root and kdump (the
+	# guest step makes kdump own its .ssh: kdump-file-receive --authorize
+	# rewrites its authorized_keys as kdump).
+	keys=$("$here/net-keys.sh")
+	install -D -m 0600 "$keys/host_ed25519" "$layer/etc/ssh/ssh_host_ed25519_key"
+	install -D -m 0644 "$keys/host_ed25519.pub" "$layer/etc/ssh/ssh_host_ed25519_key.pub"
+	install -D -m 0600 "$keys/host2_ed25519" "$layer/etc/ssh/kdump-file-test/ssh_host_ed25519_key"
+	install -D -m 0644 "$keys/host2_ed25519.pub" "$layer/etc/ssh/kdump-file-test/ssh_host_ed25519_key.pub"
+	install -D -m 0600 "$keys/admin_ed25519.pub" "$layer/root/.ssh/authorized_keys"
+	install -D -m 0600 -o 1000 -g 1000 "$keys/admin_ed25519.pub" "$layer/home/kdump/.ssh/authorized_keys"
+	# rsync -a below gives the base's directories the layer's owners
+	# and modes: those of the rootfs.
+	chmod 0700 "$layer/root" "$layer/root/.ssh" "$layer/home/kdump/.ssh"
+	chown 1000:1000 "$layer/home/kdump" "$layer/home/kdump/.ssh"
+	# Loading AppArmor's profiles (the stock kernel's package recommends
+	# apparmor) takes a minute of the collector's boot under TCG, and the
+	# scenarios wait for the collector before any client starts.
+	mkdir -p "$layer/etc/systemd/system"
+	ln -sf /dev/null "$layer/etc/systemd/system/apparmor.service"
 fi
 install -D -m 0755 "$here/guest-driver.sh" "$layer/usr/local/sbin/kdump-file-test-driver"
 install -D -m 0644 "$here/kdump-file-test.service" \
