@@ -258,7 +258,8 @@ int phase_ssh_record(struct capture *cap);
 /* The real net_ioctl: req on a socket of its own. */
 int capture_net_ioctl(unsigned long req, void *arg);
 /* The mount(2) options of the NFS export (nfs_version's). */
-int capture_nfs_options(const struct capture *cap, char *buf, size_t size);
+int capture_nfs_options(const struct capture *cap, unsigned int minor,
+			char *buf, size_t size);
 /* An ssh command line: the options of every ssh the product runs. */
 #define CAPTURE_SSH_ARGV_MAX 32
 struct capture_ssh {

@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "capture.h"
+#include "netdir.h"
 #include "dump.h"
 #include "dumpdir.h"
 #include "process.h"
@@ -350,23 +351,42 @@ int phase_network(struct capture *cap)
  * callbacks; v3 locks locally (nolock: no statd here) and speaks TCP to
  * mountd too.  A hard mount: the capture's deadline bounds it.
  */
-int capture_nfs_options(const struct capture *cap, char *buf, size_t size)
+int capture_nfs_options(const struct capture *cap, unsigned int minor,
+			char *buf, size_t size)
 {
 	const struct capture_net *n = &cap->net;
-	int r;
 
-	if (cap->conf.nfs_version == 3)
-		r = snprintf(buf, size,
-			     "vers=3,nolock,proto=tcp,mountproto=tcp,addr=%s,mountaddr=%s,hard,timeo=100,retrans=3",
-			     n->collector, n->collector);
-	else
-		r = snprintf(buf, size,
-			     "vers=4.2,addr=%s,clientaddr=%s,hard,timeo=100,retrans=3",
-			     n->collector, n->addr);
-	return r < 0 || (size_t)r >= size ? -ENAMETOOLONG : 0;
+	if (nfs_mount_options(cap->conf.nfs_version, minor, n->collector,
+			      n->addr, "hard,timeo=100,retrans=3", buf,
+			      size) < 0)
+		return -ENAMETOOLONG;
+	return 0;
 }
 
-/* The NFS export on the mount point; the dump then goes to MNT/HOSTDIR. */
+/* Mount the export at NFSv4's newest minor version this kernel takes. */
+static int nfs_mount(struct capture *cap, const char *src, const char *fstype,
+		     char *opts, size_t size)
+{
+	unsigned int minor = NFS4_MINOR_NEWEST;
+	int r;
+
+	for (;;) {
+		r = capture_nfs_options(cap, minor, opts, size);
+		if (r < 0)
+			return r;
+		capture_say(cap, "mounting %s (%s, %s)", src, fstype, opts);
+		if (cap->mount(src, cap->paths.mnt, fstype, 0, opts) == 0)
+			return 0;
+		r = -errno;
+		if (cap->conf.nfs_version == 3 || minor == 0 ||
+		    !nfs_minor_refused(r))
+			return r;
+		capture_say(cap, "NFS 4.%u refused (%s): trying 4.%u", minor,
+			    strerror(-r), minor - 1);
+		minor--;
+	}
+}
+
 int phase_nfs_mount(struct capture *cap)
 {
 	const char *mnt = cap->paths.mnt;
@@ -379,13 +399,9 @@ int phase_nfs_mount(struct capture *cap)
 		 cap->conf.net_path);
 	if (mkdir(mnt, 0700) < 0 && errno != EEXIST)
 		return -errno;
-	r = capture_nfs_options(cap, opts, sizeof(opts));
-	if (r < 0)
-		return r;
 	capture_step(cap, "mounting the NFS export");
-	capture_say(cap, "mounting %s (%s, %s)", src, fstype, opts);
-	if (cap->mount(src, mnt, fstype, 0, opts) < 0) {
-		r = -errno;
+	r = nfs_mount(cap, src, fstype, opts, sizeof(opts));
+	if (r < 0) {
 		snprintf(why, sizeof(why), "cannot mount %s (%s) on %s: %s",
 			 src, fstype, mnt, strerror(-r));
 		return net_failed(cap, r, why);

@@ -1021,9 +1021,9 @@ static void test_nfs(void)
 	net_setup(&cap, CONF_NFS "nfs_version = 3\n", CHAIN_NET);
 	CHECK(phase_config(&cap) == 0);
 	CHECK(phase_network(&cap) == 0);
-	CHECK(capture_nfs_options(&cap, buf, sizeof(buf)) == 0);
+	CHECK(capture_nfs_options(&cap, 2, buf, sizeof(buf)) == 0);
 	CHECK(strcmp(buf, "vers=3,nolock,proto=tcp,mountproto=tcp,addr=192.168.1.9,mountaddr=192.168.1.9,hard,timeo=100,retrans=3") == 0);
-	CHECK(capture_nfs_options(&cap, buf, 20) == -ENAMETOOLONG);
+	CHECK(capture_nfs_options(&cap, 2, buf, 20) == -ENAMETOOLONG);
 	net_teardown(&cap);
 
 	/* The export mounted, the dump in this machine's host dir. */

@@ -16,6 +16,7 @@
 
 #include "dump.h"
 #include "netcheck.h"
+#include "netdir.h"
 #include "process.h"
 #include "util.h"
 
@@ -239,21 +240,29 @@ int net_nfs_mount(const struct kdump_conf *c, const char *ip, bool check,
 		return r;
 	if (!mkdtemp(dir))
 		return -errno;
-	if (c->nfs_version == 3)
-		snprintf(opts, sizeof(opts),
-			 "vers=3,nolock,proto=tcp,mountproto=tcp,addr=%s,mountaddr=%s%s",
-			 ip, ip, check ? ",timeo=50,retrans=2,soft" : "");
-	else
-		snprintf(opts, sizeof(opts), "vers=4.2,addr=%s%s", ip,
-			 check ? ",timeo=50,retrans=2,soft" : "");
 	snprintf(src, sizeof(src), "%s:%s", c->net_host, c->net_path);
 	/* A mount of this process alone: nothing else sees or keeps it. */
 	if (unshare(CLONE_NEWNS) < 0 ||
-	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0 ||
-	    mount(src, dir, c->nfs_version == 3 ? "nfs" : "nfs4",
-		  (rdonly ? MS_RDONLY : 0) | MS_NOSUID | MS_NODEV | MS_NOEXEC,
-		  opts) < 0) {
+	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0) {
 		r = -errno;
+		(void)rmdir(dir);
+		return r;
+	}
+	/* As the capture mounts it: NFSv4's newest minor version first. */
+	for (unsigned int minor = NFS4_MINOR_NEWEST;; minor--) {
+		r = nfs_mount_options(c->nfs_version, minor, ip, NULL,
+				      check ? "timeo=50,retrans=2,soft" : NULL,
+				      opts, sizeof(opts));
+		if (r == 0 &&
+		    mount(src, dir, c->nfs_version == 3 ? "nfs" : "nfs4",
+			  (rdonly ? MS_RDONLY : 0) | MS_NOSUID | MS_NODEV |
+				  MS_NOEXEC, opts) < 0)
+			r = -errno;
+		if (r == 0 || c->nfs_version == 3 || minor == 0 ||
+		    !nfs_minor_refused(r))
+			break;
+	}
+	if (r < 0) {
 		(void)rmdir(dir);
 		return r;
 	}

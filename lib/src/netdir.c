@@ -63,3 +63,27 @@ int net_host_dir(char *buf, size_t size)
 		return r;
 	return net_host_dir_from(host, mid, buf, size);
 }
+
+int nfs_mount_options(unsigned int version, unsigned int minor,
+		      const char *server, const char *client,
+		      const char *extra, char *buf, size_t size)
+{
+	int n;
+
+	if (version == 3)
+		n = snprintf(buf, size,
+			     "vers=3,nolock,proto=tcp,mountproto=tcp,addr=%s,mountaddr=%s%s%s",
+			     server, server, extra ? "," : "",
+			     extra ? extra : "");
+	else
+		n = snprintf(buf, size, "vers=4.%u,addr=%s%s%s%s%s", minor,
+			     server, client ? ",clientaddr=" : "",
+			     client ? client : "", extra ? "," : "",
+			     extra ? extra : "");
+	return n < 0 || (size_t)n >= size ? -ENOBUFS : 0;
+}
+
+bool nfs_minor_refused(int err)
+{
+	return err == -EINVAL || err == -EPROTONOSUPPORT;
+}

@@ -31,4 +31,24 @@ int net_host_dir_from(const char *hostname, const char *machine_id,
 /* This machine's: gethostname() and NET_MACHINE_ID_PATH. */
 int net_host_dir(char *buf, size_t size);
 
+/*
+ * The mount(2) options of an NFS dump target, as the capture and the
+ * load-time check mount it: version 3 without the lock manager (the
+ * capture runs no statd) and with the MOUNT protocol over TCP; version 4
+ * at NFSv4 minor version minor, with client as clientaddr= when not NULL.
+ * server is the collector's IPv4 address; extra, when not NULL, goes
+ * after a comma.  -ENOBUFS when size is too small.
+ */
+int nfs_mount_options(unsigned int version, unsigned int minor,
+		      const char *server, const char *client,
+		      const char *extra, char *buf, size_t size);
+
+/*
+ * NFSv4 is mounted at the newest minor version first: a kernel built
+ * without it refuses the option (EINVAL) or the server the version
+ * (EPROTONOSUPPORT), and the next older one is tried, down to 4.0.
+ */
+#define NFS4_MINOR_NEWEST 2
+bool nfs_minor_refused(int err);
+
 #endif

@@ -8,8 +8,26 @@
 
 #define MID "0123456789abcdef0123456789abcdef"
 
+static void test_nfs_options(void)
+{
+	char b[256];
+
+	CHECK(nfs_mount_options(4, 2, "10.0.1.1", "10.0.1.2", "hard", b,
+				sizeof(b)) == 0);
+	CHECK(strcmp(b, "vers=4.2,addr=10.0.1.1,clientaddr=10.0.1.2,hard") == 0);
+	CHECK(nfs_mount_options(4, 0, "10.0.1.1", NULL, NULL, b, sizeof(b)) == 0);
+	CHECK(strcmp(b, "vers=4.0,addr=10.0.1.1") == 0);
+	CHECK(nfs_mount_options(3, 2, "10.0.1.1", "10.0.1.2", NULL, b,
+				sizeof(b)) == 0);
+	CHECK(strcmp(b, "vers=3,nolock,proto=tcp,mountproto=tcp,addr=10.0.1.1,mountaddr=10.0.1.1") == 0);
+	CHECK(nfs_mount_options(4, 2, "10.0.1.1", NULL, NULL, b, 10) == -ENOBUFS);
+	CHECK(nfs_minor_refused(-EINVAL) && nfs_minor_refused(-EPROTONOSUPPORT));
+	CHECK(!nfs_minor_refused(-EHOSTUNREACH) && !nfs_minor_refused(-EACCES));
+}
+
 int main(void)
 {
+	test_nfs_options();
 	char buf[NET_HOST_DIR_MAX] = "untouched";
 
 	CHECK(net_host_dir_from("web1.example.org", MID "\n", buf,
