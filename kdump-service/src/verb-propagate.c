@@ -36,7 +36,11 @@ struct propagate {
 	char login[400];
 };
 
-/* Run argv, its output ours; 0 when it exited 0, else -EIO (logged by step). */
+/*
+ * Run argv, its output ours; 0 when it exited 0, else -EIO (logged by
+ * step).  In our process group: ssh may ask for the admin's password on
+ * the terminal.
+ */
 static int run_step(const char *step, char *const argv[], int in_fd)
 {
 	struct process_opts o = PROCESS_OPTS_INIT;
@@ -45,6 +49,7 @@ static int run_step(const char *step, char *const argv[], int in_fd)
 	int r;
 
 	o.stdin_fd = in_fd;
+	o.keep_group = true;
 	r = process_run(argv, &o, &res);
 	if (r < 0) {
 		log_error("%s: cannot run %s: %s", step, argv[0],

@@ -186,7 +186,8 @@ child(const char *file, char *const argv[], char **env,
 	int in_c, out_c = -1, err_c = -1, e;
 	sigset_t none;
 
-	(void)setpgid(0, 0);
+	if (!o->keep_group)
+		(void)setpgid(0, 0);
 	/* Dispositions set to SIG_IGN and the mask outlive exec: not ours. */
 	for (int sig = 1; sig < NSIG; sig++)
 		(void)signal(sig, SIG_DFL);
@@ -298,8 +299,11 @@ static int pidfd_open_child(pid_t pid)
 /* The parent's side once the child runs: watch it and its output. */
 static int watch(pid_t pid, unsigned long long start, int out_fd,
 		 struct line_buf *lines, unsigned int timeout_ms,
-		 struct process_result *res)
+		 bool group, struct process_result *res)
 {
+	/* The child's group, or the child alone when it has ours. */
+	pid_t target = group ? -pid : pid;
+
 	unsigned long long drain_end = 0;
 	int pidfd = pidfd_open_child(pid), status = 0, r = 0;
 	bool exited = false, eof = out_fd < 0;
@@ -330,12 +334,12 @@ static int watch(pid_t pid, unsigned long long start, int out_fd,
 			if (si.si_pid == pid) {
 				exited = true;
 				res->elapsed_ms = now - start;
-				(void)kill(-pid, SIGKILL);
+				(void)kill(target, SIGKILL);
 				(void)reap(pid, &status, now + PROCESS_REAP_MS);
 			} else if (timeout_ms && now - start >= timeout_ms) {
 				res->timed_out = true;
 				res->elapsed_ms = now - start;
-				(void)kill(-pid, SIGKILL);
+				(void)kill(target, SIGKILL);
 				(void)kill(pid, SIGKILL);
 				if (!reap(pid, &status, now + PROCESS_REAP_MS))
 					status = SIGKILL;
@@ -460,7 +464,8 @@ int process_run(char *const argv[], const struct process_opts *o,
 	if (pid == 0)
 		child(file, argv, env, o, out, err, epipe[1]);
 	/* Both sides set the group: whichever runs first, it exists. */
-	(void)setpgid(pid, pid);
+	if (!o->keep_group)
+		(void)setpgid(pid, pid);
 	close(epipe[1]);
 	epipe[1] = -1;
 	if (opipe[1] >= 0) {
@@ -480,7 +485,8 @@ int process_run(char *const argv[], const struct process_opts *o,
 		r = child_errno > 0 ? -child_errno : -EIO;
 		goto out_subreaper;
 	}
-	r = watch(pid, start, opipe[0], lines, o->timeout_ms, &res);
+	r = watch(pid, start, opipe[0], lines, o->timeout_ms, !o->keep_group,
+		  &res);
 	if (r == 0)
 		*ret = res;
 

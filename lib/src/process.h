@@ -41,6 +41,13 @@ struct process_opts {
 	const char *cwd;	/* NULL: inherited */
 	/* 0: none; at the limit the child's process group gets SIGKILL. */
 	unsigned int timeout_ms;
+	/*
+	 * The child stays in the caller's process group instead of one of
+	 * its own: for a program that asks the user on the terminal (ssh's
+	 * password prompt), which a background group could not read.  Its
+	 * end and the timeout then kill the child alone.
+	 */
+	bool keep_group;
 };
 
 #define PROCESS_OPTS_INIT { .stdin_fd = -1, .stdout_fd = -1, .stderr_fd = -1 }

@@ -371,6 +371,36 @@ static void test_elapsed(void)
 	CHECK(r.elapsed_ms >= 300 && r.elapsed_ms < 2000);
 }
 
+/* keep_group: the child's group is ours; the timeout still ends it. */
+static void test_keep_group(void)
+{
+	char *argv[] = { "sh", "-c", "ps -o pgid= -p $$", NULL };
+	char *slow[] = { "sleep", "30", NULL };
+	struct process_opts o = PROCESS_OPTS_INIT;
+	struct process_result r;
+	struct lines l = { 0 };
+	char want[32];
+
+	o.on_line = collect;
+	o.userdata = &l;
+	o.keep_group = true;
+	CHECK(process_run(argv, &o, &r) == 0 && process_succeeded(&r));
+	snprintf(want, sizeof(want), "%d|", (int)getpgrp());
+	CHECK(strstr(l.text, want) != NULL);
+	o = (struct process_opts)PROCESS_OPTS_INIT;
+	o.on_line = collect;
+	o.userdata = &l;
+	l.len = 0;
+	l.text[0] = '\0';
+	CHECK(process_run(argv, &o, &r) == 0 && process_succeeded(&r));
+	CHECK(strstr(l.text, want) == NULL);
+	o = (struct process_opts)PROCESS_OPTS_INIT;
+	o.keep_group = true;
+	o.timeout_ms = 200;
+	CHECK(process_run(slow, &o, &r) == 0 && r.timed_out);
+	CHECK(r.elapsed_ms < 5000);
+}
+
 int main(void)
 {
 	if (!mkdtemp(dir)) {
@@ -386,6 +416,7 @@ int main(void)
 	test_no_path();
 	test_cannot_run();
 	test_elapsed();
+	test_keep_group();
 	if (test_rm_rf(dir) < 0)
 		fprintf(stderr, "cannot remove %s\n", dir);
 	return tests_done();
