@@ -189,35 +189,43 @@ int net_ssh_run(const struct kdump_conf *c, unsigned int connect_timeout,
 	return 0;
 }
 
+int net_list_parse(const char *line, size_t len, struct net_list_entry *ret)
+{
+	char buf[512], name[64], state[16];
+	long long bytes, t;
+	int off = 0;
+
+	/* One line at a time: sscanf() would read on into the next. */
+	if (len >= sizeof(buf))
+		len = sizeof(buf) - 1;
+	memcpy(buf, line, len);
+	buf[len] = '\0';
+	if (sscanf(buf, "%63s %15s %lld %lld %n", name, state, &bytes, &t,
+		   &off) != 4 || off == 0 || !dump_name_valid(name) ||
+	    (strcmp(state, "complete") && strcmp(state, "incomplete")))
+		return -EINVAL;
+	snprintf(ret->name, sizeof(ret->name), "%s", name);
+	ret->complete = strcmp(state, "complete") == 0;
+	ret->bytes = bytes;
+	ret->crash_time = t;
+	snprintf(ret->panic, sizeof(ret->panic), "%s", buf + off);
+	return 0;
+}
+
 int net_list_last(const char *output, struct net_list_entry *ret)
 {
-	struct net_list_entry best = { .crash_time = -1 };
+	struct net_list_entry best = { .crash_time = -1 }, e;
 	bool found = false;
 
 	for (const char *l = output; l && *l;) {
 		const char *end = strchr(l, '\n');
 		size_t len = end ? (size_t)(end - l) : strlen(l);
-		char line[512], name[64], state[16];
-		long long bytes, t;
-		int off = 0;
 
-		/* One line at a time: sscanf() would read on into the next. */
-		if (len >= sizeof(line))
-			len = sizeof(line) - 1;
-		memcpy(line, l, len);
-		line[len] = '\0';
-		if (sscanf(line, "%63s %15s %lld %lld %n", name, state, &bytes,
-			   &t, &off) == 4 && off > 0 && dump_name_valid(name) &&
-		    (!strcmp(state, "complete") ||
-		     !strcmp(state, "incomplete")) &&
-		    (!found || t > best.crash_time ||
-		     (t == best.crash_time && strcmp(name, best.name) > 0))) {
-			snprintf(best.name, sizeof(best.name), "%s", name);
-			best.complete = strcmp(state, "complete") == 0;
-			best.bytes = bytes;
-			best.crash_time = t;
-			snprintf(best.panic, sizeof(best.panic), "%s",
-				 line + off);
+		if (net_list_parse(l, len, &e) == 0 &&
+		    (!found || e.crash_time > best.crash_time ||
+		     (e.crash_time == best.crash_time &&
+		      strcmp(e.name, best.name) > 0))) {
+			best = e;
 			found = true;
 		}
 		l = end ? end + 1 : NULL;

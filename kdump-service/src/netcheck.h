@@ -94,6 +94,8 @@ struct net_list_entry {
  * not such are skipped.  -ENOENT, ret untouched, when there is none.
  */
 int net_list_last(const char *output, struct net_list_entry *ret);
+/* One line of the answer to "list" (len bytes, no newline); -EINVAL if not one. */
+int net_list_parse(const char *line, size_t len, struct net_list_entry *ret);
 
 /*
  * Mount c's NFS export (HOST:/net_path, the kernel's own NFS client, at

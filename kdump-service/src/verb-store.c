@@ -19,13 +19,49 @@
 #include "dump.h"
 #include "journal.h"
 #include "json.h"
+#include "netcheck.h"
 #include "netdir.h"
+#include "netplan.h"
 #include "process.h"
 #include "target.h"
 #include "util.h"
 
 /* The dump named on the command line, or the newest one. */
 static const char *arg_dump;
+
+/*
+ * An NFS target's host dir, through a mount of this process alone (a
+ * namespace of its own: it goes when the process ends).
+ */
+static int store_nfs_base(const struct kdump_conf *c, char *base, size_t size)
+{
+	char why[512], ip[INET_ADDRSTRLEN], mnt[PATH_MAX];
+	char hostdir[NET_HOST_DIR_MAX];
+	struct in_addr a;
+	int r;
+
+	r = net_host_dir(hostdir, sizeof(hostdir));
+	if (r < 0) {
+		log_error("cannot name this machine's directory on the collector (host name, /etc/machine-id): %s",
+			  strerror(-r));
+		return r;
+	}
+	r = net_resolve_host(c->net_host, &a, why, sizeof(why));
+	if (r < 0) {
+		log_error("%s", why);
+		return r;
+	}
+	net_addr_text(a, false, ip, sizeof(ip));
+	r = net_nfs_mount(c, ip, true, !arg_writable, mnt, sizeof(mnt));
+	if (r < 0) {
+		log_error("cannot mount %s:%s: %s%s", c->net_host, c->net_path,
+			  strerror(-r),
+			  r == -EPERM ? " (run as root)" : "");
+		return r;
+	}
+	return snprintf(base, size, "%s/%s", mnt, hostdir) >= (int)size ?
+		       -ENAMETOOLONG : 0;
+}
 
 /* The dumps below the dump directory, oldest first, for list/info/debug. */
 static int store_open(char *base, size_t size, char ***names, size_t *n)
@@ -37,8 +73,12 @@ static int store_open(char *base, size_t size, char ***names, size_t *n)
 	if (r < 0)
 		return r;
 	r = dumps_base(&c, base, size);
-	if (r == -EREMOTE) {
-		log_error("the dumps of dump target %s are on the collector: run 'kdump-file list --collector DIR' there ('kdump-file status' here shows the last one)",
+	if (r == -EREMOTE && c.net == CONF_NET_NFS) {
+		r = store_nfs_base(&c, base, size);
+		if (r < 0)
+			return r;
+	} else if (r == -EREMOTE) {
+		log_error("the dumps of dump target %s are on the collector: 'kdump-file list' lists them from here, 'kdump-file list --collector DIR' there reads them",
 			  c.target);
 		return r;
 	}
@@ -242,6 +282,75 @@ static int list_collector(void)
 	return r;
 }
 
+/* A row of list for a dump on an ssh collector, from its "list" answer. */
+static void list_ssh_row(const struct net_list_entry *e)
+{
+	char id[DUMP_ID_LEN + 1], when[32], size[FORMAT_BYTES_MAX];
+
+	dump_id(e->name, id);
+	utc_time(e->crash_time, when, sizeof(when));
+	if (e->complete && e->bytes > 0)
+		format_bytes(e->bytes, size, sizeof(size));
+	else
+		snprintf(size, sizeof(size), "-");
+	printf("%-8s  %-20s  %-20s  %-16.16s  %8s  %s\n", id, when, "-",
+	       e->panic[0] && strcmp(e->panic, "-") ? e->panic : "-", size,
+	       e->complete ? "complete" : "incomplete");
+}
+
+/*
+ * list for an ssh:// target: the collector's own list of this machine's
+ * dumps; -EREMOTE when the target is not one.
+ */
+static int list_ssh(void)
+{
+	_cleanup_free_ struct net_ssh_result *res = NULL;
+	struct net_list_entry e;
+	struct kdump_conf c;
+	unsigned int n = 0;
+	int r;
+
+	r = load_config(&c);
+	if (r < 0)
+		return r;
+	if (c.net != CONF_NET_SSH)
+		return -EREMOTE;
+	if (arg_json) {
+		log_error("list --json of an ssh:// target is not supported: run 'kdump-file list --collector DIR --json' on the collector");
+		return -EOPNOTSUPP;
+	}
+	res = calloc(1, sizeof(*res));
+	if (!res)
+		return -ENOMEM;
+	r = net_ssh_run(&c, NET_STATUS_CONNECT_TIMEOUT, "list", res);
+	if (r < 0) {
+		log_error("cannot run ssh to list the dumps on %s: %s",
+			  c.net_host, strerror(-r));
+		return r;
+	}
+	if (res->outcome != NET_SSH_OK) {
+		log_error("the collector %s does not list this machine's dumps: %s",
+			  c.net_host, res->line);
+		return -EIO;
+	}
+	for (const char *l = res->output; l && *l;) {
+		const char *end = strchr(l, '\n');
+
+		if (net_list_parse(l, end ? (size_t)(end - l) : strlen(l),
+				   &e) == 0) {
+			if (n++ == 0)
+				printf("%-8s  %-20s  %-20s  %-16s  %8s  %s\n",
+				       "ID", "TIME", "KERNEL", "PANIC", "SIZE",
+				       "STATE");
+			list_ssh_row(&e);
+		}
+		l = end ? end + 1 : NULL;
+	}
+	if (n == 0)
+		printf("no dumps on %s in %s\n", c.net_host, c.net_path);
+	return 0;
+}
+
 int verb_list(int argc _unused_, char *argv[] _unused_)
 {
 	char base[PATH_MAX], **names = NULL;
@@ -251,6 +360,9 @@ int verb_list(int argc _unused_, char *argv[] _unused_)
 
 	if (arg_collector)
 		return list_collector();
+	r = list_ssh();
+	if (r != -EREMOTE)
+		return r;
 
 	r = store_open(base, sizeof(base), &names, &n);
 	if (r < 0)

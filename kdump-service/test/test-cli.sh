@@ -242,7 +242,7 @@ else
 	fail "status --json: the keys differ: $(cat "$t/net-status-keys")"
 fi
 expect "list, a network target" 1 -- "$kf" -c "$t/conf" list
-has "list: the dumps are on the collector" "$t/err" "are on the collector: run 'kdump-file list --collector DIR' there"
+has "list: an nfs target's dumps are read through a mount of the export" "$t/err" "cannot mount 192.0.2.77:/export/dumps: "
 # Back to the local target the tests below read.
 conf "path = $dumps # dumps go here" "keep = 2" "$bz"
 

@@ -491,7 +491,7 @@ net_ports() {
 net_machine_id() {
 	local f=0
 	[ "$2" = ours ] || f=5
-	printf 'c%d%d%030d\n' "$1" "$f" 0
+	printf 'c%d%d%029d\n' "$1" "$f" 0
 }
 
 net_hostdir() {
