@@ -125,9 +125,10 @@ enum net_ssh_outcome net_ssh_classify(int exit_status, const char *output,
 	/* The collector program's own words come first: they say more. */
 	if (find_line_start(output, "kdump-file-receive: ", line, size))
 		return NET_SSH_COLLECTOR;
-	if (find_line(output, "REMOTE HOST IDENTIFICATION HAS CHANGED", line,
-		      size) ||
-	    find_line(output, "Host key verification failed", line, size))
+	/* ssh's plain line, not its banner of '@'s. */
+	if (find_line(output, "Host key verification failed", line, size) ||
+	    find_line(output, "REMOTE HOST IDENTIFICATION HAS CHANGED", line,
+		      size))
 		return NET_SSH_HOST_KEY;
 	if (find_line(output, "Permission denied", line, size))
 		return NET_SSH_DENIED;
