@@ -604,6 +604,8 @@ net_link() {
 # (kernel FLAVOUR: ours from kdir, or Debian's stock one), its NIC on the
 # collector's link N, running guest step STEP; APPEND adds kernel
 # parameters (kdump_file_net_*=).  Returns qemu_boot's status.
+# KDUMP_FILE_NET_CRASHKERNEL replaces the clients' crashkernel=256M (the
+# benchmark of the network targets' reservation).
 net_client_boot() {
 	local log=$1 disk=$2 n=$3 flavour=$4 ports=$5 step=$6 append=${7:-}
 	local kernel initrd=()
@@ -613,7 +615,7 @@ net_client_boot() {
 		stock_boot
 	fi
 	KDUMP_FILE_QEMU_SMP=1 qemu_boot "$log" "${KDUMP_FILE_BOOT_TIMEOUT:-1500}" bios 1024 "$kernel" \
-		"root=/dev/vda rw console=ttyS0 crashkernel=256M panic=-1 $NET_APPEND kdump_file_test=$step${append:+ $append}" \
+		"root=/dev/vda rw console=ttyS0 crashkernel=${KDUMP_FILE_NET_CRASHKERNEL:-256M} panic=-1 $NET_APPEND kdump_file_test=$step${append:+ $append}" \
 		"$disk" "${initrd[@]}" \
 		-netdev "stream,id=n0,server=off,addr.type=inet,addr.host=127.0.0.1,addr.port=$((ports + n))" \
 		-device "virtio-net-pci,netdev=n0,mac=52:54:00:00:0$n:02"
