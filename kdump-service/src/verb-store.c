@@ -702,6 +702,57 @@ static void first_line(const char *line, size_t len, void *userdata)
 		memcpy(buf, line, len + 1);
 }
 
+/*
+ * Replace this process by crash(8) on core with vmlinux; returns only on
+ * failure, having said why.
+ *
+ * crash runs the commands of ./.crashrc as well as ~/.crashrc: root
+ * running debug in a directory someone else can write would run theirs.
+ * So neither is read (--no_crashrc), and crash runs in "/", given
+ * absolute paths, as the analyzer runs it (analysis/src/analyze-run.c).
+ */
+static int debug_exec_crash(const char *vmlinux, const char *core)
+{
+	_cleanup_free_ char *abs_vmlinux = realpath(vmlinux, NULL);
+	_cleanup_free_ char *abs_core = NULL;
+	int r;
+
+	if (!abs_vmlinux) {
+		r = -errno;
+		log_error("cannot use vmlinux '%s': %s", vmlinux, strerror(-r));
+		return r;
+	}
+	abs_core = realpath(core, NULL);
+	if (!abs_core) {
+		r = -errno;
+		log_error("cannot use vmcore '%s': %s", core, strerror(-r));
+		return r;
+	}
+	if (chdir("/") < 0) {
+		r = -errno;
+		log_error("cannot change to /: %s", strerror(-r));
+		return r;
+	}
+	fprintf(stderr, "kdump-file: crash --no_crashrc %s %s\n", abs_vmlinux,
+		abs_core);
+	fflush(stdout);
+	{
+		char *cmd[] = { "crash", "--no_crashrc", abs_vmlinux, abs_core,
+				NULL };
+
+		/*
+		 * Not process_run(): crash reads the terminal, which only its
+		 * foreground process group may (a group of its own would get
+		 * SIGTTIN), and takes ^C itself.  It replaces us instead.
+		 */
+		execvp(cmd[0], cmd);
+	}
+	r = -errno;
+	log_error("cannot run crash: %s%s", strerror(-r),
+		  r == -ENOENT ? " (apt-get install crash)" : "");
+	return r;
+}
+
 /* crash(8) on a dump, with the vmlinux its build ID names. */
 int verb_debug(int argc, char *argv[])
 {
@@ -762,22 +813,7 @@ int verb_debug(int argc, char *argv[])
 		if (!process_succeeded(&res) || !vmlinux[0])
 			return -ENOENT;
 	}
-	fprintf(stderr, "kdump-file: crash %s %s\n", vmlinux, core);
-	fflush(stdout);
-	{
-		char *cmd[] = { "crash", vmlinux, core, NULL };
-
-		/*
-		 * Not process_run(): crash reads the terminal, which only its
-		 * foreground process group may (a group of its own would get
-		 * SIGTTIN), and takes ^C itself.  It replaces us instead.
-		 */
-		execvp(cmd[0], cmd);
-	}
-	r = -errno;
-	log_error("cannot run crash: %s%s", strerror(-r),
-		  r == -ENOENT ? " (apt-get install crash)" : "");
-	return r;
+	return debug_exec_crash(vmlinux, core);
 }
 
 /*

@@ -334,6 +334,53 @@ rm -r "$dumps/2026-02-01-00:00:00"
 # A vmlinux that is not there is said as such, not as another kernel's.
 expect "debug --vmlinux of a missing file" 1 -- "$kf" -c "$t/conf" debug --vmlinux "$t/no-vmlinux" "$id"
 has "debug --vmlinux: the file and why" "$t/err" "cannot use vmlinux '$t/no-vmlinux': No such file or directory"
+# debug runs crash with no .crashrc, its own or root's, and in "/": run
+# from a directory someone else can write, crash would run the commands of
+# its .crashrc as root.  Stand-ins: kdump-file-analyze names a vmlinux,
+# crash keeps its arguments and working directory and, as crash does, runs
+# the shell escapes of ./.crashrc unless told --no_crashrc.
+mkdir -m 0700 "$t/dbin" "$t/dcwd"
+: >"$t/dbin/vmlinux"
+cat >"$t/dbin/kdump-file-analyze" <<'EOF_ANALYZE'
+#!/bin/sh
+[ "$1" = vmlinux ] || exit 1
+echo "${4:-${0%/*}/vmlinux}"
+EOF_ANALYZE
+cat >"$t/dbin/crash" <<'EOF_CRASH'
+#!/bin/sh
+pwd >"${0%/*}/crash-cwd"
+printf '%s\n' "$@" >"${0%/*}/crash-args"
+case " $* " in
+*" --no_crashrc "*) ;;
+*) [ -f .crashrc ] && sed -n 's/^!//p' .crashrc | sh ;;
+esac
+exit 0
+EOF_CRASH
+chmod 0700 "$t/dbin/kdump-file-analyze" "$t/dbin/crash"
+printf '!touch %s\n' "$t/dcwd/crashrc-ran" >"$t/dcwd/.crashrc"
+expect "debug from a directory with a .crashrc" 0 -- \
+	env -C "$t/dcwd" PATH="$t/dbin:$PATH" "$kf" -c "$t/conf" debug "$id"
+if [ -e "$t/dcwd/crashrc-ran" ]; then
+	fail "debug: crash ran the commands of the caller's .crashrc"
+else
+	pass "debug: the caller's .crashrc not read"
+fi
+if [ "$(cat "$t/dbin/crash-args" 2>/dev/null)" = "$(printf '%s\n' --no_crashrc \
+	"$t/dbin/vmlinux" "$dumps/2026-01-01-00:00:00/vmcore")" ]; then
+	pass "debug: crash --no_crashrc with absolute paths"
+else
+	fail "debug: crash given: $(cat "$t/dbin/crash-args" 2>/dev/null)"
+fi
+if [ "$(cat "$t/dbin/crash-cwd" 2>/dev/null)" = / ]; then
+	pass "debug: crash run in /"
+else
+	fail "debug: crash run in '$(cat "$t/dbin/crash-cwd" 2>/dev/null)', not /"
+fi
+# A vmlinux named by a relative path is the caller's, made absolute.
+rm -f "$t/dbin/crash-args"
+expect "debug --vmlinux by a relative path" 0 -- \
+	env -C "$t/dbin" PATH="$t/dbin:$PATH" "$kf" -c "$t/conf" debug --vmlinux ./vmlinux "$id"
+has "debug: the vmlinux made absolute" "$t/dbin/crash-args" "$t/dbin/vmlinux"
 # report names dumps as info and debug do, and says why it cannot.
 expect "report of a missing directory" 1 -- "$kf" -c "$t/conf" report "$t/no-dump/"
 has "report: the missing directory" "$t/err" "cannot report on '$t/no-dump/': No such file or directory"

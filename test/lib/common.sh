@@ -208,12 +208,16 @@ file_mode() {
 		sed -n 's/.*Mode: *\([0-7]*\).*/\1/p' | head -n 1
 }
 
-# crash_run VMLINUX VMCORE OUT COMMANDS...: run crash(8) non-interactively.
+# crash_run VMLINUX VMCORE OUT COMMANDS...: run crash(8) non-interactively,
+# as kdump-file runs it: no .crashrc read (crash runs ./.crashrc, the test
+# runner's directory's), in "/", with absolute paths.
 crash_run() {
-	local vmlinux=$1 vmcore=$2 out=$3
+	local vmlinux vmcore out=$3
+	vmlinux=$(realpath "$1") vmcore=$(realpath "$2")
 	shift 3
 	printf '%s\n' "$@" quit >"$out.cmds"
-	timeout 300 crash -s "$vmlinux" "$vmcore" <"$out.cmds" >"$out" 2>&1
+	(cd / && timeout 300 crash -s --no_crashrc "$vmlinux" "$vmcore") \
+		<"$out.cmds" >"$out" 2>&1
 }
 
 # What check_dump expects of the crash: a dmesg line, crash's PANIC line (an
