@@ -174,10 +174,35 @@ int open_regular(const char *what, const char *path, int *ret_fd)
 	return 0;
 }
 
+int mount_target_at(const char *dev, const char *fstype, const char *where,
+		    bool writable)
+{
+	struct stat st;
+	int r;
+
+	/* RUN_DIR is root's alone: nobody else can put a link there. */
+	r = mkdir_p(where, 0700);
+	if (r < 0)
+		return r;
+	if (lstat(where, &st) < 0)
+		return -errno;
+	if (!S_ISDIR(st.st_mode) || st.st_uid != 0 || (st.st_mode & 0077))
+		return -EPERM;
+	/* btrfs: the top level, where the capture writes (subvolid=5). */
+	if (mount(dev, where, fstype, (writable ? 0 : MS_RDONLY) |
+		  MS_NOSUID | MS_NODEV | MS_NOEXEC,
+		  strcmp(fstype, "btrfs") == 0 ? "subvolid=5" : NULL) < 0)
+		return -errno;
+	return 0;
+}
+
 /*
  * A dump target that nothing mounts here: mounted by this process alone,
  * in a mount namespace of its own (nobody else sees it; it goes when the
- * process ends), read-only unless writable.  Once per process.
+ * process ends), read-only unless writable.  Once per process.  The
+ * report unit may not mount (no CAP_SYS_ADMIN, no @mount): its privileged
+ * step mounts the target first (REPORT_TARGET_DIR), which
+ * target_mountpoint() then finds.
  */
 static char private_mount[PATH_MAX];
 
@@ -190,17 +215,12 @@ static int mount_target_private(const char *dev, const char *fstype,
 	if (!private_mount[0]) {
 		if (geteuid() != 0)
 			return -EPERM;
-		r = mkdir_p(where, 0700);
-		if (r < 0)
-			return r;
 		if (unshare(CLONE_NEWNS) < 0 ||
 		    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
 			return -errno;
-		/* btrfs: the top level, where the capture writes (subvolid=5). */
-		if (mount(dev, where, fstype, (writable ? 0 : MS_RDONLY) |
-			  MS_NOSUID | MS_NODEV | MS_NOEXEC,
-			  strcmp(fstype, "btrfs") == 0 ? "subvolid=5" : NULL) < 0)
-			return -errno;
+		r = mount_target_at(dev, fstype, where, writable);
+		if (r < 0)
+			return r;
 		snprintf(private_mount, sizeof(private_mount), "%s", where);
 	}
 	return snprintf(ret, size, "%s", private_mount) >= (int)size ?

@@ -81,6 +81,19 @@ int open_regular(const char *what, const char *path, int *ret_fd);
  */
 int dumps_base(const struct kdump_conf *c, char *ret, size_t size);
 bool dumps_mounted_privately(void);
+/*
+ * Mount the dump target dev (of type fstype) on where, a directory below
+ * RUN_DIR made root's alone (mode 0700), nosuid, nodev, noexec, read-only
+ * unless writable; btrfs at its top level.  In this process's mount
+ * namespace: the caller unshares one first if nobody else is to see it.
+ */
+int mount_target_at(const char *dev, const char *fstype, const char *where,
+		    bool writable);
+/*
+ * Where the report unit's privileged step mounts a dump target nothing
+ * mounts, for the report that may not mount it itself.
+ */
+#define REPORT_TARGET_DIR RUN_DIR "/report-target"
 /* The newest dump's and newest complete dump's times, as dump_scan(). */
 int dump_times(const struct kdump_conf *c, long long *ret_newest,
 	       long long *ret_complete);
@@ -172,6 +185,7 @@ int verb_list(int argc, char *argv[]);
 int verb_info(int argc, char *argv[]);
 int verb_debug(int argc, char *argv[]);
 int verb_report(int argc, char *argv[]);
+int verb_report_target(int argc, char *argv[]);
 int verb_setup(int argc, char *argv[]);
 int verb_import(int argc, char *argv[]);
 int verb_recover(int argc, char *argv[]);

@@ -91,6 +91,8 @@ static const struct verb {
 	  "rebuild the capture initramfs" },
 	{ "report", verb_report, OPT_NEW, 0, 1, "[ID|DIR]",
 	  "write report.txt and report.json for a dump (default: the newest; an ID as list gives, or a directory) with kdump-file-analyze" },
+	{ "report-target", verb_report_target, 0, 1, 1, "mount|unmount",
+	  "for kdump-file-report.service, before and after its report (which may not mount): mount a dump target nothing mounts on " REPORT_TARGET_DIR ", writable, or unmount it" },
 	{ "estimate", verb_estimate, 0, 0, 0, "",
 	  "recommend a crashkernel= size for this machine, with the reasoning" },
 	{ "recover", verb_recover, 0, 0, 0, "",

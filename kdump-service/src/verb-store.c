@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <systemd/sd-journal.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 
 #include "cli.h"
@@ -24,6 +25,7 @@
 #include "netplan.h"
 #include "process.h"
 #include "target.h"
+#include "target-mount.h"
 #include "util.h"
 
 /* The dump named on the command line, or the newest one. */
@@ -963,4 +965,88 @@ int verb_report(int argc, char *argv[])
 	if (!reported && access(rep, F_OK) == 0)
 		report_to_journal(dir);
 	return 0;
+}
+
+/*
+ * report-target mount|unmount: the privileged step of
+ * kdump-file-report.service.  The report parses what a crashed kernel
+ * left (crash, makedumpfile, libkdumpfile), so it runs without
+ * CAP_SYS_ADMIN and without the mount system calls: an exploit of a
+ * parser could otherwise remount what the sandbox made read-only.  A dump
+ * target that nothing mounts is mounted before it, writable (the report
+ * goes beside the dump), on REPORT_TARGET_DIR, in a directory root's
+ * alone; the report finds it there as it finds any mount of the target
+ * (target_mountpoint()); unmount takes it away when the report is done.
+ * Nothing to do, exit 0, for a target that is mounted already, not
+ * attached, or not a block device.
+ */
+static int report_target_mount(void)
+{
+	char dev[PATH_MAX], mnt[PATH_MAX], fstype[64] = "";
+	struct kdump_conf c;
+	int r;
+
+	r = load_config(&c);
+	if (r < 0)
+		return r;
+	if (c.net != CONF_NET_NONE || !c.target[0])
+		return 0;
+	r = target_find_device(c.target, dev, sizeof(dev), fstype,
+			       sizeof(fstype));
+	/* Not attached: report --new says nothing either. */
+	if (r == -ENODEV)
+		return 0;
+	if (r < 0) {
+		log_error("cannot find dump target %s: %s", c.target,
+			  strerror(-r));
+		return r;
+	}
+	r = target_mountpoint(dev, mnt, sizeof(mnt));
+	if (r == 0 || !fstype[0])
+		return 0;
+	if (r != -ENOENT) {
+		log_error("cannot tell where dump target %s (%s) is mounted: %s",
+			  c.target, dev, strerror(-r));
+		return r;
+	}
+	r = mount_target_at(dev, fstype, REPORT_TARGET_DIR, true);
+	if (r < 0)
+		return log_create_error("mount the dump target on",
+					REPORT_TARGET_DIR, r);
+	return 0;
+}
+
+static int report_target_unmount(void)
+{
+	if (umount2(REPORT_TARGET_DIR, UMOUNT_NOFOLLOW) < 0) {
+		int r = -errno;
+
+		/* Never made: nothing to undo. */
+		if (r == -ENOENT)
+			return 0;
+		/*
+		 * Still in use: detached now, gone once its last user is.
+		 * Not a mount point (EINVAL): only the directory to remove.
+		 */
+		if (r == -EBUSY &&
+		    umount2(REPORT_TARGET_DIR, MNT_DETACH | UMOUNT_NOFOLLOW) < 0)
+			r = -errno;
+		else if (r == -EBUSY || r == -EINVAL)
+			r = 0;
+		if (r < 0)
+			return log_create_error("unmount", REPORT_TARGET_DIR,
+						r);
+	}
+	(void)rmdir(REPORT_TARGET_DIR);
+	return 0;
+}
+
+int verb_report_target(int argc _unused_, char *argv[])
+{
+	if (strcmp(argv[1], "mount") == 0)
+		return report_target_mount();
+	if (strcmp(argv[1], "unmount") == 0)
+		return report_target_unmount();
+	log_error("report-target takes mount or unmount, not '%s'", argv[1]);
+	return EXIT_USAGE;
 }
