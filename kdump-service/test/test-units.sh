@@ -75,6 +75,17 @@ case $(key "$unit" RestrictNamespaces) in
 yes) pass "report unit: no namespaces" ;;
 *) fail "report unit: RestrictNamespaces=$(key "$unit" RestrictNamespaces)" ;;
 esac
+# Writable whatever else is not: /run/kdump-file (recover's lock,
+# report-target's mount), made if nothing has yet, root's alone, kept for
+# kdump-file.service.
+if [ "$(key "$unit" ReadWritePaths)" = -/run/kdump-file ] &&
+	[ "$(key "$unit" RuntimeDirectory)" = kdump-file ] &&
+	[ "$(key "$unit" RuntimeDirectoryMode)" = 0700 ] &&
+	[ "$(key "$unit" RuntimeDirectoryPreserve)" = yes ]; then
+	pass "report unit: /run/kdump-file writable, root's alone, kept"
+else
+	fail "report unit: /run/kdump-file: ReadWritePaths=$(key "$unit" ReadWritePaths) RuntimeDirectory=$(key "$unit" RuntimeDirectory)"
+fi
 # The main process is sandboxed; the privileged lines run only the mount
 # step.
 if key "$unit" ExecStart | grep -q '^[-@:!]*[+!]'; then
