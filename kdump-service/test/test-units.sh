@@ -14,7 +14,12 @@
 # with /run of its own; and a report by hand, which mounts the target
 # itself, as before.
 #
-#   test-units.sh KDUMP-FILE
+# The generator kdump-file-report-generator makes the whole system
+# read-only to the report but for the dump store the configuration names
+# (ProtectSystem=strict and ReadWritePaths= in a drop-in): run on fixture
+# configurations and fstabs, and its drop-in through systemd-analyze.
+#
+#   test-units.sh KDUMP-FILE [GENERATOR]
 set -u
 
 # The exposure systemd-analyze security gave the unit whose report kept
@@ -22,6 +27,7 @@ set -u
 OLD_EXPOSURE=1.9
 
 kf=$(realpath "$1")
+gen=$(realpath "${2:-$(dirname "$1")/kdump-file-report-generator}")
 units=$(realpath "$(dirname "$0")/../units")
 unit=$units/kdump-file-report.service
 
@@ -86,6 +92,11 @@ if [ "$(key "$unit" ReadWritePaths)" = -/run/kdump-file ] &&
 else
 	fail "report unit: /run/kdump-file: ReadWritePaths=$(key "$unit" ReadWritePaths) RuntimeDirectory=$(key "$unit" RuntimeDirectory)"
 fi
+# What holds when the generator cannot tell the dump store.
+case $(key "$unit" ProtectSystem) in
+full) pass "report unit: ProtectSystem=full without the drop-in" ;;
+*) fail "report unit: ProtectSystem=$(key "$unit" ProtectSystem)" ;;
+esac
 # The main process is sandboxed; the privileged lines run only the mount
 # step.
 if key "$unit" ExecStart | grep -q '^[-@:!]*[+!]'; then
@@ -117,6 +128,126 @@ if command -v systemd-analyze >/dev/null; then
 	fi
 else
 	echo "skip systemd-analyze: not installed"
+fi
+
+# The generator: /var (/var/spool/cron, /var/lib, ...) is not the report's
+# to write; only the dump store is, as the configuration and fstab name it.
+# generate NAME CONF [FSTAB]: run it as systemd does, into $t/gen/NAME;
+# the drop-in is then $t/gen/NAME.conf.
+mkdir -m 0700 "$t/gen"
+generate() {
+	expect "generator: $1" 0 -- env KDUMP_FILE_CONF="$2" \
+		KDUMP_FILE_FSTAB="${3:-$t/gen/no-fstab}" \
+		"$gen" "$t/gen/$1" "$t/gen/$1.early" "$t/gen/$1.late"
+	cp "$t/gen/$1/kdump-file-report.service.d/50-dump-store.conf" \
+		"$t/gen/$1.conf" 2>/dev/null || : >"$t/gen/$1.conf"
+}
+# writable NAME DIR...: the drop-in makes the system read-only but for
+# exactly DIR... (none: nothing but the unit's /run/kdump-file).
+writable() {
+	local name=$1 want got
+	shift
+	want=$(printf 'ReadWritePaths="-%s"\n' "$@" | grep -v '^ReadWritePaths="-"$')
+	got=$(grep '^ReadWritePaths=' "$t/gen/$name.conf")
+	if ! grep -qx 'ProtectSystem=strict' "$t/gen/$name.conf"; then
+		fail "generator: $name: not ProtectSystem=strict"
+		sed 's/^/     /' "$t/gen/$name.conf"
+	elif [ "$got" != "$want" ]; then
+		fail "generator: $name: writable '$got', expected '$want'"
+	else
+		pass "generator: $name: read-only but for ${*:-/run/kdump-file}"
+	fi
+}
+# undecided NAME: the drop-in keeps the unit's ProtectSystem=full (the
+# report works as before) and stderr says why.
+undecided() {
+	if grep -qx 'ProtectSystem=full' "$t/gen/$1.conf" &&
+		! grep -q '^ProtectSystem=strict\|^ReadWritePaths=' "$t/gen/$1.conf" &&
+		grep -q 'keeps ProtectSystem=full' "$t/err"; then
+		pass "generator: $1: ProtectSystem=full, and why"
+	else
+		fail "generator: $1: not ProtectSystem=full with a reason"
+		sed 's/^/     /' "$t/gen/$1.conf" "$t/err"
+	fi
+}
+printf '%s\n' 'UUID=0a1b2c3d-0000-4000-8000-000000000001 /srv/dumps ext4 defaults 0 2' \
+	'LABEL=other /srv/other ext4 defaults 0 2' \
+	'/dev/sdz9 / ext4 defaults 0 1' >"$t/gen/fstab"
+# No target: dumps below path.
+printf '%s\n' 'path = /var/crash-test' >"$t/gen/path.in"
+generate "path only" "$t/gen/path.in"
+writable "path only" /var/crash-test
+# A raw device: recover copies the dump into path.
+printf '%s\n' 'raw = /dev/sdz8' 'path = /var/crash-raw' >"$t/gen/raw.in"
+generate "raw" "$t/gen/raw.in"
+writable "raw" /var/crash-raw
+# A target /etc/fstab mounts, spelt as fstab does: its mount point + path.
+printf '%s\n' 'target = UUID=0a1b2c3d-0000-4000-8000-000000000001' \
+	'path = /crash' >"$t/gen/fstab.in"
+generate "target in fstab" "$t/gen/fstab.in" "$t/gen/fstab"
+writable "target in fstab" /srv/dumps/crash
+# The root file system's device as target, path at its top.
+printf '%s\n' 'target = /dev/sdz9' 'path = /var/crash' >"$t/gen/root.in"
+generate "target mounted on the root" "$t/gen/root.in" "$t/gen/fstab"
+writable "target mounted on the root" /var/crash
+# A target fstab does not mount: report-target mounts it below
+# /run/kdump-file, the unit's own.
+printf '%s\n' 'target = LABEL=dumps' 'path = /crash' >"$t/gen/nofstab.in"
+generate "target not in fstab" "$t/gen/nofstab.in" "$t/gen/fstab"
+writable "target not in fstab"
+generate "target, no fstab" "$t/gen/nofstab.in" "$t/gen/no-fstab"
+writable "target, no fstab"
+# A network target: the report does not write there.
+printf '%s\n' 'target = ssh://kdump@collector.example/var/crash' \
+	>"$t/gen/ssh.in"
+generate "ssh target" "$t/gen/ssh.in"
+writable "ssh target"
+# What cannot be read or decided: ProtectSystem=full, exit 0.
+generate "missing configuration" "$t/gen/none.in"
+undecided "missing configuration"
+has "generator: missing configuration: named" "$t/err" "$t/gen/none.in"
+printf '%s\n' 'path = /var/crash' 'no such key here' >"$t/gen/bad.in"
+generate "unreadable configuration" "$t/gen/bad.in"
+undecided "unreadable configuration"
+has "generator: unreadable configuration: the line" "$t/err" "$t/gen/bad.in:2"
+generate "unreadable fstab" "$t/gen/fstab.in" "$t/gen/fstab.in/fstab"
+undecided "unreadable fstab"
+# Over an earlier drop-in (a daemon-reload after a change): replaced.
+cp -r "$t/gen/target in fstab" "$t/gen/path again"
+generate "path again" "$t/gen/path.in"
+writable "path again" /var/crash-test
+expect "generator: no directory" 2 -- "$gen"
+expect "generator: a relative directory" 2 -- "$gen" gen gen gen
+
+# The unit with the generator's drop-in, as systemd reads it.
+if command -v systemd-analyze >/dev/null; then
+	mkdir -m 0700 "$t/units"
+	sed "s|/usr/sbin/kdump-file|$kf|" "$unit" >"$t/units/kdump-file-report.service"
+	for name in "target in fstab" "unreadable configuration"; do
+		mkdir -p "$t/units/kdump-file-report.service.d"
+		cp "$t/gen/$name.conf" \
+			"$t/units/kdump-file-report.service.d/50-dump-store.conf"
+		expect "systemd-analyze verify, drop-in of $name" 0 -- \
+			systemd-analyze verify --man=no "$t/units/kdump-file-report.service"
+		if [ -s "$t/err" ]; then
+			fail "systemd-analyze verify, drop-in of $name: $(head -n 3 "$t/err")"
+		else
+			pass "systemd-analyze verify, drop-in of $name: no complaint"
+		fi
+	done
+	cp "$t/gen/target in fstab.conf" \
+		"$t/units/kdump-file-report.service.d/50-dump-store.conf"
+	expect "systemd-analyze security --offline, with the drop-in" 0 -- \
+		systemd-analyze security --offline=true --no-pager \
+		"$t/units/kdump-file-report.service"
+	has "report unit: strict read-only access with the drop-in" "$t/out" \
+		"strict read-only access to the OS file hierarchy"
+	level=$(sed -n 's/.*Overall exposure level for [^:]*: \([0-9.]*\).*/\1/p' "$t/out")
+	if [ -n "$level" ] && awk -v n="$level" -v o="$OLD_EXPOSURE" 'BEGIN { exit !(n < o) }'; then
+		pass "report unit with the drop-in: exposure $level, below $OLD_EXPOSURE"
+	else
+		fail "report unit with the drop-in: exposure '$level', not below $OLD_EXPOSURE"
+	fi
 fi
 
 if [ -z "${KDUMP_FILE_TEST_UNSHARED:-}" ] || ! command -v mkfs.ext4 >/dev/null ||

@@ -1,0 +1,264 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kdump-file-report-generator: a systemd generator (systemd.generator(7))
+ * that gives kdump-file-report.service write access to the dump store
+ * alone.
+ *
+ *   kdump-file-report-generator NORMAL_DIR [EARLY_DIR LATE_DIR]
+ *
+ * The report runs crash, makedumpfile and libkdumpfile on what a crashed
+ * kernel left: an exploit of one of them runs as root.  The unit's own
+ * ProtectSystem=full leaves /var writable (/var/spool/cron, /var/lib,
+ * ...).  Where the report and recover write comes from the configuration,
+ * which a static unit cannot name, so this drop-in,
+ * NORMAL_DIR/kdump-file-report.service.d/50-dump-store.conf, makes the
+ * whole system read-only (ProtectSystem=strict) but for:
+ *
+ *  - no target (dumps below path on the root file system, or a raw device
+ *    that recover copies into path): path itself;
+ *  - a local target: /run/kdump-file (where report-target mounts a target
+ *    nothing mounts; the unit's own ReadWritePaths=) and, when /etc/fstab
+ *    mounts the target (its source written as the configuration's target
+ *    is: UUID=..., LABEL=..., /dev/...), that mount point plus path;
+ *  - a network target: nothing more (the report does not write to one).
+ *
+ * The configuration and fstab as they are when systemd runs generators:
+ * at boot and at each daemon-reload.  When either cannot be read, the
+ * drop-in says ProtectSystem=full (the unit as it was) and stderr (the
+ * kernel log, for a generator) says why: the report is never broken by
+ * this and the boot never fails (exit 0 but for bad arguments).
+ *
+ * KDUMP_FILE_CONF and KDUMP_FILE_FSTAB name another configuration and
+ * fstab (the tests').
+ */
+#include <errno.h>
+#include <libmount/libmount.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "conf.h"
+#include "util.h"
+
+#define UNIT "kdump-file-report.service"
+#define DROPIN "50-dump-store.conf"
+#define DROPIN_MAX 16384
+
+/* The [Service] lines of the drop-in being built. */
+struct dropin {
+	char text[DROPIN_MAX];
+	size_t len;
+};
+
+static int dropin_add(struct dropin *d, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(d->text + d->len, sizeof(d->text) - d->len, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= sizeof(d->text) - d->len)
+		return -ENOBUFS;
+	d->len += n;
+	return 0;
+}
+
+/*
+ * ReadWritePaths="-DIR": quoted, '"' and '\' escaped, '%' doubled
+ * (systemd expands specifiers); '-': a directory not there when the
+ * report starts is no error.  Control characters cannot be said on one
+ * line: -EINVAL.
+ */
+static int dropin_add_path(struct dropin *d, const char *dir)
+{
+	char q[2 * PATH_MAX + 8];
+	size_t n = 0;
+
+	if (dir[0] != '/')
+		return -EINVAL;
+	for (const char *s = dir; *s; s++) {
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return -EINVAL;
+		if (n + 3 > sizeof(q))
+			return -ENAMETOOLONG;
+		if (*s == '"' || *s == '\\')
+			q[n++] = '\\';
+		else if (*s == '%')
+			q[n++] = '%';
+		q[n++] = *s;
+	}
+	q[n] = '\0';
+	return dropin_add(d, "ReadWritePaths=\"-%s\"\n", q);
+}
+
+/* mnt + path as the report joins them (dumps_base() in cli.c). */
+static int join(const char *mnt, const char *path, char *buf, size_t size)
+{
+	int n;
+
+	if (strcmp(path, "/") == 0)
+		n = snprintf(buf, size, "%s", mnt);
+	else
+		n = snprintf(buf, size, "%s%s", strcmp(mnt, "/") ? mnt : "",
+			     path);
+	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
+}
+
+/*
+ * The mount points fstab gives target (its source spelt the same),
+ * joined with path, added to d.  Returns how many, or a negative errno
+ * (fstab unreadable; a missing fstab has none).
+ */
+static int add_fstab_mounts(struct dropin *d, const char *fstab,
+			    const char *target, const char *path)
+{
+	struct libmnt_table *tb;
+	struct libmnt_iter *it;
+	struct libmnt_fs *fs;
+	int r, n = 0;
+
+	tb = mnt_new_table();
+	it = mnt_new_iter(MNT_ITER_FORWARD);
+	if (!tb || !it) {
+		r = -ENOMEM;
+		goto out;
+	}
+	/* No fstab: nothing mounts the target but report-target. */
+	if (access(fstab, F_OK) < 0 && errno == ENOENT) {
+		r = 0;
+		goto out;
+	}
+	r = mnt_table_parse_fstab(tb, fstab);
+	if (r < 0)
+		goto out;
+	while (mnt_table_next_fs(tb, it, &fs) == 0) {
+		const char *src = mnt_fs_get_source(fs);
+		const char *mnt = mnt_fs_get_target(fs);
+		char dir[PATH_MAX];
+
+		if (!src || !mnt || strcmp(src, target) != 0 || mnt[0] != '/')
+			continue;
+		r = join(mnt, path, dir, sizeof(dir));
+		if (r >= 0)
+			r = dropin_add_path(d, dir);
+		if (r < 0)
+			goto out;
+		n++;
+	}
+	r = n;
+out:
+	mnt_free_iter(it);
+	mnt_unref_table(tb);
+	return r;
+}
+
+/*
+ * The drop-in's [Service] lines for configuration c.  On failure d holds
+ * part of them and ret_why (size bytes) says what could not be decided.
+ */
+static int dropin_build(struct dropin *d, const struct kdump_conf *c,
+			const char *fstab, char *ret_why, size_t size)
+{
+	int r;
+
+	r = dropin_add(d, "# The report writes to the dump store only.\n"
+		       "ProtectSystem=strict\n");
+	if (r < 0)
+		return r;
+	/* The report does not write to a network target (dumps_base()). */
+	if (c->net != CONF_NET_NONE)
+		return 0;
+	if (!c->target[0]) {
+		r = dropin_add_path(d, c->path);
+		if (r < 0)
+			snprintf(ret_why, size, "path '%s': %s", c->path,
+				 strerror(-r));
+		return r;
+	}
+	r = add_fstab_mounts(d, fstab, c->target, c->path);
+	if (r < 0)
+		snprintf(ret_why, size, "cannot read %s: %s", fstab,
+			 strerror(-r));
+	return r < 0 ? r : 0;
+}
+
+static int write_dropin(const char *normal_dir, const char *text)
+{
+	char dir[PATH_MAX];
+	int r;
+
+	if (snprintf(dir, sizeof(dir), "%s/" UNIT ".d", normal_dir) >=
+	    (int)sizeof(dir))
+		return -ENAMETOOLONG;
+	r = mkdir_p(dir, 0755);
+	if (r < 0)
+		return r;
+	strncat(dir, "/" DROPIN, sizeof(dir) - strlen(dir) - 1);
+	return write_file_atomic(dir, text, strlen(text), 0644);
+}
+
+int main(int argc, char *argv[])
+{
+	const char *conf_path = getenv("KDUMP_FILE_CONF");
+	const char *fstab = getenv("KDUMP_FILE_FSTAB");
+	static struct dropin d;
+	struct conf_error err = { 0 };
+	struct kdump_conf c;
+	char why[512] = "";
+	int r;
+
+	/* systemd gives three directories; one is enough to write to. */
+	if ((argc != 2 && argc != 4) || argv[1][0] != '/') {
+		fprintf(stderr, "Usage: kdump-file-report-generator NORMAL_DIR [EARLY_DIR LATE_DIR]\n");
+		return 2;
+	}
+	if (!conf_path || !conf_path[0])
+		conf_path = CONF_PATH_DEFAULT;
+	if (!fstab || !fstab[0])
+		fstab = "/etc/fstab";
+
+	r = conf_parse_file(&c, conf_path, &err);
+	if (r == -ENOENT && strcmp(conf_path, CONF_PATH_DEFAULT) == 0) {
+		conf_init(&c); /* no file: the documented defaults */
+		r = 0;
+	}
+	if (r < 0) {
+		if (err.line)
+			snprintf(why, sizeof(why), "%s:%u: %s%s%s", conf_path,
+				 err.line, err.key[0] ? err.key : "",
+				 err.key[0] ? ": " : "", err.msg);
+		else
+			snprintf(why, sizeof(why), "cannot read %s: %s",
+				 conf_path, err.msg[0] ? err.msg : strerror(-r));
+	} else {
+		r = dropin_build(&d, &c, fstab, why, sizeof(why));
+	}
+	if (r < 0) {
+		/* Undecided: the unit as it was, /var writable. */
+		fprintf(stderr, "kdump-file-report-generator: %s; " UNIT
+			" keeps ProtectSystem=full\n", why);
+		d.len = 0;
+		r = dropin_add(&d, "# The dump store could not be told: see the "
+			       "boot's log.\nProtectSystem=full\n");
+		if (r < 0)
+			return 0;
+	}
+	{
+		char text[DROPIN_MAX + 256];
+
+		snprintf(text, sizeof(text),
+			 "# Written by kdump-file-report-generator from %s.\n"
+			 "[Service]\n%s", conf_path, d.text);
+		r = write_dropin(argv[1], text);
+	}
+	if (r < 0)
+		fprintf(stderr, "kdump-file-report-generator: cannot write %s/"
+			UNIT ".d/" DROPIN ": %s\n", argv[1], strerror(-r));
+	return 0;
+}
