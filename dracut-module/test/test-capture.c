@@ -18,7 +18,9 @@
 #include <string.h>
 #include <net/if.h>
 #include <net/route.h>
+#include <sched.h>
 #include <sys/ioctl.h>
+#include <sys/mount.h>
 #include <sys/reboot.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -618,8 +620,9 @@ static void raw_fixture_disk(const char *name, const char *serial,
 	put(p, "%llu\n", sectors);
 	snprintf(p, sizeof(p), "%s/dev/%s", T, name);
 	put(p, "precious");
+	/* Absolute: the class directory is also mounted on /sys/class/block. */
 	snprintf(p, sizeof(p), "%s/sys/class/%s", T, name);
-	snprintf(to, sizeof(to), "../devices/%s", name);
+	snprintf(to, sizeof(to), "%s/sys/devices/%s", T, name);
 	CHECK(symlink(to, p) == 0);
 }
 
@@ -767,6 +770,46 @@ static void test_raw_identity(void)
 	raw_fixture_disk("vdc", "kdump-raw", 2048);
 	CHECK(phase_raw_open(&cap) == -ENOTUNIQ);
 	CHECK(log_has("error: 2 devices carry the raw dump device's identity (SERIAL=kdump-raw): vdb, vdc: nothing written to either"));
+	teardown(&cap);
+}
+
+/*
+ * The same clone seen where the capture kernel looks, /sys/class/block
+ * and /dev, in a mount namespace of its own that puts the fixture there
+ * (root only; skipped otherwise): nothing is opened, where a lookup that
+ * takes the first match opens vdb.
+ */
+static void test_raw_identity_ns(void)
+{
+	struct capture cap;
+	int status;
+	pid_t pid;
+
+	raw_fixture(&cap, RAW_CONF);
+	raw_fixture_disk("vdb", "kdump-raw", 2048);
+	raw_fixture_disk("vdc", "kdump-raw", 2048);
+	pid = fork();
+	CHECK(pid >= 0);
+	if (pid == 0) {
+		if (unshare(CLONE_NEWNS) < 0 ||
+		    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0 ||
+		    mount(p_class, "/sys/class/block", NULL, MS_BIND, NULL) < 0 ||
+		    mount(p_dev, "/dev", NULL, MS_BIND, NULL) < 0)
+			_exit(77);
+		cap.paths.sys_class_block = "/sys/class/block";
+		cap.paths.dev = "/dev";
+		_exit(-phase_raw_open(&cap) & 0xff);
+	}
+	CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status));
+	if (WEXITSTATUS(status) == 77) {
+		printf("no private mount namespace (not root?): the clone in /sys/class/block skipped\n");
+	} else {
+		CHECK(WEXITSTATUS(status) == ENOTUNIQ);
+		CHECK(log_has("error: 2 devices carry the raw dump device's identity (SERIAL=kdump-raw, 1048576 bytes): vdb, vdc: nothing written to either"));
+		CHECK(log_lacks("cannot open raw dump device"));
+		CHECK(log_lacks("writing to raw device"));
+		CHECK(raw_untouched("vdb") && raw_untouched("vdc"));
+	}
 	teardown(&cap);
 }
 
@@ -1413,6 +1456,7 @@ int main(void)
 	test_deadline();
 	test_raw();
 	test_raw_identity();
+	test_raw_identity_ns();
 	test_failure_record();
 	test_config();
 	test_actions();
