@@ -184,8 +184,8 @@ static int raw_find(struct capture *cap, char *dev, size_t size,
 		return -ENODEV;
 	}
 	if (m.n_other)
-		capture_say(cap, "warning: %s also carry %s but not the rest of the raw dump device's identity: not written to",
-			    m.others, id.spec);
+		capture_say(cap, "warning: not the raw dump device, though carrying %s: %s",
+			    id.spec, m.others);
 	if ((size_t)snprintf(dev, size, "%s/%s", cap->paths.dev, m.first) >= size)
 		return -ENAMETOOLONG;
 	*ret_id = id;

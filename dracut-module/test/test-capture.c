@@ -750,7 +750,7 @@ static void test_raw_identity(void)
 	raw_fixture_disk("vdb", "kdump-raw", 4096);
 	raw_fixture_disk("vdc", "kdump-raw", 2048);
 	CHECK(phase_raw_open(&cap) < 0);
-	CHECK(log_has("warning: vdb: 2097152 bytes also carry SERIAL=kdump-raw but not the rest of the raw dump device's identity: not written to"));
+	CHECK(log_has("warning: not the raw dump device, though carrying SERIAL=kdump-raw: vdb: 2097152 bytes"));
 	snprintf(line, sizeof(line), "error: cannot open raw dump device %s/vdc: ", p_dev);
 	CHECK(log_has(line));
 	CHECK(raw_untouched("vdb"));
