@@ -4,6 +4,7 @@
  * look like /sys/class/block/<name> for a virtio disk, a SCSI disk and a
  * partition.
  */
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <stdbool.h>
@@ -30,6 +31,30 @@ static const char *sub(const char *rel)
 
 	snprintf(path, sizeof(path), "%s/%s", root, rel);
 	return path;
+}
+
+static bool id_is_plain_host(const char *v)
+{
+	for (; *v; v++)
+		if (!isalnum((unsigned char)*v) && !strchr("._-+,@:", *v))
+			return false;
+	return true;
+}
+
+/* name's identity as load records it, counted as the capture counts. */
+static void check_identity_on_host(const char *name, const char *spec)
+{
+	struct target_identity id;
+	struct target_match m;
+	char sysdir[300], sectors[32];
+
+	snprintf(sysdir, sizeof(sysdir), "/sys/class/block/%s", name);
+	CHECK(target_sysfs_attr(sysdir, "size", sectors, sizeof(sectors)) == 0);
+	CHECK(target_identity_of("/sys/class/block", name, spec,
+				 strtoull(sectors, NULL, 10) * 512, &id) == 0);
+	CHECK(target_identity_count("/sys/class/block", "/dev", &id, &m) == 0);
+	CHECK(m.n_match >= 1);
+	CHECK(m.n_match > 1 || strcmp(m.first, name) == 0);
 }
 
 /*
@@ -81,6 +106,9 @@ static void test_find_on_host(void)
 			CHECK(target_device_id(sysdir, dev, "SERIAL", got,
 					       sizeof(got)) == 0 &&
 			      strcmp(got, val) == 0);
+			/* Counted with its size, it is among the matches. */
+			if (id_is_plain_host(val))
+				check_identity_on_host(de->d_name, spec);
 		}
 		if (!by_uuid &&
 		    target_probe_tag(want, "UUID", val, sizeof(val)) == 0 &&
