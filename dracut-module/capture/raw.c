@@ -167,8 +167,8 @@ static int raw_find(struct capture *cap, char *dev, size_t size,
 		return r;
 	}
 	if (m.n_match + m.n_other == 0) {
-		capture_say(cap, "error: raw dump device %s not found within %us",
-			    c->raw, c->target_timeout);
+		capture_say(cap, "error: raw dump device %s not found within %us: %s",
+			    c->raw, c->target_timeout, strerror(ENODEV));
 		return -ENODEV;
 	}
 	capture_step(cap, "identifying the raw dump device");

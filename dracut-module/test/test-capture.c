@@ -760,7 +760,7 @@ static void test_raw_identity(void)
 	raw_fixture(&cap, RAW_CONF);
 	raw_fixture_disk("vdb", "other", 2048);
 	CHECK(phase_raw_open(&cap) == -ENODEV);
-	CHECK(log_has("error: raw dump device SERIAL=kdump-raw not found within 1s"));
+	CHECK(log_has("error: raw dump device SERIAL=kdump-raw not found within 1s: No such device"));
 	CHECK(strcmp(cap.step, "waiting for the dump target") == 0);
 	teardown(&cap);
 
