@@ -42,6 +42,8 @@ struct capture_paths {
 	const char *sys_class_net;	/* /sys/class/net */
 	const char *ssh;		/* run for an ssh:// target */
 	const char *net_stage;		/* an ssh dump's local files */
+	const char *sys_class_block;	/* /sys/class/block */
+	const char *dev;		/* /dev, the nodes of its names */
 };
 
 /*
@@ -137,6 +139,12 @@ struct capture {
 	int raw_fd;
 	unsigned long long raw_size;
 	struct raw_header raw;
+	/*
+	 * How long the count of the devices carrying the raw device's
+	 * identity waits after the first is seen (RAW_SETTLE_MS; less in
+	 * tests).
+	 */
+	unsigned int raw_settle_ms;
 
 	/* What main() returns when the action did not end the system. */
 	int exit_status;
@@ -271,6 +279,13 @@ int capture_ssh_argv(const struct capture *cap, const char *request,
 		     struct capture_ssh *ret);
 
 /* raw.c */
+/*
+ * USB mass storage scans a new stick after delay_use, 1 s by default
+ * (drivers/usb/storage/usb.c), and SCSI scans its targets asynchronously:
+ * 3 s after the first device seen, a second one brought up by the same
+ * driver load is there too.
+ */
+#define RAW_SETTLE_MS 3000
 int phase_raw_open(struct capture *cap);
 int phase_raw_dmesg(struct capture *cap);
 int phase_raw_vmcore(struct capture *cap);

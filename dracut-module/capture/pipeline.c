@@ -126,12 +126,15 @@ void capture_init(struct capture *cap)
 		.sys_class_net = "/sys/class/net",
 		.ssh = "ssh",
 		.net_stage = "/tmp/kdump-file-net",
+		.sys_class_block = "/sys/class/block",
+		.dev = "/dev",
 	};
 	cap->t_start = now_ms();
 	snprintf(cap->step, sizeof(cap->step), "starting");
 	cap->wd_fd = -1;
 	cap->step_fd = -1;
 	cap->raw_fd = -1;
+	cap->raw_settle_ms = RAW_SETTLE_MS;
 	cap->dir_fd = -1;
 	cap->action_taken = -1;
 	cap->free_bytes = statvfs_free_bytes;

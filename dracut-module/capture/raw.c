@@ -2,7 +2,9 @@
 /*
  * The dump on a raw device: header (writing), dmesg, the vmcore in
  * makedumpfile's flattened format, header again (complete or failed).
- * Never over a dump not yet recovered, nor over what is not ours.
+ * Never over a dump not yet recovered, nor over what is not ours, nor
+ * over any device when more than one, or none, carries the identity load
+ * recorded.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -94,22 +96,121 @@ static int raw_open(struct capture *cap, const char *dev)
 	return fd;
 }
 
+/* "SERIAL=x, 1073741824 bytes, on disk WWID=y", for the messages. */
+static void raw_identity_text(const struct target_identity *id, char *buf,
+			      size_t size)
+{
+	char sz[48] = "";
+
+	if (id->size)
+		snprintf(sz, sizeof(sz), ", %llu bytes", id->size);
+	snprintf(buf, size, "%s%s%s%s", id->spec, sz,
+		 id->disk[0] ? ", on disk " : "", id->disk);
+}
+
+/* Count who carries id, loading drivers until one has its spec or time is up. */
+static int raw_wait(struct capture *cap, const struct target_identity *id,
+		    struct target_match *m)
+{
+	unsigned long long deadline = now_ms() + cap->conf.target_timeout * 1000ULL;
+	int r;
+
+	for (;;) {
+		r = target_identity_count(cap->paths.sys_class_block,
+					  cap->paths.dev, id, m);
+		if ((r == 0 && m->n_match + m->n_other > 0) || now_ms() >= deadline)
+			return r;
+		drivers_step(cap);
+		usleep(100 * 1000);
+	}
+}
+
+/*
+ * The one device that carries the identity load recorded (raw_identity,
+ * or raw alone from a load that could not see the device), in dev.  The
+ * wait ends when a device with its spec appears; then raw_settle_ms more,
+ * still loading drivers, so that a second one that the same driver brings
+ * up is counted too: a clone is refused whichever of the two comes first.
+ * Two or more, or only devices of another size or disk: nothing written,
+ * and the failure record says who carries it.
+ */
+static int raw_find(struct capture *cap, char *dev, size_t size,
+		    struct target_identity *ret_id)
+{
+	const struct kdump_conf *c = &cap->conf;
+	struct target_identity id = { 0 };
+	struct target_match m;
+	char what[700];
+	int r;
+
+	if (!c->raw_identity[0] || target_identity_parse(c->raw_identity, &id) < 0)
+		snprintf(id.spec, sizeof(id.spec), "%s", c->raw);
+	raw_identity_text(&id, what, sizeof(what));
+	capture_step(cap, "waiting for the dump target");
+	capture_say(cap, "waiting up to %us for raw dump device %s",
+		    c->target_timeout, what);
+	r = raw_wait(cap, &id, &m);
+	if (r == 0 && m.n_match + m.n_other > 0) {
+		unsigned long long end = now_ms() + cap->raw_settle_ms;
+
+		while (now_ms() < end) {
+			drivers_step(cap);
+			usleep(100 * 1000);
+		}
+		r = target_identity_count(cap->paths.sys_class_block,
+					  cap->paths.dev, &id, &m);
+	}
+	drivers_summary(cap);
+	if (r < 0) {
+		capture_say(cap, "error: cannot list the block devices in %s: %s",
+			    cap->paths.sys_class_block, strerror(-r));
+		return r;
+	}
+	if (m.n_match + m.n_other == 0) {
+		capture_say(cap, "error: raw dump device %s not found within %us: %s",
+			    c->raw, c->target_timeout, strerror(ENODEV));
+		return -ENODEV;
+	}
+	capture_step(cap, "identifying the raw dump device");
+	if (m.n_match > 1) {
+		capture_say(cap, "error: %u devices carry the raw dump device's identity (%s): %s: nothing written to %s",
+			    m.n_match, what, m.names,
+			    m.n_match == 2 ? "either" : "any of them");
+		return -ENOTUNIQ;
+	}
+	if (m.n_match == 0) {
+		capture_say(cap, "error: no device carries the raw dump device's identity (%s): %s: nothing written to %s",
+			    what, m.others, m.n_other == 1 ? "it" : "them");
+		return -ENODEV;
+	}
+	if (m.n_other)
+		capture_say(cap, "warning: not the raw dump device, though carrying %s: %s",
+			    id.spec, m.others);
+	if ((size_t)snprintf(dev, size, "%s/%s", cap->paths.dev, m.first) >= size)
+		return -ENAMETOOLONG;
+	*ret_id = id;
+	return 0;
+}
+
 int phase_raw_open(struct capture *cap)
 {
 	struct capture_vmcoreinfo vi;
+	struct target_identity id;
 	int fd, r;
 
-	r = capture_wait_device(cap, cap->conf.raw, cap->dev, sizeof(cap->dev),
-				NULL, 0);
-	if (r < 0) {
-		capture_say(cap, "error: raw dump device %s not found within %us: %s",
-			    cap->conf.raw, cap->conf.target_timeout,
-			    strerror(-r));
+	r = raw_find(cap, cap->dev, sizeof(cap->dev), &id);
+	if (r < 0)
 		return r;
-	}
 	fd = raw_open(cap, cap->dev);
 	if (fd < 0)
 		return fd;
+	/* The size again, of the device opened: what is written to. */
+	if (id.size && cap->raw_size != id.size) {
+		capture_say(cap, "error: raw dump device %s has %llu bytes, not %llu as when loaded: nothing written to it",
+			    cap->dev, cap->raw_size, id.size);
+		close(fd);
+		return -ENODEV;
+	}
 	r = raw_check(cap, fd, cap->dev);
 	(void)capture_vmcoreinfo(cap, &vi);
 	cap->raw = (struct raw_header){ .state = RAW_WRITING };

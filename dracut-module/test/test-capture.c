@@ -18,7 +18,9 @@
 #include <string.h>
 #include <net/if.h>
 #include <net/route.h>
+#include <sched.h>
 #include <sys/ioctl.h>
+#include <sys/mount.h>
 #include <sys/reboot.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -597,6 +599,217 @@ static void test_raw(void)
 	CHECK(h.state == RAW_FAILED);
 	CHECK(strcmp(h.error, "makedumpfile failed with status 4") == 0);
 	CHECK(log_has("error: vmcore not saved: makedumpfile failed with status 4"));
+	teardown(&cap);
+}
+
+/*
+ * A block device of the fixture sysfs below T: class/NAME links to
+ * devices/NAME with its serial and size (512-byte sectors), and a /dev
+ * node that is a file holding "precious", to see that nothing was written.
+ */
+static void raw_fixture_disk(const char *name, const char *serial,
+			     unsigned long long sectors)
+{
+	char p[PATH_MAX], to[PATH_MAX];
+
+	snprintf(p, sizeof(p), "%s/sys/devices/%s", T, name);
+	CHECK(mkdir(p, 0755) == 0);
+	snprintf(p, sizeof(p), "%s/sys/devices/%s/serial", T, name);
+	put(p, "%s\n", serial);
+	snprintf(p, sizeof(p), "%s/sys/devices/%s/size", T, name);
+	put(p, "%llu\n", sectors);
+	snprintf(p, sizeof(p), "%s/dev/%s", T, name);
+	put(p, "precious");
+	/* Absolute: the class directory is also mounted on /sys/class/block. */
+	snprintf(p, sizeof(p), "%s/sys/class/%s", T, name);
+	snprintf(to, sizeof(to), "%s/sys/devices/%s", T, name);
+	CHECK(symlink(to, p) == 0);
+}
+
+static char p_class[160], p_dev[160];
+
+static void raw_fixture(struct capture *cap, const char *conf)
+{
+	char p[PATH_MAX];
+
+	setup(cap, conf);
+	snprintf(p, sizeof(p), "%s/sys", T);
+	CHECK(mkdir(p, 0755) == 0);
+	snprintf(p, sizeof(p), "%s/sys/devices", T);
+	CHECK(mkdir(p, 0755) == 0);
+	snprintf(p_class, sizeof(p_class), "%s/sys/class", T);
+	CHECK(mkdir(p_class, 0755) == 0);
+	snprintf(p_dev, sizeof(p_dev), "%s/dev", T);
+	CHECK(mkdir(p_dev, 0755) == 0);
+	cap->paths.sys_class_block = p_class;
+	cap->paths.dev = p_dev;
+	cap->raw_settle_ms = 0;
+	CHECK(phase_config(cap) == 0);
+}
+
+/* Nothing written to the node of name: it holds what it held. */
+static bool raw_untouched(const char *name)
+{
+	char p[PATH_MAX];
+	char *s;
+	bool r;
+
+	snprintf(p, sizeof(p), "%s/%s", p_dev, name);
+	s = slurp(p);
+	r = strcmp(s, "precious") == 0;
+	free(s);
+	return r;
+}
+
+#define RAW_CONF "path = /var/crash\nraw = SERIAL=kdump-raw\n" \
+	"raw_identity = SERIAL=kdump-raw size=1048576\n" \
+	"capture_timeout = 600\ntarget_timeout = 1\n"
+
+/*
+ * The raw dump device at crash time: a disk cloned with its serial after
+ * the load is refused with the original, whichever the kernel found first;
+ * a disk with the serial but not the size is not taken for it.
+ */
+static void test_raw_identity(void)
+{
+	struct capture_record rec;
+	struct capture cap;
+	char kmsg[PATH_MAX], line[1024], *text;
+	pid_t pid;
+
+	/* Two disks with the identity: nothing written to either. */
+	raw_fixture(&cap, RAW_CONF);
+	raw_fixture_disk("vdb", "kdump-raw", 2048);
+	raw_fixture_disk("vdc", "kdump-raw", 2048);
+	CHECK(phase_raw_open(&cap) == -ENOTUNIQ);
+	CHECK(cap.raw_fd == -1);
+	CHECK(log_has("error: 2 devices carry the raw dump device's identity (SERIAL=kdump-raw, 1048576 bytes): vdb, vdc: nothing written to either"));
+	CHECK(strcmp(cap.last_error, "2 devices carry the raw dump device's identity (SERIAL=kdump-raw, 1048576 bytes): vdb, vdc: nothing written to either") == 0);
+	CHECK(strcmp(cap.step, "identifying the raw dump device") == 0);
+	CHECK(raw_untouched("vdb") && raw_untouched("vdc"));
+	/* What the next boot reads: the record, and the line status shows. */
+	snprintf(kmsg, sizeof(kmsg), "%s/kmsg", T);
+	put(kmsg, "%s", "");
+	cap.paths.kmsg = kmsg;
+	cap.paths.always_kmsg_dump = "/nonexistent";
+	cap.paths.pstore_backend = "/nonexistent";
+	cap.is_init = true;
+	capture_record_failure(&cap, ENOTUNIQ, cap.step, cap.last_error);
+	cap.is_init = false;
+	text = slurp(kmsg);
+	CHECK(record_parse(text, &rec) == 0);
+	free(text);
+	CHECK(strcmp(rec.step, "identifying the raw dump device") == 0);
+	CHECK(strcmp(rec.error, "ENOTUNIQ") == 0);
+	CHECK(strcmp(rec.target, "SERIAL=kdump-raw") == 0);
+	CHECK(record_describe(&rec, line, sizeof(line)) == 0);
+	CHECK(strstr(line, "the capture failed while identifying the raw dump device: 2 devices carry the raw dump device's identity (SERIAL=kdump-raw, 1048576 bytes): vdb, vdc: nothing written to either (ENOTUNIQ)") != NULL);
+	teardown(&cap);
+
+	/* Three: any of them. */
+	raw_fixture(&cap, RAW_CONF);
+	raw_fixture_disk("sda", "kdump-raw", 2048);
+	raw_fixture_disk("vdb", "kdump-raw", 2048);
+	raw_fixture_disk("vdc", "kdump-raw", 2048);
+	CHECK(phase_raw_open(&cap) == -ENOTUNIQ);
+	CHECK(log_has("error: 3 devices carry the raw dump device's identity (SERIAL=kdump-raw, 1048576 bytes): sda, vdb, vdc: nothing written to any of them"));
+	teardown(&cap);
+
+	/*
+	 * The clone comes up while the capture settles, after the first was
+	 * seen: counted all the same.
+	 */
+	raw_fixture(&cap, RAW_CONF);
+	cap.raw_settle_ms = 1500;
+	raw_fixture_disk("vdb", "kdump-raw", 2048);
+	pid = fork();
+	CHECK(pid >= 0);
+	if (pid == 0) {
+		usleep(300 * 1000);
+		raw_fixture_disk("vdc", "kdump-raw", 2048);
+		_exit(0);
+	}
+	CHECK(phase_raw_open(&cap) == -ENOTUNIQ);
+	CHECK(log_has("vdb, vdc: nothing written to either"));
+	CHECK(raw_untouched("vdb") && raw_untouched("vdc"));
+	teardown(&cap);
+
+	/* The serial on a disk of another size only: not it. */
+	raw_fixture(&cap, RAW_CONF);
+	raw_fixture_disk("vdb", "kdump-raw", 4096);
+	CHECK(phase_raw_open(&cap) == -ENODEV);
+	CHECK(log_has("error: no device carries the raw dump device's identity (SERIAL=kdump-raw, 1048576 bytes): vdb: 2097152 bytes: nothing written to it"));
+	CHECK(raw_untouched("vdb"));
+	teardown(&cap);
+
+	/*
+	 * The serial on two disks, one of the size load saw: that one is
+	 * opened (a file here, which BLKGETSIZE64 refuses).
+	 */
+	raw_fixture(&cap, RAW_CONF);
+	raw_fixture_disk("vdb", "kdump-raw", 4096);
+	raw_fixture_disk("vdc", "kdump-raw", 2048);
+	CHECK(phase_raw_open(&cap) < 0);
+	CHECK(log_has("warning: not the raw dump device, though carrying SERIAL=kdump-raw: vdb: 2097152 bytes"));
+	snprintf(line, sizeof(line), "error: cannot open raw dump device %s/vdc: ", p_dev);
+	CHECK(log_has(line));
+	CHECK(raw_untouched("vdb"));
+	teardown(&cap);
+
+	/* None at all within target_timeout. */
+	raw_fixture(&cap, RAW_CONF);
+	raw_fixture_disk("vdb", "other", 2048);
+	CHECK(phase_raw_open(&cap) == -ENODEV);
+	CHECK(log_has("error: raw dump device SERIAL=kdump-raw not found within 1s: No such device"));
+	CHECK(strcmp(cap.step, "waiting for the dump target") == 0);
+	teardown(&cap);
+
+	/* A configuration without the identity (an older load): the spec. */
+	raw_fixture(&cap, "path = /var/crash\nraw = SERIAL=kdump-raw\ncapture_timeout = 600\n");
+	raw_fixture_disk("vdb", "kdump-raw", 4096);
+	raw_fixture_disk("vdc", "kdump-raw", 2048);
+	CHECK(phase_raw_open(&cap) == -ENOTUNIQ);
+	CHECK(log_has("error: 2 devices carry the raw dump device's identity (SERIAL=kdump-raw): vdb, vdc: nothing written to either"));
+	teardown(&cap);
+}
+
+/*
+ * The same clone seen where the capture kernel looks, /sys/class/block
+ * and /dev, in a mount namespace of its own that puts the fixture there
+ * (root only; skipped otherwise): nothing is opened, where a lookup that
+ * takes the first match opens vdb.
+ */
+static void test_raw_identity_ns(void)
+{
+	struct capture cap;
+	int status;
+	pid_t pid;
+
+	raw_fixture(&cap, RAW_CONF);
+	raw_fixture_disk("vdb", "kdump-raw", 2048);
+	raw_fixture_disk("vdc", "kdump-raw", 2048);
+	pid = fork();
+	CHECK(pid >= 0);
+	if (pid == 0) {
+		if (unshare(CLONE_NEWNS) < 0 ||
+		    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0 ||
+		    mount(p_class, "/sys/class/block", NULL, MS_BIND, NULL) < 0 ||
+		    mount(p_dev, "/dev", NULL, MS_BIND, NULL) < 0)
+			_exit(77);
+		cap.paths.sys_class_block = "/sys/class/block";
+		cap.paths.dev = "/dev";
+		_exit(-phase_raw_open(&cap) & 0xff);
+	}
+	CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status));
+	if (WEXITSTATUS(status) == 77) {
+		printf("no private mount namespace (not root?): the clone in /sys/class/block skipped\n");
+	} else {
+		CHECK(WEXITSTATUS(status) == ENOTUNIQ);
+		CHECK(log_has("error: 2 devices carry the raw dump device's identity (SERIAL=kdump-raw, 1048576 bytes): vdb, vdc: nothing written to either"));
+		CHECK(log_lacks("cannot open raw dump device"));
+		CHECK(log_lacks("writing to raw device"));
+		CHECK(raw_untouched("vdb") && raw_untouched("vdc"));
+	}
 	teardown(&cap);
 }
 
@@ -1242,6 +1455,8 @@ int main(void)
 	test_hook_path();
 	test_deadline();
 	test_raw();
+	test_raw_identity();
+	test_raw_identity_ns();
 	test_failure_record();
 	test_config();
 	test_actions();

@@ -570,6 +570,8 @@ static int raw_user(const char *dev, dev_t devno, char *what, size_t size)
 static int plan_raw(struct plan *p, const char *dev, dev_t devno, bool loading)
 {
 	char what[PATH_MAX + 64], sig[64] = "", buf[RAW_HEADER_SIZE], id[300];
+	struct target_identity ident;
+	char real[PATH_MAX];
 	unsigned long long size = 0;
 	struct raw_header old;
 	ssize_t n;
@@ -604,21 +606,40 @@ static int plan_raw(struct plan *p, const char *dev, dev_t devno, bool loading)
 				     false, &old) == -EEXIST)
 		plan_warn(p, "raw dump device %s holds a dump of %s not yet recovered: the next crash will not overwrite it; run 'kdump-file recover'",
 			  dev, old.release[0] ? old.release : "an unknown kernel");
+	/* No udev in the capture: /dev/disk/by-* names do not exist. */
+	if (!realpath(dev, real))
+		snprintf(real, sizeof(real), "%s", dev);
 	r = target_stable_id(dev, id, sizeof(id));
-	if (r == 0) {
-		snprintf(p->capture.raw, sizeof(p->capture.raw), "%s", id);
-	} else {
-		char real[PATH_MAX];
-
-		/* No udev in the capture: /dev/disk/by-* names do not exist. */
-		if (!realpath(dev, real))
-			snprintf(real, sizeof(real), "%s", dev);
+	snprintf(p->capture.raw, sizeof(p->capture.raw), "%s", r == 0 ? id : real);
+	/*
+	 * What the capture counts the devices by: the spec, the size now and
+	 * a partition's disk.  A spec the capture could not parse back (a
+	 * /dev/ path with odd characters) leaves it to the spec alone.
+	 */
+	if (target_identity_of("/sys/class/block", strrchr(real, '/') + 1,
+			       p->capture.raw, size, &ident) == 0 &&
+	    target_identity_format(&ident, p->capture.raw_identity,
+				   sizeof(p->capture.raw_identity)) == 0) {
 		if (loading)
-			plan_warn(p, "raw dump device %s has no serial, WWID or partition UUID: the capture finds it as %s, a kernel name that can change between boots",
-				  dev, real);
-		snprintf(p->capture.raw, sizeof(p->capture.raw), "%s", real);
+			plan_raw_identity_warn(p, dev, &ident);
+	} else {
+		p->capture.raw_identity[0] = '\0';
+		if (loading)
+			plan_warn(p, "raw dump device %s is named %s, which the capture cannot check beyond the name: give the disk a serial number or use a GPT partition, and run 'kdump-file load' again",
+				  dev, p->capture.raw);
 	}
 	return 0;
+}
+
+void plan_raw_identity_warn(struct plan *p, const char *dev,
+			    const struct target_identity *id)
+{
+	if (strncmp(id->spec, "/dev/", 5) == 0)
+		plan_warn(p, "raw dump device %s has no serial, WWID or partition UUID: the capture finds it as %s, a kernel name that can change between boots, and checks only its size (%llu bytes), so another disk of that size that takes the name receives the dump: give the disk a serial number (QEMU: -drive ...,serial=NAME) or use a partition of a GPT disk, and run 'kdump-file load' again",
+			  dev, id->spec, id->size);
+	else if (strncmp(id->spec, "PARTUUID=", 9) == 0 && !id->disk[0])
+		plan_warn(p, "raw dump device %s is known by its partition UUID alone (%s, %llu bytes): its disk has no serial number or WWID, and a copy of the partition table (a cloned disk, a stick partitioned alike) carries both: the capture writes nothing when two devices carry them, but a copy attached without this disk receives the dump: use a partition of a disk with a serial number (QEMU: -drive ...,serial=NAME), and run 'kdump-file load' again",
+			  dev, id->spec + 9, id->size);
 }
 
 const char *plan_violation_text(const struct input_violation *bad)

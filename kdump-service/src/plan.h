@@ -140,4 +140,13 @@ int plan_net_files(struct plan *p);
 /* "world-writable", "owned by uid 1000"...: why bad was refused. */
 const char *plan_violation_text(const struct input_violation *bad);
 
+/*
+ * A warning in p when the identity load records for raw dump device dev
+ * is easy to copy: a kernel name, or a partition UUID on a disk without a
+ * serial number or WWID.
+ */
+struct target_identity;
+void plan_raw_identity_warn(struct plan *p, const char *dev,
+			    const struct target_identity *id);
+
 #endif

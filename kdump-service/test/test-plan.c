@@ -12,6 +12,7 @@
 #include <sys/utsname.h>
 
 #include "plan.h"
+#include "target.h"
 #include "tests.h"
 
 static struct plan p;
@@ -168,6 +169,39 @@ static void test_check(void)
 	(void)test_rm_rf(dir);
 }
 
+/*
+ * The raw dump device's identity as load records it: a kernel name, or a
+ * partition UUID on a disk with no serial, is said to be weak, with what
+ * to do; a serial, a WWID or a partition UUID with its disk's serial is
+ * not.
+ */
+static void test_raw_identity_warn(void)
+{
+	struct target_identity id = { .spec = "/dev/vdb", .size = 1048576 };
+
+	memset(&p, 0, sizeof(p));
+	plan_raw_identity_warn(&p, "/dev/vdb", &id);
+	CHECK(strstr(p.warnings, "raw dump device /dev/vdb has no serial, WWID or partition UUID: the capture finds it as /dev/vdb, a kernel name that can change between boots, and checks only its size (1048576 bytes)") != NULL);
+	CHECK(strstr(p.warnings, "give the disk a serial number") != NULL);
+
+	memset(&p, 0, sizeof(p));
+	id = (struct target_identity){ .spec = "PARTUUID=6c9e0e9a-02",
+				       .size = 1048576 };
+	plan_raw_identity_warn(&p, "/dev/sda2", &id);
+	CHECK(strstr(p.warnings, "raw dump device /dev/sda2 is known by its partition UUID alone (6c9e0e9a-02, 1048576 bytes): its disk has no serial number or WWID") != NULL);
+	CHECK(strstr(p.warnings, "use a partition of a disk with a serial number") != NULL);
+
+	memset(&p, 0, sizeof(p));
+	snprintf(id.disk, sizeof(id.disk), "SERIAL=disk-1");
+	plan_raw_identity_warn(&p, "/dev/vda2", &id);
+	id = (struct target_identity){ .spec = "SERIAL=kdump-raw", .size = 1048576 };
+	plan_raw_identity_warn(&p, "/dev/vdb", &id);
+	id = (struct target_identity){ .spec = "WWID=naa.600140512345678",
+				       .size = 1048576 };
+	plan_raw_identity_warn(&p, "/dev/sdc", &id);
+	CHECK(p.warnings[0] == '\0');
+}
+
 int main(void)
 {
 	test_kver_missing();
@@ -176,5 +210,6 @@ int main(void)
 	test_initramfs_state();
 	test_dump_base();
 	test_check();
+	test_raw_identity_warn();
 	return tests_done();
 }

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "conf.h"
+#include "target.h"
 #include "util.h"
 
 #define CONF_FILE_MAX (64 * 1024)
@@ -372,6 +373,7 @@ enum key_id {
 	KEY_SSH_KEY,
 	KEY_FALLBACK,
 	KEY_NET_TIMEOUT,
+	KEY_RAW_IDENTITY,
 	KEY_MAX,
 };
 
@@ -405,6 +407,7 @@ static const char *const key_names[KEY_MAX] = {
 	[KEY_SSH_KEY] = "ssh_key",
 	[KEY_FALLBACK] = "fallback",
 	[KEY_NET_TIMEOUT] = "net_timeout",
+	[KEY_RAW_IDENTITY] = "raw_identity",
 };
 
 /*
@@ -722,6 +725,16 @@ static int set_text_key(struct kdump_conf *c, enum key_id k, const char *v,
 				    v);
 		strcpy(k == KEY_TARGET ? c->target : c->raw, v);
 		return 0;
+	case KEY_RAW_IDENTITY: {
+		struct target_identity id;
+
+		if (*v && target_identity_parse(v, &id) < 0)
+			return fail(err, line, key, -EINVAL,
+				    "'%s' is not SPEC size=BYTES disk=WWID=...|SERIAL=... as kdump-file load writes it",
+				    v);
+		strcpy(c->raw_identity, v);
+		return 0;
+	}
 	case KEY_CMDLINE_APPEND:
 	case KEY_CMDLINE_REMOVE:
 		if (cmdline_bad_char(v))
@@ -894,6 +907,7 @@ static int set_key(struct kdump_conf *c, enum key_id k, const char *v,
 	case KEY_CMDLINE_REMOVE:
 	case KEY_SSH_KEY:
 	case KEY_FALLBACK:
+	case KEY_RAW_IDENTITY:
 		return set_text_key(c, k, v, line, err);
 	case KEY_NFS_VERSION:
 	case KEY_NET_TIMEOUT:
@@ -1140,6 +1154,17 @@ int conf_parse_buffer(struct kdump_conf *c, const char *buf, size_t len,
 		return fail(err, seen_line[KEY_RAW], "raw", -EINVAL,
 			    "'raw' and 'target' exclude each other (line %u)",
 			    seen_line[KEY_TARGET]);
+	if (tmp.raw_identity[0]) {
+		struct target_identity id;
+
+		/* Parsed when set: only its spec is checked here. */
+		(void)target_identity_parse(tmp.raw_identity, &id);
+		if (strcmp(id.spec, tmp.raw) != 0)
+			return fail(err, seen_line[KEY_RAW_IDENTITY],
+				    "raw_identity", -EINVAL,
+				    "it names %s, and 'raw' is '%s': they must name the same device",
+				    id.spec, tmp.raw);
+	}
 	r = check_net(&tmp, seen_line, err);
 	if (r < 0)
 		return r;
@@ -1251,7 +1276,7 @@ int conf_write(const struct kdump_conf *c, char *buf, size_t size)
 	n = snprintf(buf, size,
 		     "%s%s%s"
 		     "target = %s\n"
-		     "raw = %s\n"
+		     "raw = %s\n%s%s%s"
 		     "dump_level = %s\n"
 		     "compression = %s\n"
 		     "cmdline_append = %s\n"
@@ -1273,7 +1298,9 @@ int conf_write(const struct kdump_conf *c, char *buf, size_t size)
 		     "extra_modules = %s\n"
 		     "extra_binaries = %s\n",
 		     c->net ? "" : "path = ", c->net ? "" : c->path,
-		     c->net ? "" : "\n", c->target, c->raw, level,
+		     c->net ? "" : "\n", c->target, c->raw,
+		     c->raw_identity[0] ? "raw_identity = " : "",
+		     c->raw_identity, c->raw_identity[0] ? "\n" : "", level,
 		     conf_compression_to_string(c->compression),
 		     c->cmdline_append, c->cmdline_remove, c->kernel,
 		     c->initramfs, conf_action_to_string(c->failure_action),

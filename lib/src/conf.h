@@ -40,6 +40,11 @@ struct kdump_conf {
 	char target[CONF_VALUE_MAX];
 	/* Raw block device to write a flattened dump to ("" when unused). */
 	char raw[CONF_VALUE_MAX];
+	/*
+	 * What load found raw to be, for the capture to check ("" when not
+	 * known): the form target_identity_format() writes.
+	 */
+	char raw_identity[CONF_VALUE_MAX];
 	unsigned int dump_level;
 	enum conf_compression compression;
 	char cmdline_append[CONF_VALUE_MAX];

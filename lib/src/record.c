@@ -243,6 +243,8 @@ static const char *hint(const struct capture_record *r)
 		return "run 'kdump-file test' to see the capture kernel boot, check the crashkernel= size with 'kdump-file estimate' and any cmdline_append in kdump-file.conf";
 	if (strcmp(r->step, "waiting for the dump target") == 0)
 		return "check that 'target' in kdump-file.conf names a disk of this machine and that 'kdump-file show' lists the drivers it needs, or raise target_timeout";
+	if (strcmp(r->step, "identifying the raw dump device") == 0)
+		return "a disk that copies the raw dump device's identity (a clone, a stick with the same partition table) is attached, or the device changed size: detach the copy or give it another serial and partition UUID, then run 'kdump-file load' again";
 	if (strcmp(r->step, "mounting the target") == 0)
 		return "check the dump target's filesystem (fsck), and that 'kdump-file show' lists its module";
 	if (strcmp(r->step, "saving the vmcore") == 0 ||

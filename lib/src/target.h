@@ -33,6 +33,61 @@ int target_stable_id(const char *dev, char *buf, size_t size);
 int target_device_id(const char *sysdir, const char *dev, const char *tag,
 		     char *buf, size_t size);
 
+/*
+ * What the capture knows a raw dump device by, as load recorded it: the
+ * spec that finds it (PARTUUID=, WWID=, SERIAL= or a /dev/ path), its
+ * size in bytes (0: not known), and for a partition the WWID= or SERIAL=
+ * of its whole disk ("" when the disk has none).  A clone of the disk, or
+ * a stick given the same partition table, may copy the spec: it must copy
+ * the size and the disk's serial as well to be taken for it, and then
+ * there are two, which the capture refuses.
+ */
+struct target_identity {
+	char spec[300];
+	unsigned long long size;
+	char disk[300];
+};
+
+/*
+ * "SPEC size=BYTES disk=TAG=VALUE" (size and disk when known), the form
+ * capture.conf carries as raw_identity.  -ENOBUFS when it does not fit.
+ */
+int target_identity_format(const struct target_identity *id, char *buf,
+			   size_t size);
+/* The reverse; -EINVAL for anything else. */
+int target_identity_parse(const char *text, struct target_identity *ret);
+/*
+ * The identity of the block device whose kernel name is name: spec as
+ * found (a stable id or a /dev/ path), its size in bytes and, for a
+ * partition, its disk's WWID or serial, read below sysblock
+ * (/sys/class/block).
+ */
+int target_identity_of(const char *sysblock, const char *name,
+		       const char *spec, unsigned long long size,
+		       struct target_identity *ret);
+
+/* Who carries an identity, for the capture's count. */
+struct target_match {
+	/* Devices with the whole identity, and the first's kernel name. */
+	unsigned int n_match;
+	char first[64];
+	/* Their kernel names, ", "-separated, as many as fit. */
+	char names[256];
+	/* Devices with the spec whose size or disk differs, and what they have. */
+	unsigned int n_other;
+	char others[512];
+};
+
+/*
+ * Count every block device below sysblock (/sys/class/block; devdir the
+ * /dev they are probed through when sysfs lacks a PARTUUID) that carries
+ * id.  Returns 0 and fills ret, or a negative errno when sysblock cannot
+ * be read.
+ */
+int target_identity_count(const char *sysblock, const char *devdir,
+			  const struct target_identity *id,
+			  struct target_match *ret);
+
 /* One attribute of a sysfs directory, without surrounding blanks. */
 int target_sysfs_attr(const char *sysdir, const char *name, char *buf,
 		      size_t size);

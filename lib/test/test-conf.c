@@ -223,6 +223,29 @@ static void test_raw_keys(void)
 	CHECK(conf_write(&c, buf, sizeof(buf)) > 0);
 	CHECK(conf_parse_buffer(&back, buf, strlen(buf), &e) == 0);
 	CHECK(back.raw_overwrite && back.raw_force && strcmp(back.raw, "SERIAL=x1") == 0);
+	/* The identity load found, carried to the capture as it is. */
+	CHECK(parse("raw = PARTUUID=6c9e0e9a-02\n"
+		    "raw_identity = PARTUUID=6c9e0e9a-02 size=1048576 disk=SERIAL=d1\n",
+		    &c, &e) == 0);
+	CHECK(strcmp(c.raw_identity, "PARTUUID=6c9e0e9a-02 size=1048576 disk=SERIAL=d1") == 0);
+	CHECK(conf_write(&c, buf, sizeof(buf)) > 0);
+	CHECK(strstr(buf, "\nraw_identity = PARTUUID=6c9e0e9a-02 size=1048576 disk=SERIAL=d1\n") != NULL);
+	CHECK(conf_parse_buffer(&back, buf, strlen(buf), &e) == 0);
+	CHECK(strcmp(back.raw_identity, c.raw_identity) == 0);
+	/* None: no line, as before. */
+	CHECK(parse("raw = SERIAL=x1\n", &c, &e) == 0);
+	CHECK(conf_write(&c, buf, sizeof(buf)) > 0 && !strstr(buf, "raw_identity"));
+	reject("raw = SERIAL=a\nraw_identity = SERIAL=b size=512\n", -EINVAL, 2,
+	       "raw_identity");
+	reject("raw_identity = SERIAL=b\n", -EINVAL, 1, "raw_identity");
+	reject("raw = SERIAL=a\nraw_identity = SERIAL=a size=0\n", -EINVAL, 2,
+	       "raw_identity");
+	reject("raw = SERIAL=a\nraw_identity = SERIAL=a size=1 size=2\n", -EINVAL,
+	       2, "raw_identity");
+	reject("raw = SERIAL=a\nraw_identity = SERIAL=a disk=PARTUUID=x\n", -EINVAL,
+	       2, "raw_identity");
+	reject("raw = SERIAL=a\nraw_identity = SERIAL=a what=1\n", -EINVAL, 2,
+	       "raw_identity");
 }
 
 static void test_limits(void)
