@@ -61,3 +61,45 @@ step_raw_after() {
         grep '^kdump-file' | while IFS= read -r line; do say "journal: $line"; done
     run kdump-file status
 }
+
+# A copy of the raw dump device, hot-added after load (TEST-33): the host
+# adds a disk carrying the same serial and the same size once the capture
+# kernel is loaded; the crash comes once the guest sees it.
+step_raw_clone() {
+    raw=$(disk_by_serial kdraw)
+    say "at boot: raw $raw"
+    printf '%s\n' "raw = /dev/disk/by-id/virtio-kdraw" "raw_force = yes" "path = /var/crash" >> /etc/kdump-file.conf
+    run systemctl enable --now kdump-file || say "FAIL: enable --now"
+    run kdump-file show
+    say "loaded: $(cat /sys/kernel/kexec_crash_loaded)"
+    say "ready for the clone"
+    i=0
+    while [ "$i" -lt 300 ]; do
+        n=0
+        for b in /sys/block/vd*; do
+            [ "$(cat "$b/serial" 2> /dev/null)" = kdraw ] && n=$((n + 1))
+        done
+        [ "$n" -ge 2 ] && break
+        sleep 1
+        i=$((i + 1))
+    done
+    say "disks with serial kdraw: $n after $i s"
+    udevadm settle --timeout=60
+    # What the hot-add made udev run is over: the loaded kernel is the
+    # one to crash into.
+    i=0
+    while [ "$i" -lt 60 ] && systemctl -q is-active kdump-file-hotplug.service; do
+        sleep 1
+        i=$((i + 1))
+    done
+    say "loaded after the clone: $(cat /sys/kernel/kexec_crash_loaded)"
+    crash_now
+}
+
+# The boot after, the copy gone: what status and the journal say.
+step_raw_clone_after() {
+    say "disks with serial kdraw: $(for b in /sys/block/vd*; do cat "$b/serial" 2> /dev/null; echo; done | grep -c '^kdraw$')"
+    run kdump-file status
+    journalctl -b -u kdump-file --no-pager -o cat 2> /dev/null |
+        grep '^kdump-file' | while IFS= read -r line; do say "journal: $line"; done
+}
