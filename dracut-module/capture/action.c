@@ -270,8 +270,9 @@ int phase_action(struct capture *cap)
 	if (cap->no_vmcore)
 		return cap->is_init ? capture_action(cap, ACTION_REBOOT) : 0;
 	if (cap->result < 0) {
-		capture_say(cap, "capture failed after %.1fs: %s", secs,
-			    strerror(-cap->result));
+		/* Why is the error line before; this one says where. */
+		capture_say(cap, "capture failed after %.1fs while %s", secs,
+			    cap->stop_step[0] ? cap->stop_step : cap->step);
 		capture_record_failure(cap, -cap->result,
 				       cap->stop_step[0] ? cap->stop_step : cap->step,
 				       cap->last_error);
