@@ -251,7 +251,13 @@ int dumps_base(const struct kdump_conf *c, char *ret, size_t size)
 	}
 	r = target_find_device(c->target, dev, sizeof(dev), fstype,
 			       sizeof(fstype));
-	if (r >= 0)
+	/*
+	 * The report unit's own mount first: it is the one its sandbox
+	 * leaves writable, wherever else the target is mounted.
+	 */
+	if (r >= 0 && target_mounted_at(dev, REPORT_TARGET_DIR) == 1)
+		snprintf(mnt, sizeof(mnt), "%s", REPORT_TARGET_DIR);
+	else if (r >= 0)
 		r = target_mountpoint(dev, mnt, sizeof(mnt));
 	if (r == -ENOENT && fstype[0])
 		r = mount_target_private(dev, fstype, arg_writable, mnt,

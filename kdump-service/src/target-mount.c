@@ -131,3 +131,24 @@ int target_mountpoint(const char *dev, char *ret, size_t size)
 	mnt_unref_table(tb);
 	return r;
 }
+
+int target_mounted_at(const char *dev, const char *dir)
+{
+	struct libmnt_table *tb;
+	struct libmnt_fs *fs;
+	struct stat st;
+	int r;
+
+	if (stat(dev, &st) < 0)
+		return -errno;
+	if (!S_ISBLK(st.st_mode))
+		return -ENOTBLK;
+	tb = mnt_new_table_from_file("/proc/self/mountinfo");
+	if (!tb)
+		return -errno ? -errno : -EIO;
+	/* The topmost mount on dir, as a path lookup would reach it. */
+	fs = mnt_table_find_target(tb, dir, MNT_ITER_BACKWARD);
+	r = fs && mnt_fs_get_devno(fs) == st.st_rdev;
+	mnt_unref_table(tb);
+	return r;
+}

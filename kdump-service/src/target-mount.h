@@ -26,4 +26,7 @@ int target_resolve_path(const char *path, struct target_fs *ret);
 /* Where the block device dev is mounted in this system (-ENOENT: nowhere). */
 int target_mountpoint(const char *dev, char *ret, size_t size);
 
+/* 1 when the directory dir is a mount of the block device dev, 0 if not. */
+int target_mounted_at(const char *dev, const char *dir);
+
 #endif

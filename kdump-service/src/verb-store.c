@@ -975,14 +975,14 @@ int verb_report(int argc, char *argv[])
  * parser could otherwise remount what the sandbox made read-only.  A dump
  * target that nothing mounts is mounted before it, writable (the report
  * goes beside the dump), on REPORT_TARGET_DIR, in a directory root's
- * alone; the report finds it there as it finds any mount of the target
- * (target_mountpoint()); unmount takes it away when the report is done.
- * Nothing to do, exit 0, for a target that is mounted already, not
- * attached, or not a block device.
+ * alone, also when it is mounted elsewhere (the sandbox leaves only this
+ * mount writable: dumps_base() prefers it); unmount takes it away when the
+ * report is done.  Nothing to do, exit 0, for a target mounted there
+ * already, not attached, or not a block device.
  */
 static int report_target_mount(void)
 {
-	char dev[PATH_MAX], mnt[PATH_MAX], fstype[64] = "";
+	char dev[PATH_MAX], fstype[64] = "";
 	struct kdump_conf c;
 	int r;
 
@@ -1001,10 +1001,10 @@ static int report_target_mount(void)
 			  strerror(-r));
 		return r;
 	}
-	r = target_mountpoint(dev, mnt, sizeof(mnt));
-	if (r == 0 || !fstype[0])
+	r = target_mounted_at(dev, REPORT_TARGET_DIR);
+	if (r == 1 || !fstype[0])
 		return 0;
-	if (r != -ENOENT) {
+	if (r < 0) {
 		log_error("cannot tell where dump target %s (%s) is mounted: %s",
 			  c.target, dev, strerror(-r));
 		return r;

@@ -337,6 +337,35 @@ else
 fi
 expect "report-target unmount again: nothing to do" 0 -- \
 	"$kf" -c "$t/conf" report-target unmount
+# The target mounted elsewhere, where the sandbox leaves it read-only (a
+# read-only mount stands for it here): the privileged step mounts it on
+# report-target all the same, and the report writes there.
+mkdir -p "$t/elsewhere"
+mount "$loop" "$t/elsewhere" &&
+	rm -f "$t/elsewhere/crash/2026-02-01-00:00:00/report.json" &&
+	mount -o remount,bind,ro "$t/elsewhere"
+expect "report-target mount, the target mounted elsewhere read-only" 0 -- \
+	"$kf" -c "$t/conf" report-target mount
+if findmnt -n /run/kdump-file/report-target >/dev/null; then
+	pass "report-target mount: mounted there too"
+else
+	fail "report-target mount: not mounted on /run/kdump-file/report-target"
+fi
+expect "report after the privileged step, the other mount read-only" 0 -- \
+	unpriv env PATH="$t/bin:$PATH" "$kf" -c "$t/conf" --new report
+if on_target 2026-02-01-00:00:00; then
+	pass "report: written through the report unit's own mount"
+else
+	fail "report: no report.json on the target"
+fi
+expect "report-target unmount, the other mount kept" 0 -- \
+	"$kf" -c "$t/conf" report-target unmount
+if findmnt -n "$t/elsewhere" >/dev/null; then
+	pass "report-target unmount: the other mount untouched"
+else
+	fail "report-target unmount: the other mount is gone"
+fi
+umount "$t/elsewhere"
 # A target that is not attached: nothing to mount, as report --new says
 # nothing.
 printf '%s\n' "target = UUID=00000000-0000-4000-8000-000000000000" \
