@@ -53,8 +53,6 @@ static size_t unit(const unsigned char *s, bool json, char out[16],
 		if (json ? s[0] == 0x7f : s[0] < 0x20 || s[0] == 0x7f)
 			return (size_t)snprintf(out, 16, json ? "\\u%04x" :
 						"\\x%02x", s[0]);
-		if (s[0] == '\\' && !json)
-			return (size_t)snprintf(out, 16, "\\\\");
 		out[0] = (char)s[0];
 		return 1;
 	}

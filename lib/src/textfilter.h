@@ -18,11 +18,14 @@
  * Printable ASCII and valid UTF-8 are kept.  Shown escaped:
  *   every C0 control (tab and newline included) and DEL as \xHH, so an
  *     ESC sequence reads "\x1b[2J" and does nothing;
- *   a backslash as "\\", so an escape in the output is never the text's;
  *   the C1 controls U+0080..U+009F (UTF-8 CSI, OSC, NEL) and the Unicode
  *     bidirectional and line-separator format characters as \uHHHH;
  *   every byte that is not part of valid UTF-8 as \xHH (a lone 0x9b is a
  *     CSI to a terminal in an 8-bit charset).
+ * A backslash is kept as it is: so the filter is idempotent (text passed
+ * through it twice, once by a reader of a record and once by a printer,
+ * reads as once), at the cost of a text "\x1b" reading as an ESC would;
+ * neither acts on the terminal.
  * Text that does not fit is cut between two characters or escapes, never
  * inside one, and ends in "..." (when size allows 4 bytes).
  *

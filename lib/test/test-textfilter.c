@@ -41,7 +41,8 @@ static void test_plain(void)
 		    "caf\xc3\xa9 \xe6\xbc\xa2 \xf0\x9f\x92\xa5"));
 	/* U+00A0, the first code point past C1, is printable. */
 	CHECK(shows("a\xc2\xa0z", "a\xc2\xa0z"));
-	CHECK(shows("a\\x1b", "a\\\\x1b"));
+	/* A backslash kept: filtering twice is filtering once. */
+	CHECK(shows("a\\x1b", "a\\x1b"));
 	CHECK(text_filter(NULL, (char[4]){ 0 }, 4) == 0);
 }
 
@@ -67,9 +68,9 @@ static void test_escape_sequences(void)
 	CHECK(shows("\x1b[31mred\x1b[0m", "\\x1b[31mred\\x1b[0m"));
 	/* OSC: the window title, a hyperlink; BEL and ST end them. */
 	CHECK(shows("\x1b]0;owned\x07", "\\x1b]0;owned\\x07"));
-	CHECK(shows("\x1b]8;;http://x\x1b\\", "\\x1b]8;;http://x\\x1b\\\\"));
+	CHECK(shows("\x1b]8;;http://x\x1b\\", "\\x1b]8;;http://x\\x1b\\"));
 	/* DCS, and the two-byte forms. */
-	CHECK(shows("\x1bP1$r\x1b\\", "\\x1bP1$r\\x1b\\\\"));
+	CHECK(shows("\x1bP1$r\x1b\\", "\\x1bP1$r\\x1b\\"));
 	CHECK(shows("\x1b" "c\x1b" "7", "\\x1b" "c\\x1b" "7"));
 	/* C1 as UTF-8: CSI U+009B, OSC U+009D, NEL U+0085, U+0080. */
 	CHECK(shows("\xc2\x9b" "2J", "\\u009b2J"));
@@ -128,6 +129,16 @@ static void test_truncation(void)
 	CHECK(text_filter("", big, 1) == 0 && big[0] == '\0');
 }
 
+static void test_idempotent(void)
+{
+	const char *nasty = "\x1b]0;t\x07\\\x9b\xc2\x9b\xe2\x80\xae\x7f\n\xff";
+	char once[256], twice[256];
+
+	CHECK(text_filter(nasty, once, sizeof(once)) == 0);
+	CHECK(text_filter(once, twice, sizeof(twice)) == 0);
+	CHECK(strcmp(once, twice) == 0);
+}
+
 static void test_dup(void)
 {
 	char *s = text_filter_dup("t\x1b]0;x\x07\xc2\x9b\xff");
@@ -160,6 +171,7 @@ int main(void)
 	test_escape_sequences();
 	test_invalid_utf8();
 	test_truncation();
+	test_idempotent();
 	test_dup();
 	test_json();
 	return tests_done();
