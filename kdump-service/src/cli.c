@@ -26,6 +26,7 @@
 #include "record.h"
 #include "target.h"
 #include "target-mount.h"
+#include "textfilter.h"
 #include "util.h"
 
 const char *arg_config = CONF_PATH_DEFAULT;
@@ -421,17 +422,31 @@ int dropin_reservation(char *value, size_t size,
 
 int print_json(struct json_object *obj)
 {
+	_cleanup_free_ char *safe = NULL;
 	const char *text;
 	int r = 0;
 
 	text = obj ? json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PRETTY |
 						    JSON_C_TO_STRING_NOSLASHESCAPE) : NULL;
-	if (!text)
+	/*
+	 * json-c escapes C0 in strings but leaves DEL, the C1 controls
+	 * (U+009B is a CSI) and bytes that are not UTF-8 as they are.
+	 */
+	if (text)
+		safe = text_filter_json(text);
+	if (!safe)
 		r = -ENOMEM;
-	else if (printf("%s\n", text) < 0)
+	else if (printf("%s\n", safe) < 0)
 		r = -EIO;
 	json_object_put(obj);
 	return r;
+}
+
+const char *cli_safe(const char *s, char *buf, size_t size)
+{
+	/* Cut with "..." when it does not fit: still printed. */
+	(void)text_filter(s, buf, size);
+	return buf;
 }
 
 struct json_object *cli_json_object(void)

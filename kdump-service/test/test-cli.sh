@@ -1030,4 +1030,50 @@ else
 fi
 expect "--repin with another command" 2 -- "$kf" list --repin
 
+# Text that came from a crash reaches the terminal with every control
+# character shown escaped: a dump whose metadata, report, kernel log and
+# hook records hold ESC and OSC sequences, BEL, C1 controls (as UTF-8 and
+# as a raw byte) and a bidi override.  No byte a terminal acts on reaches
+# stdout or stderr of status, list and info, in text or JSON.
+# inert NAME FILE: FILE is UTF-8 without C0 (but tab and newline), DEL, C1
+# or the bidi embeddings and overrides
+inert() {
+	if perl -0777 -ne 'exit 1 if /[\x00-\x08\x0b-\x1f\x7f]/;
+		exit 1 unless utf8::decode($_);
+		exit 1 if /[\x{80}-\x{9f}\x{202a}-\x{202e}]/' "$2"; then
+		pass "$1"
+	else
+		fail "$1: a control character: $(od -c "$2" | grep -m3 -E '033|007|233|302 23')"
+	fi
+}
+hostile=$t/hostile
+mkdir -m 0700 "$hostile" "$hostile/2026-03-01-00:00:00"
+hd=$hostile/2026-03-01-00:00:00
+echo core >"$hd/vmcore"
+printf '%s\n' '{ "kernel_release": "6.1.0\u001b]0;owned\u0007", "crash_time": 1772323200,' \
+	'  "panic": "boom\u001b[2J\u001b[H\u009b31m", "complete": false, "error": "disk\u001b[1A gone",' \
+	'  "fallback_reason": "x\u001b[8m",' \
+	'  "hooks": [ { "phase": "pre\u001b[5m", "path": "/etc/kdump-file/\u001b]8;;http://x\u001b\\pre", "seconds": 1.0, "result": "exit 0\u0007" } ],' \
+	'  "extra_modules": [ { "name": "dummy\u001b[31m", "loaded": false, "error": "E\u001b[0m" } ] }' \
+	>"$hd/metadata.json"
+printf '{ "signature": "sig\\u001b[7m", "panic": "p\\u001b]2;t\\u0007", "oops": "o\\u001b[K",\n  "task": { "command": "ba\\u001b[3Dsh\\u202e", "pid": "4\\u001b[m2" }, "taint": "G\\u009b1m",\n  "backtrace": [ "fn\\u001bP1$r\\u001b\\\\", "raw\xc2\x9b" ] }\n' >"$hd/report.json"
+printf 'Modules linked in: evil\033]0;pwn\007 \233x\n' >"$hd/dmesg.txt"
+conf "path = $hostile" "$bz"
+hid=$("$kf" -c "$t/conf" --json list | jq -r '.dumps[0].id')
+for v in status list "info $hid"; do
+	for j in "" --json; do
+		# shellcheck disable=SC2086 # $v is the verb and its argument
+		expect "$v${j:+ $j}, a hostile dump" 0 3 -- "$kf" -c "$t/conf" $j $v
+		inert "$v${j:+ $j}: stdout holds no control character" "$t/out"
+		inert "$v${j:+ $j}: stderr holds no control character" "$t/err"
+	done
+done
+expect "info, a hostile dump" 0 -- "$kf" -c "$t/conf" info "$hid"
+has "info: the panic shown escaped" "$t/out" 'panic:       boom\x1b[2J\x1b[H\u009b31m'
+has "info: the task shown escaped" "$t/out" 'task:        ba\x1b[3Dsh\u202e (pid 4\x1b[m2)'
+has "info: the kernel log's modules shown escaped" "$t/out" 'evil\x1b]0;pwn\x07'
+expect "info --json, a hostile dump" 0 -- "$kf" -c "$t/conf" --json info "$hid"
+json "info --json: the data unchanged" \
+	'.panic == "boom\u001b[2J\u001b[H\u009b31m" and .report.task.command == "ba\u001b[3Dsh\u202e"'
+
 summary
