@@ -1056,7 +1056,7 @@ printf '%s\n' '{ "kernel_release": "6.1.0\u001b]0;owned\u0007", "crash_time": 17
 	'  "hooks": [ { "phase": "pre\u001b[5m", "path": "/etc/kdump-file/\u001b]8;;http://x\u001b\\pre", "seconds": 1.0, "result": "exit 0\u0007" } ],' \
 	'  "extra_modules": [ { "name": "dummy\u001b[31m", "loaded": false, "error": "E\u001b[0m" } ] }' \
 	>"$hd/metadata.json"
-printf '{ "signature": "sig\\u001b[7m", "panic": "p\\u001b]2;t\\u0007", "oops": "o\\u001b[K",\n  "task": { "command": "ba\\u001b[3Dsh\\u202e", "pid": "4\\u001b[m2" }, "taint": "G\\u009b1m",\n  "backtrace": [ "fn\\u001bP1$r\\u001b\\\\", "raw\xc2\x9b" ] }\n' >"$hd/report.json"
+printf '{ "signature": "sig\\u001b[7m", "panic": "p\\u001b]2;t\\u0007", "oops": "o\\u001b[K",\n  "task": { "command": "ba\\u001b[3Dsh\\u202e", "pid": "4\\u001b[m2" }, "taint": "G\\u009b1m",\n  "backtrace": [ "fn\\u001bP1+q\\u001b\\\\", "raw\xc2\x9b" ] }\n' >"$hd/report.json"
 printf 'Modules linked in: evil\033]0;pwn\007 \233x\n' >"$hd/dmesg.txt"
 conf "path = $hostile" "$bz"
 hid=$("$kf" -c "$t/conf" --json list | jq -r '.dumps[0].id')
