@@ -65,7 +65,7 @@ has "--json: which commands take it" "$t/err" "--json is for status, show, list 
 # typos answered with ours.
 expect "an option the command does not take" 2 -- "$kf" list --force
 has "refused: the command and the option" "$t/err" "kdump-file: error: 'list' does not take --force"
-has "refused: which command takes it" "$t/err" "--force is for import"
+has "refused: which command takes it" "$t/err" "--force is for setup and import"
 expect "a short option the command does not take" 2 -- "$kf" status -y
 has "refused: -y by its long name" "$t/err" "'status' does not take --yes; --yes is for test"
 expect "list --help" 0 -- "$kf" list --help
@@ -571,6 +571,69 @@ else
 		expect "status without a reservation" 0 3 -- "$kf" -c "$t/conf" status
 		has "status: the size setup writes" "$t/out" "add crashkernel=${mb}M to the kernel command line"
 	fi
+fi
+# setup and a GRUB drop-in edited by hand: never replaced or removed
+# unawares.  /etc/default is a directory of the test's own, bound over the
+# machine's in a private mount namespace; a stand-in update-grub.
+# with_etc_default CMD...: CMD with $t/etc-default as /etc/default
+with_etc_default() {
+	# shellcheck disable=SC2016 # the script expands them, in the namespace
+	unshare -m --propagation private sh -c '
+		mount --bind "$1" /etc/default || exit 1
+		shift
+		exec "$@"' with_etc_default "$t/etc-default" "$@"
+}
+if [ -d /etc/default ] && unshare -m true 2>/dev/null; then
+	ed=$t/etc-default/grub.d/kdump-file.cfg
+	mkdir -p "$t/etc-default"
+	conf "path = $newdir" "$bz" "initramfs = $t/initrd.img"
+	gsetup=(with_etc_default env PATH="$t/grub:$PATH" "$kf" -c "$t/conf")
+	expect "setup, no drop-in yet" 0 -- "${gsetup[@]}" setup
+	has "setup: the drop-in written" "$ed" '# Written by "kdump-file setup"'
+	expect "setup again over its own drop-in" 0 -- "${gsetup[@]}" setup
+	has "setup again: already set up" "$t/out" "already set up: crashkernel="
+	# Its own drop-in of another size, as an earlier setup wrote it, is
+	# setup's to replace.
+	# shellcheck disable=SC2016 # the drop-in's text, for GRUB to expand
+	printf '%s\n' '# Written by "kdump-file setup"; "kdump-file setup --undo" removes it.' \
+		'# Memory reserved at boot for the capture kernel (kdump-file estimate).' \
+		'GRUB_CMDLINE_LINUX_DEFAULT="$GRUB_CMDLINE_LINUX_DEFAULT crashkernel=1M"' >"$ed"
+	expect "setup over its own earlier drop-in of another size" 0 -- "${gsetup[@]}" setup
+	if grep -q "crashkernel=1M" "$ed" || [ -e "$ed.bak" ]; then
+		fail "setup: its own drop-in not replaced, or kept as .bak"
+	else
+		pass "setup: its own drop-in replaced, no .bak"
+	fi
+	# A hand edit: a size of the administrator's own.
+	sed -i 's/crashkernel=[0-9]*M/crashkernel=256M/' "$ed"
+	cp "$ed" "$t/edited"
+	expect "setup over a hand-edited drop-in" 1 -- "${gsetup[@]}" setup
+	has "setup: the file named, not replaced" "$t/err" \
+		"/etc/default/grub.d/kdump-file.cfg was edited by hand since setup wrote it: setup does not replace it"
+	has "setup: what to do" "$t/err" "or add --force to replace it; it is then kept as /etc/default/grub.d/kdump-file.cfg.bak"
+	if cmp -s "$t/edited" "$ed"; then pass "setup: the hand edit kept"; else fail "setup: the hand edit replaced"; fi
+	expect "setup --dry-run over a hand-edited drop-in" 1 -- "${gsetup[@]}" setup --dry-run
+	has "setup --dry-run: would not replace it" "$t/err" "was edited by hand since setup wrote it"
+	expect "setup --undo over a hand-edited drop-in" 1 -- "${gsetup[@]}" setup --undo
+	has "setup --undo: the file named, not removed" "$t/err" "setup --undo does not remove it"
+	if cmp -s "$t/edited" "$ed"; then pass "setup --undo: the hand edit kept"; else fail "setup --undo: the hand edit removed"; fi
+	expect "setup --force over a hand-edited drop-in" 0 -- "${gsetup[@]}" setup --force
+	has "setup --force: the copy named" "$t/out" \
+		"kept the hand-edited /etc/default/grub.d/kdump-file.cfg as /etc/default/grub.d/kdump-file.cfg.bak"
+	if cmp -s "$t/edited" "$ed.bak"; then pass "setup --force: the hand edit in .bak"; else fail "setup --force: no .bak of the hand edit"; fi
+	has "setup --force: its own drop-in written" "$ed" '# Written by "kdump-file setup"'
+	# A line added is an edit too; --undo --force keeps it as .bak.
+	echo "GRUB_TIMEOUT=1" >>"$ed"
+	cp "$ed" "$t/edited"
+	expect "setup --undo over a line added" 1 -- "${gsetup[@]}" setup --undo
+	expect "setup --undo --force over a line added" 0 -- "${gsetup[@]}" setup --undo --force
+	if [ ! -e "$ed" ] && cmp -s "$t/edited" "$ed.bak"; then
+		pass "setup --undo --force: removed, kept as .bak"
+	else
+		fail "setup --undo --force: $(ls "$t/etc-default/grub.d")"
+	fi
+else
+	echo "skip setup over a hand-edited drop-in: no /etc/default or no mount namespace"
 fi
 # A kernel without kexec: what load says, and no hotplug advice.
 if [ ! -e /sys/kernel/kexec_crash_size ]; then
