@@ -300,11 +300,25 @@ const char *const pstore_dirs[] = {
 int lost_text(const struct armed *a, char *buf, size_t size)
 {
 	struct capture_record rec;
+	size_t n;
 
-	if (record_find(pstore_dirs, a->time, &rec) == 0 &&
-	    record_describe(&rec, buf, size) == 0)
-		return 0;
-	return lost_describe(a, buf, size);
+	if (record_find(pstore_dirs, a->time, &rec) < 0)
+		return lost_describe(a, buf, size);
+	if (!rec.after_boot)
+		return record_describe(&rec, buf, size) == 0 ? 0 :
+			lost_describe(a, buf, size);
+	/*
+	 * A record from the future says nothing of this crash: what the
+	 * marker knows first, then what the record claims, not trusted.
+	 */
+	if (lost_describe(a, buf, size) < 0)
+		return -ENOBUFS;
+	n = strlen(buf);
+	if (n + 2 < size) {
+		memcpy(buf + n, "; ", 3);
+		(void)record_describe(&rec, buf + n + 2, size - n - 2);
+	}
+	return 0;
 }
 
 /* "oops (kernel.panic_on_oops=1), warn (kernel.panic_on_warn=1)" */

@@ -1139,4 +1139,46 @@ expect "info --json, a hostile dump" 0 -- "$kf" -c "$t/conf" --json info "$hid"
 json "info --json: the data unchanged" \
 	'.panic == "boom\u001b[2J\u001b[H\u009b31m" and .report.task.command == "ba\u001b[3Dsh\u202e"'
 
+# A lost crash's failure record, read from pstore: its text shown escaped,
+# and a record planted with a far-future crash time never hides the real
+# one.  /var/lib is a directory of the test's own (armed marker, pstore
+# archive), bound over the machine's in a private mount namespace.
+# with_var_lib CMD...: CMD with $t/varlib as /var/lib
+with_var_lib() {
+	# shellcheck disable=SC2016 # the script expands them, in the namespace
+	unshare -m --propagation private sh -c '
+		mount --bind "$1" /var/lib || exit 1
+		shift
+		exec "$@"' with_var_lib "$t/varlib" "$@"
+}
+if unshare -m true 2>/dev/null; then
+	vl=$t/varlib
+	mkdir -p "$vl/kdump-file" "$vl/systemd/pstore/1772323400" "$t/lostdumps"
+	chmod 0700 "$t/lostdumps"
+	printf 'boot=01234567-89ab-cdef-0123-456789abcdef time=1772323200\n' >"$vl/kdump-file/armed"
+	printf '<3>[ 9.0] kdump-file-record: crash_time=1772323300; step=mounting the target; error=EIO; target=LABEL=x; modules=; mem_free_kib=2048; why=real\033[8m failure\n' \
+		>"$vl/systemd/pstore/1772323400/dmesg-efi-1"
+	printf '<3>[ 9.0] kdump-file-record: crash_time=4102444800; step=saving\033]0;pwned\007; error=; target=t; modules=; mem_free_kib=1; why=all fine\033[2J\n' \
+		>"$vl/systemd/pstore/1772323400/dmesg-efi-2"
+	conf "path = $t/lostdumps" "$bz"
+	expect "status, a lost crash and a planted record" 0 3 -- with_var_lib "$kf" -c "$t/conf" status
+	has "status: the real record wins" "$t/out" \
+		'LOST: the crash at 2026-03-01T00:01:40Z was not saved: the capture failed while mounting the target: real\x1b[8m failure (EIO)'
+	inert "status, a lost crash: stdout holds no control character" "$t/out"
+	rm "$vl/systemd/pstore/1772323400/dmesg-efi-1"
+	expect "status, only a planted record" 0 3 -- with_var_lib "$kf" -c "$t/conf" status
+	has "status: what the marker knows first" "$t/out" \
+		"LOST: boot 01234567-89ab-cdef-0123-456789abcdef (armed 2026-03-01T00:00:00Z) ended without a clean shutdown"
+	has "status: the planted record not trusted" "$t/out" \
+		"a failure record in pstore claims a crash at 2100-01-01T00:00:00Z, after this boot began: not trusted"
+	if grep -q "crash at 2100-01-01T00:00:00Z was not saved" "$t/out"; then
+		fail "status: the planted record taken as the crash: $(grep LOST "$t/out")"
+	else
+		pass "status: the planted record not taken as the crash"
+	fi
+	inert "status, a planted record: stdout holds no control character" "$t/out"
+else
+	echo "skip status with a lost crash: no mount namespace"
+fi
+
 summary
