@@ -26,6 +26,7 @@
 #include "record.h"
 #include "target.h"
 #include "target-mount.h"
+#include "textfilter.h"
 #include "util.h"
 
 const char *arg_config = CONF_PATH_DEFAULT;
@@ -325,11 +326,25 @@ const char *const pstore_dirs[] = {
 int lost_text(const struct armed *a, char *buf, size_t size)
 {
 	struct capture_record rec;
+	size_t n;
 
-	if (record_find(pstore_dirs, a->time, &rec) == 0 &&
-	    record_describe(&rec, buf, size) == 0)
-		return 0;
-	return lost_describe(a, buf, size);
+	if (record_find(pstore_dirs, a->time, &rec) < 0)
+		return lost_describe(a, buf, size);
+	if (!rec.after_boot)
+		return record_describe(&rec, buf, size) == 0 ? 0 :
+			lost_describe(a, buf, size);
+	/*
+	 * A record from the future says nothing of this crash: what the
+	 * marker knows first, then what the record claims, not trusted.
+	 */
+	if (lost_describe(a, buf, size) < 0)
+		return -ENOBUFS;
+	n = strlen(buf);
+	if (n + 2 < size) {
+		memcpy(buf + n, "; ", 3);
+		(void)record_describe(&rec, buf + n + 2, size - n - 2);
+	}
+	return 0;
 }
 
 /* "oops (kernel.panic_on_oops=1), warn (kernel.panic_on_warn=1)" */
@@ -447,17 +462,31 @@ int dropin_reservation(char *value, size_t size,
 
 int print_json(struct json_object *obj)
 {
+	_cleanup_free_ char *safe = NULL;
 	const char *text;
 	int r = 0;
 
 	text = obj ? json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PRETTY |
 						    JSON_C_TO_STRING_NOSLASHESCAPE) : NULL;
-	if (!text)
+	/*
+	 * json-c escapes C0 in strings but leaves DEL, the C1 controls
+	 * (U+009B is a CSI) and bytes that are not UTF-8 as they are.
+	 */
+	if (text)
+		safe = text_filter_json(text);
+	if (!safe)
 		r = -ENOMEM;
-	else if (printf("%s\n", text) < 0)
+	else if (printf("%s\n", safe) < 0)
 		r = -EIO;
 	json_object_put(obj);
 	return r;
+}
+
+const char *cli_safe(const char *s, char *buf, size_t size)
+{
+	/* Cut with "..." when it does not fit: still printed. */
+	(void)text_filter(s, buf, size);
+	return buf;
 }
 
 struct json_object *cli_json_object(void)

@@ -4,63 +4,24 @@
 #include <string.h>
 
 #include "journal.h"
+#include "textfilter.h"
 #include "util.h"
-
-/*
- * src cleaned for a journal field: one line of UTF-8.  Copies whole
- * characters to dst while they fit in max bytes (no NUL) and returns how
- * many bytes it copied; with dst NULL, only counts.
- */
-static size_t clean(char *dst, size_t max, const char *src)
-{
-	const unsigned char *p = (const unsigned char *)src;
-	size_t o = 0;
-
-	while (*p) {
-		size_t n = utf8_seq_len(p), k;
-		const char *c;
-
-		if (n == 0) {
-			c = "\xef\xbf\xbd";
-			k = 3;
-			n = 1;
-		} else if ((n == 1 && (*p < 0x20 || *p == 0x7f)) ||
-			   /* C1 controls, NEL (U+0085) among them */
-			   (n == 2 && p[0] == 0xc2 && p[1] < 0xa0)) {
-			c = " ";
-			k = 1;
-		} else {
-			c = (const char *)p;
-			k = n;
-		}
-		if (o + k > max)
-			break;
-		if (dst)
-			memcpy(dst + o, c, k);
-		o += k;
-		p += n;
-	}
-	return o;
-}
 
 static void add(struct journal_fields *f, const char *name, const char *value)
 {
 	char *out;
-	size_t o, len;
+	size_t o;
 
 	if (f->n >= JOURNAL_CRASH_FIELDS || strlen(name) > JOURNAL_NAME_MAX)
 		return;
 	out = f->field[f->n++];
 	o = (size_t)sprintf(out, "%s=", name);
-	len = clean(NULL, SIZE_MAX, value);
-	if (len <= JOURNAL_VALUE_MAX) {
-		o += clean(out + o, len, value);
-	} else {
-		o += clean(out + o, JOURNAL_VALUE_MAX - 3, value);
-		memcpy(out + o, "...", 3);
-		o += 3;
-	}
-	out[o] = '\0';
+	/*
+	 * The text filter every verb prints with: one line of UTF-8 with
+	 * nothing a terminal acts on (journalctl shows it there), cut on a
+	 * character boundary with "..." when longer.
+	 */
+	(void)text_filter(value, out + o, JOURNAL_VALUE_MAX + 1);
 }
 
 void journal_crash_fields(const struct dump_info *d, const char *id,

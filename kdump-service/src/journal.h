@@ -33,9 +33,10 @@ struct journal_fields {
 /*
  * The fields of the entry for the dump d (from dump_inspect()) whose ID is
  * id (dump_id()).  The values come from files a crashed kernel or a disk
- * left: control characters become spaces, bytes that are not UTF-8 become
- * U+FFFD, and each value is cut to JOURNAL_VALUE_MAX bytes.  Fields whose
- * value is unknown are left out.
+ * left: each goes through text_filter() (control characters, escape
+ * sequences and bytes that are not UTF-8 shown escaped, as \x1b) and is
+ * cut to JOURNAL_VALUE_MAX bytes.  Fields whose value is unknown are left
+ * out.
  */
 void journal_crash_fields(const struct dump_info *d, const char *id,
 			  struct journal_fields *ret);

@@ -61,11 +61,119 @@ static int update_grub(void)
 	return process_succeeded(&res) ? 0 : -EIO;
 }
 
+/*
+ * The drop-in setup writes for the crashkernel= value.  The value is in
+ * the comment as well: a hand edit of the size alone makes the two
+ * differ, and setup sees that the file is no longer its own.
+ */
+static void dropin_text(const char *value, char *buf, size_t size)
+{
+	snprintf(buf, size,
+		 "# Written by \"kdump-file setup\"; \"kdump-file setup --undo\" removes it.\n"
+		 "# Memory reserved at boot for the capture kernel (kdump-file estimate: %s).\n"
+		 "GRUB_CMDLINE_LINUX_DEFAULT=\"$GRUB_CMDLINE_LINUX_DEFAULT crashkernel=%s\"\n",
+		 value, value);
+}
+
+/* What setup wrote before the size was in the comment too. */
+static void dropin_text_v1(const char *value, char *buf, size_t size)
+{
+	snprintf(buf, size,
+		 "# Written by \"kdump-file setup\"; \"kdump-file setup --undo\" removes it.\n"
+		 "# Memory reserved at boot for the capture kernel (kdump-file estimate).\n"
+		 "GRUB_CMDLINE_LINUX_DEFAULT=\"$GRUB_CMDLINE_LINUX_DEFAULT crashkernel=%s\"\n",
+		 value);
+}
+
+/*
+ * Whether text is a drop-in as setup writes it, for whatever size it
+ * wrote ("<MiB>M"): then setup may replace or remove it.  Anything else (a
+ * line changed, added or removed by hand, a size of another syntax) is the
+ * administrator's.  A drop-in of the earlier form is recognised by its
+ * form alone: a size changed by hand there looks like setup's.
+ */
+static bool dropin_ours(const char *text)
+{
+	const char *p = strstr(text, "crashkernel=");
+	char value[32], want[512];
+	size_t n;
+
+	if (!p)
+		return false;
+	p += strlen("crashkernel=");
+	n = strspn(p, "0123456789");
+	if (n == 0 || n > 20 || p[n] != 'M' || p[n + 1] != '"')
+		return false;
+	memcpy(value, p, n + 1);
+	value[n + 1] = '\0';
+	dropin_text(value, want, sizeof(want));
+	if (strcmp(text, want) == 0)
+		return true;
+	dropin_text_v1(value, want, sizeof(want));
+	return strcmp(text, want) == 0;
+}
+
+/*
+ * The drop-in now: *ret_text (free it, NULL when there is none) and
+ * whether a hand edited it.  A file too large for setup's is not setup's.
+ */
+static int dropin_read(char **ret_text, bool *ret_edited)
+{
+	char *text = NULL;
+	int r;
+
+	r = read_file_max(GRUB_DROPIN, &text, 65536);
+	if (r == -ENOENT) {
+		*ret_text = NULL;
+		*ret_edited = false;
+		return 0;
+	}
+	if (r == -EFBIG) {
+		*ret_text = strdup("");
+		*ret_edited = true;
+		return *ret_text ? 0 : -ENOMEM;
+	}
+	if (r < 0) {
+		log_error("cannot read %s: %s", GRUB_DROPIN, strerror(-r));
+		return r;
+	}
+	*ret_edited = !dropin_ours(text);
+	*ret_text = text;
+	return 0;
+}
+
+/* A hand-edited drop-in, kept beside it as .bak before setup --force. */
+static int dropin_keep(char *bak, size_t size)
+{
+	_cleanup_free_ char *text = NULL;
+	int r;
+
+	snprintf(bak, size, "%s.bak", GRUB_DROPIN);
+	r = read_file_max(GRUB_DROPIN, &text, 1 << 20);
+	if (r >= 0)
+		r = write_file_atomic(bak, text, (size_t)r, 0644);
+	if (r < 0)
+		log_error("cannot keep the hand-edited %s as %s: %s; nothing changed",
+			  GRUB_DROPIN, bak, strerror(-r));
+	return r;
+}
+
 /* setup --undo: the drop-in removed, and update-grub run. */
 static int setup_undo(unsigned long long reserved)
 {
+	_cleanup_free_ char *cur = NULL;
+	char bak[PATH_MAX];
+	bool edited;
 	int r;
 
+	r = dropin_read(&cur, &edited);
+	if (r < 0)
+		return r;
+	if (cur && edited && !arg_force) {
+		log_error("%s was edited by hand since setup wrote it: setup --undo does not remove it (edit it yourself, or add --force to remove it; it is then kept as %s.bak, which update-grub does not read)",
+			  GRUB_DROPIN, GRUB_DROPIN);
+		return -EEXIST;
+	}
 	if (arg_dry_run) {
 		if (access(GRUB_DROPIN, F_OK) < 0) {
 			log_info("nothing to undo: %s does not exist", GRUB_DROPIN);
@@ -76,9 +184,15 @@ static int setup_undo(unsigned long long reserved)
 				  GRUB_DROPIN);
 			return -ENOENT;
 		}
-		printf("kdump-file: setup --undo would remove %s and run update-grub\n",
-		       GRUB_DROPIN);
+		printf("kdump-file: setup --undo would remove %s%s and run update-grub\n",
+		       GRUB_DROPIN, edited ? ", edited by hand, keeping it as .bak," : "");
 		return 0;
+	}
+	if (cur && edited) {
+		r = dropin_keep(bak, sizeof(bak));
+		if (r < 0)
+			return r;
+		log_info("kept the hand-edited %s as %s", GRUB_DROPIN, bak);
 	}
 	if (unlink(GRUB_DROPIN) < 0) {
 		if (errno == ENOENT) {
@@ -180,7 +294,8 @@ static int setup_write(const char *text, const char *value,
  * fails (exit 1) when setup would: a dry run answers "would it work?".
  */
 static int setup_dry_run(const struct plan *p, const struct estimate *e,
-			 bool unbuilt, const char *value, bool written)
+			 bool unbuilt, const char *value, bool written,
+			 bool edited)
 {
 	if (!update_grub_found()) {
 		log_error("setup could not run: update-grub is not installed, so a GRUB drop-in would reach no boot entry: add crashkernel=%s to your boot loader's kernel command line instead",
@@ -199,7 +314,9 @@ static int setup_dry_run(const struct plan *p, const struct estimate *e,
 	 */
 	printf("kdump-file: setup would write crashkernel=%s (kdump-file estimate: %.0f MiB needed) to %s%s\n",
 	       value, e->needed / 1048576.0, GRUB_DROPIN,
-	       written ? ", which has it already" : " and run update-grub");
+	       written ? ", which has it already" :
+	       edited ? ", edited by hand: kept as .bak (--force), and run update-grub" :
+			" and run update-grub");
 	return 0;
 }
 
@@ -209,10 +326,11 @@ static int setup_dry_run(const struct plan *p, const struct estimate *e,
  */
 int verb_setup(int argc _unused_, char *argv[] _unused_)
 {
-	char text[512], value[32] = "", old[512] = "", *cur = NULL;
+	char text[512], value[32] = "", bak[PATH_MAX];
+	_cleanup_free_ char *cur = NULL;
 	unsigned long long reserved = 0, want;
 	struct estimate e = { 0 };
-	bool unbuilt;
+	bool unbuilt, edited;
 	struct plan p;
 	int r;
 
@@ -224,25 +342,38 @@ int verb_setup(int argc _unused_, char *argv[] _unused_)
 		log_error("cannot set up: update-grub is not installed, so a GRUB drop-in would reach no boot entry: add crashkernel= with the size 'kdump-file estimate' recommends to your boot loader's kernel command line");
 		return -ENOENT;
 	}
+	/*
+	 * A drop-in someone edited after setup wrote it holds what they
+	 * meant (a size of their own, another option): never replaced
+	 * unawares, refused before anything is built.
+	 */
+	r = dropin_read(&cur, &edited);
+	if (r < 0)
+		return r;
+	if (cur && edited && !arg_force) {
+		log_error("%s was edited by hand since setup wrote it: setup does not replace it (move your changes to another file in %s, or add --force to replace it; it is then kept as %s.bak, which update-grub does not read)",
+			  GRUB_DROPIN, GRUB_DROPIN_DIR, GRUB_DROPIN);
+		return -EEXIST;
+	}
 	r = setup_estimate(&p, &e);
 	if (r < 0)
 		return r;
 	unbuilt = r == 1;
 	want = e.recommended;
 	snprintf(value, sizeof(value), "%lluM", want >> 20);
-	snprintf(text, sizeof(text),
-		 "# Written by \"kdump-file setup\"; \"kdump-file setup --undo\" removes it.\n"
-		 "# Memory reserved at boot for the capture kernel (kdump-file estimate).\n"
-		 "GRUB_CMDLINE_LINUX_DEFAULT=\"$GRUB_CMDLINE_LINUX_DEFAULT crashkernel=%s\"\n",
-		 value);
-	if (read_file_max(GRUB_DROPIN, &cur, sizeof(old) - 1) >= 0) {
-		snprintf(old, sizeof(old), "%s", cur);
-		free(cur);
-	}
+	dropin_text(value, text, sizeof(text));
 	if (arg_dry_run)
 		return setup_dry_run(&p, &e, unbuilt, value,
-				     strcmp(old, text) == 0);
-	if (strcmp(old, text) != 0) {
+				     cur && strcmp(cur, text) == 0,
+				     cur && edited);
+	if (!cur || strcmp(cur, text) != 0) {
+		if (cur && edited) {
+			r = dropin_keep(bak, sizeof(bak));
+			if (r < 0)
+				return r;
+			log_info("kept the hand-edited %s as %s", GRUB_DROPIN,
+				 bak);
+		}
 		r = setup_write(text, value, &e);
 		if (r < 0)
 			return r;

@@ -49,7 +49,7 @@ static void print_dump(const char *label, const struct dump_info *d)
 	char id[DUMP_ID_LEN + 1], size[FORMAT_BYTES_MAX];
 
 	dir_id(d->dir, id);
-	printf("%-13s %s %s: ", label, id, d->dir);
+	printf("%-13s %s %s: ", label, id, CLI_SAFE(d->dir));
 	if (d->has_vmcore)
 		printf("complete, %s",
 		       format_bytes(d->vmcore_bytes, size, sizeof(size)));
@@ -58,14 +58,14 @@ static void print_dump(const char *label, const struct dump_info *d)
 	else if (d->has_dmesg)
 		printf("INCOMPLETE (dmesg saved, no vmcore%s%s%s)",
 		       d->has_incomplete ? "; vmcore-incomplete left" : "",
-		       d->error[0] ? ": " : "", d->error);
+		       d->error[0] ? ": " : "", CLI_SAFE(d->error));
 	else
 		printf("FAILED (nothing saved)");
 	if (d->panic[0])
-		printf(", panic \"%s\"", d->panic);
+		printf(", panic \"%s\"", CLI_SAFE(d->panic));
 	putchar('\n');
 	if (d->summary[0])
-		printf("%-13s %s\n", "report:", d->summary);
+		printf("%-13s %s\n", "report:", CLI_SAFE(d->summary));
 }
 
 /*
@@ -520,12 +520,12 @@ static int status_net(const struct kdump_conf *c, struct json_object *j,
 		if (*ret_have)
 			print_dump("last dump:", d);
 		else
-			printf("last dump:    %s\n", note);
+			printf("last dump:    %s\n", CLI_SAFE(note));
 		if (have_fb) {
 			print_dump("fallback:", fb);
 			if (reason[0])
 				printf("%-13s saved to the fallback because: %s\n",
-				       "", reason);
+				       "", CLI_SAFE(reason));
 		}
 		free(fb);
 		return 0;
@@ -560,13 +560,13 @@ static int status_crashes(const struct kdump_conf *c, struct json_object *j,
 	if (j)
 		m = cli_json_text(j, "lost_crash", line);
 	else if (line[0])
-		printf("%-13s LOST: %s\n", "last crash:", line);
+		printf("%-13s LOST: %s\n", "last crash:", CLI_SAFE(line));
 	if (!test_line(c, last, line, sizeof(line)))
 		line[0] = '\0';
 	if (j && m == 0)
 		m = cli_json_text(j, "test", line);
 	else if (!j && line[0])
-		printf("%-13s %s\n", "test:", line);
+		printf("%-13s %s\n", "test:", CLI_SAFE(line));
 	return m;
 }
 

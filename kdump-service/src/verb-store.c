@@ -208,8 +208,10 @@ static int collector_dump(const char *dir, const char *host,
 		format_bytes(d.vmcore_bytes, size, sizeof(size));
 	else
 		snprintf(size, sizeof(size), "-");
-	printf("%-30s  %-22s  %-20s  %-24.24s  %8s  %s\n", host, name, when,
-	       d.signature[0] ? d.signature : d.panic[0] ? d.panic : "-",
+	printf("%-30s  %-22s  %-20s  %-24.24s  %8s  %s\n", CLI_SAFE(host),
+	       CLI_SAFE(name), when,
+	       CLI_SAFE(d.signature[0] ? d.signature :
+			d.panic[0] ? d.panic : "-"),
 	       size, dump_complete(&d) ? "complete" : "incomplete");
 	return 0;
 }
@@ -296,8 +298,8 @@ static void list_ssh_row(const struct net_list_entry *e)
 	else
 		snprintf(size, sizeof(size), "-");
 	printf("%-8s  %-20s  %-20s  %-16.16s  %8s  %s\n", id, when, "-",
-	       e->panic[0] && strcmp(e->panic, "-") ? e->panic : "-", size,
-	       e->complete ? "complete" : "incomplete");
+	       CLI_SAFE(e->panic[0] && strcmp(e->panic, "-") ? e->panic : "-"),
+	       size, e->complete ? "complete" : "incomplete");
 }
 
 /*
@@ -411,11 +413,11 @@ int verb_list(int argc _unused_, char *argv[] _unused_)
 		else
 			snprintf(size, sizeof(size), "-");
 		printf("%-8s  %-20s  %-20s  %-16.16s  %8s  %s%s%s%s\n", id,
-		       when, d.release[0] ? d.release : "-",
-		       d.signature[0] ? d.signature : "-", size,
+		       when, CLI_SAFE(d.release[0] ? d.release : "-"),
+		       CLI_SAFE(d.signature[0] ? d.signature : "-"), size,
 		       cli_dump_state(&d),
 		       d.dmesg_only && dump_complete(&d) ? ", dmesg only" : "",
-		       d.error[0] ? ": " : "", d.error);
+		       d.error[0] ? ": " : "", CLI_SAFE(d.error));
 	}
 	dump_list_free(names, n);
 	if (j)
@@ -496,8 +498,9 @@ static void print_capture_extras(struct json_object *hooks,
 				      json_object_get_double(s) : 0;
 
 		printf("%-12s %s %s: %s (%.1f s)\n", k ? "" : "hooks:",
-		       field_text(h, "phase"), field_text(h, "path"),
-		       field_text(h, "result"), secs);
+		       CLI_SAFE(field_text(h, "phase")),
+		       CLI_SAFE(field_text(h, "path")),
+		       CLI_SAFE(field_text(h, "result")), secs);
 	}
 	len = mods ? json_object_array_length(mods) : 0;
 	for (size_t k = 0; k < len; k++) {
@@ -505,8 +508,8 @@ static void print_capture_extras(struct json_object *hooks,
 		const char *e = field_text(m, "error");
 
 		printf("%-12s %s: %s%s\n", k ? "" : "extra mods:",
-		       field_text(m, "name"), e[0] ? "not loaded, " : "loaded",
-		       e);
+		       CLI_SAFE(field_text(m, "name")),
+		       e[0] ? "not loaded, " : "loaded", CLI_SAFE(e));
 	}
 }
 
@@ -589,27 +592,33 @@ static void info_report(struct json_object *rep)
 	struct json_object *v;
 
 	if (json_object_object_get_ex(rep, "signature", &v) && v)
-		printf("signature:   %s\n", json_object_get_string(v));
+		printf("signature:   %s\n",
+		       CLI_SAFE(json_object_get_string(v)));
 	if (json_object_object_get_ex(rep, "oops", &v) && v)
-		printf("oops:        %s\n", json_object_get_string(v));
+		printf("oops:        %s\n",
+		       CLI_SAFE(json_object_get_string(v)));
 	if (json_object_object_get_ex(rep, "task", &v) && v) {
 		struct json_object *c = NULL, *pid = NULL;
 
 		json_object_object_get_ex(v, "command", &c);
 		json_object_object_get_ex(v, "pid", &pid);
 		if (c)
-			printf("task:        %s (pid %s)\n", json_object_get_string(c),
-			       pid ? json_object_get_string(pid) : "?");
+			printf("task:        %s (pid %s)\n",
+			       CLI_SAFE(json_object_get_string(c)),
+			       CLI_SAFE(pid ? json_object_get_string(pid) :
+					      "?"));
 	}
 	if (json_object_object_get_ex(rep, "taint", &v) && v)
-		printf("taint:       %s\n", json_object_get_string(v));
+		printf("taint:       %s\n",
+		       CLI_SAFE(json_object_get_string(v)));
 	if (json_object_object_get_ex(rep, "backtrace", &v) && v &&
 	    json_object_is_type(v, json_type_array)) {
 		size_t len = json_object_array_length(v);
 
 		for (size_t k = 0; k < len && k < 8; k++)
 			printf("%-12s %s\n", k ? "" : "backtrace:",
-			       json_object_get_string(json_object_array_get_idx(v, k)));
+			       CLI_SAFE(json_object_get_string(
+				       json_object_array_get_idx(v, k))));
 	}
 }
 
@@ -639,7 +648,8 @@ static void info_text(const struct info *in)
 	printf("id:          %s\n", in->id);
 	printf("directory:   %s\n", in->dir);
 	printf("crash time:  %s\n", in->when);
-	printf("kernel:      %s\n", d->release[0] ? d->release : "unknown");
+	printf("kernel:      %s\n",
+	       CLI_SAFE(d->release[0] ? d->release : "unknown"));
 	if (d->has_vmcore)
 		printf("state:       complete: vmcore of %s\n",
 		       format_bytes(d->vmcore_bytes, size, sizeof(size)));
@@ -647,13 +657,13 @@ static void info_text(const struct info *in)
 		printf("state:       complete, dmesg only: no vmcore, by configuration (dump_level = dmesg saved the kernel log alone)\n");
 	else
 		printf("state:       %s%s%s\n", cli_dump_state(d),
-		       d->error[0] ? ": " : "", d->error);
+		       d->error[0] ? ": " : "", CLI_SAFE(d->error));
 	if (d->panic[0])
-		printf("panic:       %s\n", d->panic);
+		printf("panic:       %s\n", CLI_SAFE(d->panic));
 	if (in->rep)
 		info_report(in->rep);
 	if (in->mods[0])
-		printf("modules:     %s\n", in->mods);
+		printf("modules:     %s\n", CLI_SAFE(in->mods));
 	print_capture_extras(in->hooks, in->extra);
 	info_files(in->dir);
 	if (!in->rep)

@@ -65,7 +65,7 @@ has "--json: which commands take it" "$t/err" "--json is for status, show, list 
 # typos answered with ours.
 expect "an option the command does not take" 2 -- "$kf" list --force
 has "refused: the command and the option" "$t/err" "kdump-file: error: 'list' does not take --force"
-has "refused: which command takes it" "$t/err" "--force is for import"
+has "refused: which command takes it" "$t/err" "--force is for setup and import"
 expect "a short option the command does not take" 2 -- "$kf" status -y
 has "refused: -y by its long name" "$t/err" "'status' does not take --yes; --yes is for test"
 expect "list --help" 0 -- "$kf" list --help
@@ -619,6 +619,69 @@ else
 		has "status: the size setup writes" "$t/out" "add crashkernel=${mb}M to the kernel command line"
 	fi
 fi
+# setup and a GRUB drop-in edited by hand: never replaced or removed
+# unawares.  /etc/default is a directory of the test's own, bound over the
+# machine's in a private mount namespace; a stand-in update-grub.
+# with_etc_default CMD...: CMD with $t/etc-default as /etc/default
+with_etc_default() {
+	# shellcheck disable=SC2016 # the script expands them, in the namespace
+	unshare -m --propagation private sh -c '
+		mount --bind "$1" /etc/default || exit 1
+		shift
+		exec "$@"' with_etc_default "$t/etc-default" "$@"
+}
+if [ -d /etc/default ] && unshare -m true 2>/dev/null; then
+	ed=$t/etc-default/grub.d/kdump-file.cfg
+	mkdir -p "$t/etc-default"
+	conf "path = $newdir" "$bz" "initramfs = $t/initrd.img"
+	gsetup=(with_etc_default env PATH="$t/grub:$PATH" "$kf" -c "$t/conf")
+	expect "setup, no drop-in yet" 0 -- "${gsetup[@]}" setup
+	has "setup: the drop-in written" "$ed" '# Written by "kdump-file setup"'
+	expect "setup again over its own drop-in" 0 -- "${gsetup[@]}" setup
+	has "setup again: already set up" "$t/out" "already set up: crashkernel="
+	# Its own drop-in of another size, as an earlier setup wrote it, is
+	# setup's to replace.
+	# shellcheck disable=SC2016 # the drop-in's text, for GRUB to expand
+	printf '%s\n' '# Written by "kdump-file setup"; "kdump-file setup --undo" removes it.' \
+		'# Memory reserved at boot for the capture kernel (kdump-file estimate).' \
+		'GRUB_CMDLINE_LINUX_DEFAULT="$GRUB_CMDLINE_LINUX_DEFAULT crashkernel=1M"' >"$ed"
+	expect "setup over its own earlier drop-in of another size" 0 -- "${gsetup[@]}" setup
+	if grep -q "crashkernel=1M" "$ed" || [ -e "$ed.bak" ]; then
+		fail "setup: its own drop-in not replaced, or kept as .bak"
+	else
+		pass "setup: its own drop-in replaced, no .bak"
+	fi
+	# A hand edit: a size of the administrator's own.
+	sed -i 's/crashkernel=[0-9]*M/crashkernel=256M/' "$ed"
+	cp "$ed" "$t/edited"
+	expect "setup over a hand-edited drop-in" 1 -- "${gsetup[@]}" setup
+	has "setup: the file named, not replaced" "$t/err" \
+		"/etc/default/grub.d/kdump-file.cfg was edited by hand since setup wrote it: setup does not replace it"
+	has "setup: what to do" "$t/err" "or add --force to replace it; it is then kept as /etc/default/grub.d/kdump-file.cfg.bak"
+	if cmp -s "$t/edited" "$ed"; then pass "setup: the hand edit kept"; else fail "setup: the hand edit replaced"; fi
+	expect "setup --dry-run over a hand-edited drop-in" 1 -- "${gsetup[@]}" setup --dry-run
+	has "setup --dry-run: would not replace it" "$t/err" "was edited by hand since setup wrote it"
+	expect "setup --undo over a hand-edited drop-in" 1 -- "${gsetup[@]}" setup --undo
+	has "setup --undo: the file named, not removed" "$t/err" "setup --undo does not remove it"
+	if cmp -s "$t/edited" "$ed"; then pass "setup --undo: the hand edit kept"; else fail "setup --undo: the hand edit removed"; fi
+	expect "setup --force over a hand-edited drop-in" 0 -- "${gsetup[@]}" setup --force
+	has "setup --force: the copy named" "$t/out" \
+		"kept the hand-edited /etc/default/grub.d/kdump-file.cfg as /etc/default/grub.d/kdump-file.cfg.bak"
+	if cmp -s "$t/edited" "$ed.bak"; then pass "setup --force: the hand edit in .bak"; else fail "setup --force: no .bak of the hand edit"; fi
+	has "setup --force: its own drop-in written" "$ed" '# Written by "kdump-file setup"'
+	# A line added is an edit too; --undo --force keeps it as .bak.
+	echo "GRUB_TIMEOUT=1" >>"$ed"
+	cp "$ed" "$t/edited"
+	expect "setup --undo over a line added" 1 -- "${gsetup[@]}" setup --undo
+	expect "setup --undo --force over a line added" 0 -- "${gsetup[@]}" setup --undo --force
+	if [ ! -e "$ed" ] && cmp -s "$t/edited" "$ed.bak"; then
+		pass "setup --undo --force: removed, kept as .bak"
+	else
+		fail "setup --undo --force: $(ls "$t/etc-default/grub.d")"
+	fi
+else
+	echo "skip setup over a hand-edited drop-in: no /etc/default or no mount namespace"
+fi
 # A kernel without kexec: what load says, and no hotplug advice.
 if [ ! -e /sys/kernel/kexec_crash_size ]; then
 	expect "status on a kernel without kexec" 3 -- "$kf" -c "$t/conf" status
@@ -1076,5 +1139,93 @@ else
 	fail "propagate: no key in $t/pssh"
 fi
 expect "--repin with another command" 2 -- "$kf" list --repin
+
+# Text that came from a crash reaches the terminal with every control
+# character shown escaped: a dump whose metadata, report, kernel log and
+# hook records hold ESC and OSC sequences, BEL, C1 controls (as UTF-8 and
+# as a raw byte) and a bidi override.  No byte a terminal acts on reaches
+# stdout or stderr of status, list and info, in text or JSON.
+# inert NAME FILE: FILE is UTF-8 without C0 (but tab and newline), DEL, C1
+# or the bidi embeddings and overrides
+inert() {
+	if perl -0777 -ne 'exit 1 if /[\x00-\x08\x0b-\x1f\x7f]/;
+		exit 1 unless utf8::decode($_);
+		exit 1 if /[\x{80}-\x{9f}\x{202a}-\x{202e}]/' "$2"; then
+		pass "$1"
+	else
+		fail "$1: a control character: $(od -c "$2" | grep -m3 -E '033|007|233|302 23')"
+	fi
+}
+hostile=$t/hostile
+mkdir -m 0700 "$hostile" "$hostile/2026-03-01-00:00:00"
+hd=$hostile/2026-03-01-00:00:00
+echo core >"$hd/vmcore"
+printf '%s\n' '{ "kernel_release": "6.1.0\u001b]0;owned\u0007", "crash_time": 1772323200,' \
+	'  "panic": "boom\u001b[2J\u001b[H\u009b31m", "complete": false, "error": "disk\u001b[1A gone",' \
+	'  "fallback_reason": "x\u001b[8m",' \
+	'  "hooks": [ { "phase": "pre\u001b[5m", "path": "/etc/kdump-file/\u001b]8;;http://x\u001b\\pre", "seconds": 1.0, "result": "exit 0\u0007" } ],' \
+	'  "extra_modules": [ { "name": "dummy\u001b[31m", "loaded": false, "error": "E\u001b[0m" } ] }' \
+	>"$hd/metadata.json"
+printf '{ "signature": "sig\\u001b[7m", "panic": "p\\u001b]2;t\\u0007", "oops": "o\\u001b[K",\n  "task": { "command": "ba\\u001b[3Dsh\\u202e", "pid": "4\\u001b[m2" }, "taint": "G\\u009b1m",\n  "backtrace": [ "fn\\u001bP1+q\\u001b\\\\", "raw\xc2\x9b" ] }\n' >"$hd/report.json"
+printf 'Modules linked in: evil\033]0;pwn\007 \233x\n' >"$hd/dmesg.txt"
+conf "path = $hostile" "$bz"
+hid=$("$kf" -c "$t/conf" --json list | jq -r '.dumps[0].id')
+for v in status list "info $hid"; do
+	for j in "" --json; do
+		# shellcheck disable=SC2086 # $v is the verb and its argument
+		expect "$v${j:+ $j}, a hostile dump" 0 3 -- "$kf" -c "$t/conf" $j $v
+		inert "$v${j:+ $j}: stdout holds no control character" "$t/out"
+		inert "$v${j:+ $j}: stderr holds no control character" "$t/err"
+	done
+done
+expect "info, a hostile dump" 0 -- "$kf" -c "$t/conf" info "$hid"
+has "info: the panic shown escaped" "$t/out" 'panic:       boom\x1b[2J\x1b[H\u009b31m'
+has "info: the task shown escaped" "$t/out" 'task:        ba\x1b[3Dsh\u202e (pid 4\x1b[m2)'
+has "info: the kernel log's modules shown escaped" "$t/out" 'evil\x1b]0;pwn\x07'
+expect "info --json, a hostile dump" 0 -- "$kf" -c "$t/conf" --json info "$hid"
+json "info --json: the data unchanged" \
+	'.panic == "boom\u001b[2J\u001b[H\u009b31m" and .report.task.command == "ba\u001b[3Dsh\u202e"'
+
+# A lost crash's failure record, read from pstore: its text shown escaped,
+# and a record planted with a far-future crash time never hides the real
+# one.  /var/lib is a directory of the test's own (armed marker, pstore
+# archive), bound over the machine's in a private mount namespace.
+# with_var_lib CMD...: CMD with $t/varlib as /var/lib
+with_var_lib() {
+	# shellcheck disable=SC2016 # the script expands them, in the namespace
+	unshare -m --propagation private sh -c '
+		mount --bind "$1" /var/lib || exit 1
+		shift
+		exec "$@"' with_var_lib "$t/varlib" "$@"
+}
+if unshare -m true 2>/dev/null; then
+	vl=$t/varlib
+	mkdir -p "$vl/kdump-file" "$vl/systemd/pstore/1772323400" "$t/lostdumps"
+	chmod 0700 "$t/lostdumps"
+	printf 'boot=01234567-89ab-cdef-0123-456789abcdef time=1772323200\n' >"$vl/kdump-file/armed"
+	printf '<3>[ 9.0] kdump-file-record: crash_time=1772323300; step=mounting the target; error=EIO; target=LABEL=x; modules=; mem_free_kib=2048; why=real\033[8m failure\n' \
+		>"$vl/systemd/pstore/1772323400/dmesg-efi-1"
+	printf '<3>[ 9.0] kdump-file-record: crash_time=4102444800; step=saving\033]0;pwned\007; error=; target=t; modules=; mem_free_kib=1; why=all fine\033[2J\n' \
+		>"$vl/systemd/pstore/1772323400/dmesg-efi-2"
+	conf "path = $t/lostdumps" "$bz"
+	expect "status, a lost crash and a planted record" 0 3 -- with_var_lib "$kf" -c "$t/conf" status
+	has "status: the real record wins" "$t/out" \
+		'LOST: the crash at 2026-03-01T00:01:40Z was not saved: the capture failed while mounting the target: real\x1b[8m failure (EIO)'
+	inert "status, a lost crash: stdout holds no control character" "$t/out"
+	rm "$vl/systemd/pstore/1772323400/dmesg-efi-1"
+	expect "status, only a planted record" 0 3 -- with_var_lib "$kf" -c "$t/conf" status
+	has "status: what the marker knows first" "$t/out" \
+		"LOST: boot 01234567-89ab-cdef-0123-456789abcdef (armed 2026-03-01T00:00:00Z) ended without a clean shutdown"
+	has "status: the planted record not trusted" "$t/out" \
+		"a failure record in pstore claims a crash at 2100-01-01T00:00:00Z, after this boot began: not trusted"
+	if grep -q "crash at 2100-01-01T00:00:00Z was not saved" "$t/out"; then
+		fail "status: the planted record taken as the crash: $(grep LOST "$t/out")"
+	else
+		pass "status: the planted record not taken as the crash"
+	fi
+	inert "status, a planted record: stdout holds no control character" "$t/out"
+else
+	echo "skip status with a lost crash: no mount namespace"
+fi
 
 summary

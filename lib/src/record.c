@@ -2,6 +2,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,8 @@
 #include <unistd.h>
 
 #include "record.h"
+#include "textfilter.h"
+#include "util.h"
 
 #define PANIC_TAG "Kernel panic - not syncing: "
 #define PSTORE_FILE_MAX (1024 * 1024)
@@ -75,6 +78,15 @@ static int field(const char *line, const char *key, bool last, char *buf,
 	return 0;
 }
 
+/* s (in a buffer of size bytes) through text_filter(), cut to fit. */
+static void filter_in_place(char *s, size_t size)
+{
+	char buf[1024];
+
+	(void)text_filter(s, buf, size < sizeof(buf) ? size : sizeof(buf));
+	memcpy(s, buf, strlen(buf) + 1);
+}
+
 int record_parse(const char *line, struct capture_record *ret)
 {
 	struct capture_record r = { .written = -1 };
@@ -103,6 +115,12 @@ int record_parse(const char *line, struct capture_record *ret)
 	    field(p, "modules", false, r.modules, sizeof(r.modules)) < 0 ||
 	    field(p, "why", true, r.why, sizeof(r.why)) < 0)
 		return -EINVAL;
+	/* Shown on root's terminal and in the journal: cut rather than fail. */
+	filter_in_place(r.step, sizeof(r.step));
+	filter_in_place(r.error, sizeof(r.error));
+	filter_in_place(r.target, sizeof(r.target));
+	filter_in_place(r.modules, sizeof(r.modules));
+	filter_in_place(r.why, sizeof(r.why));
 	*ret = r;
 	return 0;
 }
@@ -133,7 +151,7 @@ static int record_in_text(const char *text, struct capture_record *ret)
 		n = sizeof(ret->why) - 1;
 	memcpy(ret->why, p, n);
 	ret->why[n] = '\0';
-	clean(ret->why, sizeof(ret->why), ret->why);
+	filter_in_place(ret->why, sizeof(ret->why));
 	return 0;
 }
 
@@ -176,12 +194,18 @@ static bool better(const struct capture_record *a,
 	long long ta = a->crash_time >= 0 ? a->crash_time : a->written;
 	long long tb = b->crash_time >= 0 ? b->crash_time : b->written;
 
+	/*
+	 * A time from the future never hides a real record: else one line
+	 * planted in the kernel log with a far-future crash_time would.
+	 */
+	if (a->after_boot != b->after_boot)
+		return !a->after_boot;
 	/* Newer wins; at the same time the capture's own record wins. */
 	return ta > tb || (ta == tb && !a->panic && b->panic);
 }
 
 static void scan(int dfd, unsigned int depth, long long since,
-		 struct capture_record *best, bool *found)
+		 long long boot, struct capture_record *best, bool *found)
 {
 	struct dirent *de;
 	DIR *d;
@@ -203,7 +227,8 @@ static void scan(int dfd, unsigned int depth, long long since,
 					 O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 
 			if (sub >= 0)
-				scan(sub, depth - 1, since, best, found);
+				scan(sub, depth - 1, since, boot, best,
+				     found);
 			continue;
 		}
 		if (strncmp(de->d_name, "dmesg", 5) != 0)
@@ -212,6 +237,7 @@ static void scan(int dfd, unsigned int depth, long long since,
 			continue;
 		if (record_in_text(text, &r) == 0) {
 			r.written = mtime;
+			r.after_boot = r.crash_time > boot;
 			if ((r.crash_time >= 0 ? r.crash_time : r.written) >= since &&
 			    (!*found || better(&r, best))) {
 				*best = r;
@@ -223,18 +249,33 @@ static void scan(int dfd, unsigned int depth, long long since,
 	closedir(d);
 }
 
-int record_find(const char *const *dirs, long long since,
-		struct capture_record *ret)
+int record_find_at(const char *const *dirs, long long since, long long boot,
+		   struct capture_record *ret)
 {
+	struct capture_record best;
 	bool found = false;
 
 	for (; *dirs; dirs++) {
 		int fd = open(*dirs, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
 		if (fd >= 0)
-			scan(fd, 2, since, ret, &found);
+			scan(fd, 2, since, boot, &best, &found);
 	}
-	return found ? 0 : -ENOENT;
+	if (!found)
+		return -ENOENT;
+	*ret = best;
+	return 0;
+}
+
+int record_find(const char *const *dirs, long long since,
+		struct capture_record *ret)
+{
+	long long boot;
+
+	/* Without the boot's start, no time is known to be in the future. */
+	if (boot_time(&boot) < 0)
+		boot = LLONG_MAX;
+	return record_find_at(dirs, since, boot, ret);
 }
 
 static const char *hint(const struct capture_record *r)
@@ -267,6 +308,12 @@ int record_describe(const struct capture_record *r, char *buf, size_t size)
 				    when, r->why, hint(r)), size);
 	if (r->modules[0])
 		snprintf(mods, sizeof(mods), "; modules loaded: %s", r->modules);
+	if (r->after_boot)
+		return fit(snprintf(buf, size,
+				    "a failure record in pstore claims a crash at %s, after this boot began: not trusted (a line written to the kernel log can forge one, or the clock was wrong); it says the capture failed while %s: %s%s%s%s; check the files in /sys/fs/pstore and /var/lib/systemd/pstore",
+				    when, r->step, r->why,
+				    r->error[0] ? " (" : "", r->error,
+				    r->error[0] ? ")" : ""), size);
 	return fit(snprintf(buf, size,
 			    "the crash at %s was not saved: the capture failed while %s: %s%s%s%s%s; %llu MiB free in the capture kernel; %s",
 			    when, r->step, r->why, r->error[0] ? " (" : "",

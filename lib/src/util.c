@@ -246,6 +246,36 @@ int mkdir_p(const char *path, mode_t mode)
 	return 0;
 }
 
+int boot_time_from(const char *proc_stat, long long *ret)
+{
+	_cleanup_free_ char *text = NULL;
+	const char *p;
+	long long t;
+	char *end;
+	int r;
+
+	/* /proc/stat is 0 bytes by stat(): read to its end, bounded. */
+	r = read_file_max(proc_stat, &text, 1024 * 1024);
+	if (r < 0)
+		return r;
+	for (p = text; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		if (strncmp(p, "btime ", 6) == 0)
+			break;
+	if (!p)
+		return -ENOENT;
+	errno = 0;
+	t = strtoll(p + 6, &end, 10);
+	if (errno || end == p + 6 || (*end && *end != '\n') || t <= 0)
+		return -EINVAL;
+	*ret = t;
+	return 0;
+}
+
+int boot_time(long long *ret)
+{
+	return boot_time_from("/proc/stat", ret);
+}
+
 unsigned long long now_ms(void)
 {
 	struct timespec ts;

@@ -80,6 +80,12 @@ int write_file_atomic(const char *path, const char *data, size_t len,
 int write_file_atomic_at(int dirfd, const char *name, const char *data,
 			 size_t len, mode_t mode);
 int mkdir_p(const char *path, mode_t mode);
+/*
+ * When the running boot began, in seconds since the epoch: the kernel's
+ * btime (/proc/stat, fs/proc/stat.c), by the wall clock of now.
+ */
+int boot_time(long long *ret);
+int boot_time_from(const char *proc_stat, long long *ret);
 /* Monotonic time in milliseconds. */
 unsigned long long now_ms(void);
 /*

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -187,8 +188,65 @@ static void test_children(void)
 	CHECK(r.status == 4 && !r.timed_out);
 	CHECK(t < 2500);
 	child = test_read_pid(dir, "child3");
+	CHECK(child > 0 && test_pid_gone(child));
 	if (child > 0)
 		(void)kill(child, SIGKILL);
+}
+
+/*
+ * A daemon's way out: setsid() leaves the hook's process group and
+ * session, a double fork leaves its parent.  What is left is nobody's
+ * child but ours (the subreaper), and still goes at the time limit.
+ */
+static void test_daemon_escapes(void)
+{
+	char body[512];
+	unsigned long long t;
+	struct hook_result r;
+	struct output o;
+	pid_t pid;
+	int sr = -1;
+
+	snprintf(body, sizeof(body),
+		 "setsid sh -c 'sleep 100 & echo $! >%s/daemon; exit 0' &\n"
+		 "while [ ! -s %s/daemon ]; do sleep 0.01; done\n"
+		 "echo started; exec sleep 100", dir, dir);
+	t = now_ms();
+	CHECK(run(script("daemon", body), 1000, &o, &r) == 0);
+	t = now_ms() - t;
+	CHECK(r.timed_out && t < 3500);
+	CHECK(strcmp(o.text, "started\n") == 0);
+	pid = test_read_pid(dir, "daemon");
+	CHECK(pid > 0 && test_pid_gone(pid));
+	if (pid > 0)
+		(void)kill(pid, SIGKILL);
+	/* Not a subreaper before: not one after. */
+	CHECK(prctl(PR_GET_CHILD_SUBREAPER, &sr) == 0 && sr == 0);
+
+	/* A caller that was a subreaper already stays one. */
+	CHECK(prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0);
+	(void)unlink(strcat(strcpy((char[256]){ 0 }, dir), "/daemon"));
+	CHECK(run(script("daemon", body), 1000, &o, &r) == 0);
+	CHECK(r.timed_out);
+	pid = test_read_pid(dir, "daemon");
+	CHECK(pid > 0 && test_pid_gone(pid));
+	if (pid > 0)
+		(void)kill(pid, SIGKILL);
+	CHECK(prctl(PR_GET_CHILD_SUBREAPER, &sr) == 0 && sr == 1);
+	CHECK(prctl(PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0) == 0);
+
+	/* Exiting at once does not leave the daemon behind either. */
+	(void)unlink(strcat(strcpy((char[256]){ 0 }, dir), "/daemon"));
+	snprintf(body, sizeof(body),
+		 "setsid sh -c 'sleep 100 & echo $! >%s/daemon; exit 0' &\n"
+		 "while [ ! -s %s/daemon ]; do sleep 0.01; done; exit 0",
+		 dir, dir);
+	CHECK(run(script("daemon2", body), 5000, &o, &r) == 0);
+	CHECK(r.status == 0 && !r.timed_out);
+	pid = test_read_pid(dir, "daemon");
+	CHECK(pid > 0 && test_pid_gone(pid));
+	if (pid > 0)
+		(void)kill(pid, SIGKILL);
 }
 
 int main(void)
@@ -203,6 +261,7 @@ int main(void)
 	test_env();
 	test_timeout();
 	test_children();
+	test_daemon_escapes();
 	if (test_rm_rf(dir) < 0)
 		fprintf(stderr, "cannot remove %s\n", dir);
 	return tests_done();

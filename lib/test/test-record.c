@@ -159,9 +159,73 @@ static void test_find(void)
 	}
 }
 
+/* No byte of s is a control character a terminal acts on. */
+static bool inert(const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		if (*p < 0x20 || *p == 0x7f || (*p >= 0x80 && *p <= 0x9f))
+			return false;
+	return true;
+}
+
+static void test_parse_escapes(void)
+{
+	struct capture_record p;
+	char text[1400];
+
+	/* What reaches the kernel log may look like a record and hold ESC. */
+	CHECK(record_parse(RECORD_TAG "crash_time=1; step=saving\x1b]0;owned\x07 the vmcore; error=E\x1b[2J; target=\xc2\x9b" "31m; modules=a\x1b[8m; mem_free_kib=1; why=disk \x1b[1A\x1b[2Kgone\x9b", &p) == 0);
+	CHECK(strcmp(p.step, "saving\\x1b]0;owned\\x07 the vmcore") == 0);
+	CHECK(strcmp(p.error, "E\\x1b[2J") == 0);
+	CHECK(strcmp(p.target, "\\u009b31m") == 0);
+	CHECK(strcmp(p.modules, "a\\x1b[8m") == 0);
+	CHECK(strcmp(p.why, "disk \\x1b[1A\\x1b[2Kgone\\x9b") == 0);
+	CHECK(inert(p.step) && inert(p.error) && inert(p.target) &&
+	      inert(p.modules) && inert(p.why));
+	CHECK(record_describe(&p, text, sizeof(text)) == 0 && inert(text));
+}
+
+/* A record planted with a crash time after this boot began. */
+static void test_future(void)
+{
+	char pdir[] = "/tmp/test-record-future.XXXXXX";
+	struct capture_record r = sample(), f;
+	char line[1024], text[1400];
+	const char *d1[] = { pdir, NULL };
+
+	if (!mkdtemp(pdir))
+		abort();
+	CHECK(record_format(&r, line, sizeof(line)) == 0);
+	snprintf(text, sizeof(text), "<3>[ 31.0] %s\n", line);
+	test_put(pdir, "dmesg-efi-1", text);
+	/* 2100-01-01: after any boot this test runs in. */
+	r.crash_time = 4102444800;
+	snprintf(r.why, sizeof(r.why), "nothing to see");
+	CHECK(record_format(&r, line, sizeof(line)) == 0);
+	snprintf(text, sizeof(text), "<3>[ 31.0] %s\n", line);
+	test_put(pdir, "dmesg-efi-2", text);
+	/* The real record wins, whatever the planted one claims. */
+	CHECK(record_find(d1, 0, &f) == 0);
+	CHECK(f.crash_time == 1764859000 && !f.after_boot);
+	CHECK(record_find_at(d1, 0, 1764860000, &f) == 0);
+	CHECK(f.crash_time == 1764859000 && !f.after_boot);
+	/* Alone, it is returned marked, and said so. */
+	CHECK(record_find_at(d1, 0, 1764858000, &f) == 0);
+	CHECK(f.after_boot);
+	CHECK(record_describe(&f, text, sizeof(text)) == 0);
+	CHECK(strstr(text, "after this boot began: not trusted") != NULL);
+	CHECK(strstr(text, "was not saved") == NULL);
+	/* At the boot's own second it is not in the future. */
+	CHECK(record_find_at(d1, 0, 4102444800, &f) == 0 && !f.after_boot);
+	CHECK(f.crash_time == 4102444800);
+	CHECK(test_rm_rf(pdir) == 0);
+}
+
 int main(void)
 {
 	test_format_parse();
 	test_find();
+	test_parse_escapes();
+	test_future();
 	return tests_done();
 }

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "tests.h"
@@ -124,6 +125,21 @@ static void test_cleanup(void)
 	close(fd_seen);
 }
 
+static void test_boot_time(void)
+{
+	long long t = 0, now = time(NULL);
+
+	CHECK(boot_time(&t) == 0 && t > 0 && t <= now);
+	test_put(dir, "stat", "cpu  1 2 3\nintr 5 6\nbtime 1764850000\nprocesses 9\n");
+	CHECK(boot_time_from(strcat(strcpy((char[256]){ 0 }, dir), "/stat"), &t) == 0);
+	CHECK(t == 1764850000);
+	test_put(dir, "stat", "cpu  1 2 3\nxbtime 5\n");
+	CHECK(boot_time_from(strcat(strcpy((char[256]){ 0 }, dir), "/stat"), &t) == -ENOENT);
+	test_put(dir, "stat", "btime x\n");
+	CHECK(boot_time_from(strcat(strcpy((char[256]){ 0 }, dir), "/stat"), &t) == -EINVAL);
+	CHECK(t == 1764850000);
+}
+
 int main(void)
 {
 	if (!mkdtemp(dir)) {
@@ -133,6 +149,7 @@ int main(void)
 	test_read_file_max();
 	test_write_file_atomic();
 	test_cleanup();
+	test_boot_time();
 	if (test_rm_rf(dir) < 0)
 		fprintf(stderr, "cannot remove %s\n", dir);
 	return tests_done();
