@@ -155,7 +155,7 @@ int safe_open(const char *path, unsigned int flags,
 	if (path[0] == '/') {
 		if (fstat(cur, &st) < 0)
 			return fail(ret_bad, where, -errno);
-		r = check("/", &st, is_last(rest), flags & SAFE_DIRECTORY,
+		r = check("/", &st, is_last(rest), want_dir,
 			  ret_bad);
 		if (r < 0)
 			return r;
@@ -225,7 +225,7 @@ int safe_open(const char *path, unsigned int flags,
 		cur = fd;
 		if (fstat(cur, &st) < 0)
 			return fail(ret_bad, where, -errno);
-		r = check(where, &st, last, flags & SAFE_DIRECTORY, ret_bad);
+		r = check(where, &st, last, want_dir, ret_bad);
 		if (r < 0)
 			return r;
 	}
@@ -234,7 +234,7 @@ int safe_open(const char *path, unsigned int flags,
 	/* "/a/b/.." and the like end on a directory checked as on the way. */
 	if (fstat(cur, &st) < 0)
 		return fail(ret_bad, where, -errno);
-	r = check(where, &st, true, flags & SAFE_DIRECTORY, ret_bad);
+	r = check(where, &st, true, want_dir, ret_bad);
 	if (r < 0)
 		return r;
 	if (want_dir && !S_ISDIR(st.st_mode))

@@ -45,8 +45,8 @@ struct safe_violation {
  * must be owned by root (or the effective user) and writable by nobody
  * else unless it is sticky (/tmp: nobody renames root's entries there);
  * every link on the way owned by root; the last component owned by root
- * and writable by nobody else (a sticky directory passes when
- * SAFE_DIRECTORY is not given).  The descriptor, close-on-exec and opened
+ * and writable by nobody else (a sticky directory passes when neither
+ * SAFE_DIRECTORY nor SAFE_CREATE is given).  The descriptor, close-on-exec and opened
  * O_NOFOLLOW (O_RDONLY, O_DIRECTORY for a directory), goes to *ret_fd.
  *
  * Returns 0; -EPERM with *ret_bad filled when something is not root's

@@ -160,6 +160,10 @@ static void test_create(void)
 	CHECK(safe_open(f, SAFE_CREATE, &bad, &fd) == -EPERM);
 	CHECK(strcmp(bad.path, p) == 0);
 	CHECK(access(f, F_OK) < 0 && errno == ENOENT);
+	/* An existing sticky directory is no dump store either. */
+	at(f, "sticky");
+	CHECK(safe_open(f, SAFE_CREATE, &bad, &fd) == -EPERM);
+	CHECK(bad.fault == SAFE_FAULT_WORLD_WRITABLE);
 	/* Through a link to a directory others may write: the same. */
 	at(p, "to-open");
 	CHECK(symlink("open", p) == 0);
