@@ -18,6 +18,7 @@
 #include "dump.h"
 #include "dumpdir.h"
 #include "modload.h"
+#include "safedir.h"
 #include "target.h"
 #include "util.h"
 
@@ -164,19 +165,13 @@ out:
  * One directory per crash, named by the time the capture began (UTC), in
  * cap->dir and cap->dir_fd (dump_dir_create()).
  */
-static int dump_dir_make(struct capture *cap)
+static int dump_dir_make(struct capture *cap, int bfd)
 {
 	char name[DUMP_NAME_MAX];
-	int bfd, r;
+	int r;
 
-	bfd = open(cap->base, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (bfd < 0) {
-		r = -errno;
-	} else {
-		r = dump_dir_create(bfd, time(NULL), 0700, name, sizeof(name),
-				    &cap->dir_fd);
-		close(bfd);
-	}
+	r = dump_dir_create(bfd, time(NULL), 0700, name, sizeof(name),
+			    &cap->dir_fd);
 	if (r < 0) {
 		capture_say(cap, "error: cannot create a dump directory in %s: %s",
 			    cap->base, strerror(-r));
@@ -190,8 +185,9 @@ static int dump_dir_make(struct capture *cap)
 int phase_dump_dir(struct capture *cap)
 {
 	const char *path = cap->conf.path;
-	char m[sizeof(cap->meta) + 1];
-	int r;
+	char m[sizeof(cap->meta) + 1], what[64];
+	struct safe_violation bad;
+	int bfd = -1, r;
 
 	umask(0077);
 	/* An NFS export: this machine's host dir in it (net.c). */
@@ -201,14 +197,39 @@ int phase_dump_dir(struct capture *cap)
 	else
 		snprintf(cap->base, sizeof(cap->base), "%s%s", cap->paths.mnt,
 			 strcmp(path, "/") ? path : "");
-	r = mkdir_p(cap->base, 0700);
+	/*
+	 * A local dump directory passes load's check (dump_base_check()) on
+	 * the same filesystem: checked again here, on the descriptor the
+	 * dump directory is made below, in case the way to it changed since.
+	 * An NFS export's directories belong to whom the server maps root
+	 * to; load checked that export its own way (net_dir_check()).
+	 */
+	if (cap->conf.net == CONF_NET_NFS) {
+		r = mkdir_p(cap->base, 0700);
+		if (r == 0) {
+			bfd = open(cap->base, O_RDONLY | O_DIRECTORY |
+						      O_CLOEXEC);
+			if (bfd < 0)
+				r = -errno;
+		}
+	} else {
+		r = safe_open(cap->base, SAFE_CREATE | SAFE_LEAF_NOLINK, &bad,
+			      &bfd);
+	}
+	if (r == -EPERM) {
+		capture_say(cap, "error: refusing to save to %s: %s is %s, and a dump directory must be root's alone",
+			    cap->base, bad.path,
+			    safe_fault_text(&bad, what, sizeof(what)));
+		return r;
+	}
 	if (r < 0) {
 		capture_say(cap, "error: cannot create %s: %s", cap->base,
 			    strerror(-r));
 		return r;
 	}
 	capture_retention(cap, cap->base, cap->conf.keep);
-	r = dump_dir_make(cap);
+	r = dump_dir_make(cap, bfd);
+	close(bfd);
 	if (r < 0)
 		return r;
 	snprintf(cap->dmesg, sizeof(cap->dmesg), "%s/" DUMP_DMESG, cap->dir);

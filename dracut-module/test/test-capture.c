@@ -1441,6 +1441,30 @@ static void test_ssh_argv(void)
 	net_teardown(&cap);
 }
 
+/*
+ * A directory above the dump directory that is a link, on the target, to
+ * a directory others may write: the capture checks where it leads, as
+ * load does, and writes nothing there.
+ */
+static void test_unsafe_dir(void)
+{
+	char open_dir[PATH_MAX + 8], link[PATH_MAX + 8], p[PATH_MAX + 16];
+	struct capture cap;
+
+	setup(&cap, "path = /crash/dumps\ntarget = LABEL=dumps\n"
+		    "capture_timeout = 600\nfailure_action = halt\n");
+	snprintf(open_dir, sizeof(open_dir), "%s/open", T);
+	CHECK(mkdir(open_dir, 0700) == 0 && chmod(open_dir, 0777) == 0);
+	snprintf(link, sizeof(link), "%s/crash", p_mnt);
+	CHECK(symlink(open_dir, link) == 0);
+	CHECK(capture_run(&cap, host_phases) == -EPERM);
+	CHECK(log_has("error: refusing to save to"));
+	CHECK(log_has("world-writable (mode 0777)"));
+	snprintf(p, sizeof(p), "%s/dumps", open_dir);
+	CHECK(access(p, F_OK) < 0 && errno == ENOENT);
+	teardown(&cap);
+}
+
 int main(void)
 {
 	/* The deadline process ends before the capture's last steps. */
@@ -1466,5 +1490,6 @@ int main(void)
 	test_ssh();
 	test_ssh_argv();
 	test_fallback();
+	test_unsafe_dir();
 	return tests_done();
 }

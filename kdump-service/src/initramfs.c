@@ -14,6 +14,7 @@
 
 #include "initramfs.h"
 #include "process.h"
+#include "safedir.h"
 #include "util.h"
 
 static int add(char *buf, size_t size, size_t *pos, const char *fmt, ...)
@@ -752,73 +753,36 @@ out:
 	return r;
 }
 
-static int check_node(const char *path, struct input_violation *ret)
-{
-	struct stat st;
-	int fault = 0;
-
-	if (stat(path, &st) < 0)
-		return -errno;
-	if (st.st_uid != 0)
-		fault = INPUT_FOREIGN_OWNER;
-	else if (S_ISDIR(st.st_mode) && (st.st_mode & S_ISVTX))
-		fault = 0;	/* /tmp: nobody renames root's entries */
-	else if (st.st_mode & S_IWOTH)
-		fault = INPUT_WORLD_WRITABLE;
-	else if (st.st_mode & S_IWGRP)
-		fault = INPUT_GROUP_WRITABLE;
-	if (!fault)
-		return 0;
-	snprintf(ret->path, sizeof(ret->path), "%s", path);
-	ret->fault = fault;
-	ret->uid = st.st_uid;
-	return -EPERM;
-}
-
-/* path, then each directory above it up to /. */
-static int check_chain(const char *path, struct input_violation *ret)
-{
-	char buf[PATH_MAX];
-	int r;
-
-	if (snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf))
-		return -ENAMETOOLONG;
-	for (;;) {
-		char *slash;
-
-		r = check_node(buf, ret);
-		if (r < 0)
-			return r;
-		if (strcmp(buf, "/") == 0)
-			return 0;
-		slash = strrchr(buf, '/');
-		if (!slash)
-			return 0; /* relative: as far as it goes */
-		if (slash == buf)
-			slash[1] = '\0';
-		else
-			*slash = '\0';
-	}
-}
-
+/*
+ * Each path opened as safe_open() opens it (a link's owner and target
+ * checked, every directory on the way to what it leads to checked), the
+ * violation given the names of the input checks.
+ */
 int paths_check_root_only(const char *const *paths, size_t n,
 			  struct input_violation *ret)
 {
 	for (size_t i = 0; i < n; i++) {
-		char real[PATH_MAX];
-		int r;
+		struct safe_violation bad;
+		int fd, r;
 
-		r = check_chain(paths[i], ret);
+		r = safe_open(paths[i], SAFE_PATH_ONLY, &bad, &fd);
+		if (r == 0) {
+			close(fd);
+			continue;
+		}
 		if (r == -ENOENT)
 			continue;
-		if (r == 0 && realpath(paths[i], real) && strcmp(real, paths[i]))
-			r = check_chain(real, ret);
-		if (r == -EPERM)
+		snprintf(ret->path, sizeof(ret->path), "%s",
+			 r == -EPERM ? bad.path : paths[i]);
+		if (r != -EPERM)
 			return r;
-		if (r < 0 && r != -ENOENT) {
-			snprintf(ret->path, sizeof(ret->path), "%s", paths[i]);
-			return r;
-		}
+		ret->uid = bad.uid;
+		ret->fault = bad.fault == SAFE_FAULT_WORLD_WRITABLE ?
+				     INPUT_WORLD_WRITABLE :
+			     bad.fault == SAFE_FAULT_GROUP_WRITABLE ?
+				     INPUT_GROUP_WRITABLE :
+				     INPUT_FOREIGN_OWNER;
+		return r;
 	}
 	return 0;
 }

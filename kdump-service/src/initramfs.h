@@ -101,7 +101,9 @@ struct input_violation {
 /*
  * Check that each of paths, each directory above it up to /, and (for a
  * path through a symbolic link) the same for the file it resolves to, is
- * owned by root and neither group- nor world-writable.  A path that does not
+ * owned by root and neither group- nor world-writable, and that every link
+ * on the way is root's (safe_open(): someone else's link in a sticky
+ * directory is theirs to point elsewhere).  A path that does not
  * exist is skipped.  Returns 0 when all pass; -EPERM with ret filled for the
  * first that does not (the file before its directories); another negative
  * errno, with ret->path naming what could not be examined, otherwise.

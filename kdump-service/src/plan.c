@@ -25,6 +25,7 @@
 #include "initramfs.h"
 #include "plan.h"
 #include "rawdump.h"
+#include "safedir.h"
 #include "target.h"
 #include "target-mount.h"
 #include "util.h"
@@ -786,6 +787,22 @@ static int plan_target_dir(struct plan *p, bool create)
 	return plan_chain(p, fs.devno, fs.fstype, fs.devnode);
 }
 
+/*
+ * A dump directory made when missing as recover and the capture make it:
+ * never below a directory others may write (safe_open()); -EPERM is left
+ * for plan_check_dump_base() to explain.
+ */
+static int make_dump_dir(const char *dir)
+{
+	struct safe_violation bad;
+	int fd, r;
+
+	r = safe_open(dir, SAFE_CREATE, &bad, &fd);
+	if (r == 0)
+		close(fd);
+	return r;
+}
+
 /* A target device or raw dump device the configuration names. */
 static int plan_target_device(struct plan *p, bool create)
 {
@@ -794,10 +811,20 @@ static int plan_target_device(struct plan *p, bool create)
 	struct stat st;
 	int r;
 
-	/* recover brings a raw device's dumps into path. */
+	/*
+	 * recover brings a raw device's dumps into path: load makes it now,
+	 * root's alone, so that nobody else can make it first, and refuses
+	 * one that is not root's alone.
+	 */
 	if (p->conf.raw[0]) {
+		r = create ? make_dump_dir(p->conf.path) : 0;
+		if (r < 0 && r != -EPERM) {
+			plan_error(p, "cannot create dump directory '%s', where 'kdump-file recover' brings the dumps of raw dump device %s: %s",
+				   p->conf.path, p->conf.raw, strerror(-r));
+			return r;
+		}
 		r = check_dump_base(p, p->conf.path);
-		if (r < 0 && r != -ENOENT)
+		if (r < 0 && (r != -ENOENT || create))
 			return r;
 		p->error[0] = '\0';
 	}

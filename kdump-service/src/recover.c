@@ -8,7 +8,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -60,17 +59,23 @@ static int recover_dmesg(int fd, const struct raw_header *h, int dirfd)
  * (the device, from the vmcore's offset) and writes DUMP_VMCORE_INCOMPLETE,
  * committed when makedumpfile succeeded.  Its output goes to our stderr,
  * with the messages.  Why it failed goes to out->vmcore_why.
+ *
+ * makedumpfile creates its output O_CREAT | O_EXCL (an existing name, a
+ * link included, is refused) and takes no descriptor for it, so it runs
+ * in the dump directory, entered through our descriptor of it
+ * (/proc/self/fd/N: the object checked, not a name resolved again), and
+ * is given the bare name.
  */
-static int recover_vmcore(int fd, struct recover_outcome *out,
-			  const char *dir, int dirfd)
+static int recover_vmcore(int fd, struct recover_outcome *out, int dirfd)
 {
 	struct process_opts o = PROCESS_OPTS_INIT;
 	struct process_result res;
-	char inc[PATH_MAX + DUMP_NAME_MAX + 32], how[64];
-	char *const argv[] = { "makedumpfile", "-R", inc, NULL };
+	char cwd[64], how[64];
+	char *const argv[] = { "makedumpfile", "-R", DUMP_VMCORE_INCOMPLETE,
+			       NULL };
 	int r;
 
-	snprintf(inc, sizeof(inc), "%s/%s", dir, DUMP_VMCORE_INCOMPLETE);
+	snprintf(cwd, sizeof(cwd), "/proc/self/fd/%d", dirfd);
 	if (lseek(fd, (off_t)out->header.vmcore_off, SEEK_SET) < 0) {
 		r = -errno;
 		snprintf(out->vmcore_why, sizeof(out->vmcore_why),
@@ -79,6 +84,7 @@ static int recover_vmcore(int fd, struct recover_outcome *out,
 	}
 	o.stdin_fd = fd;
 	o.stdout_fd = STDERR_FILENO;
+	o.cwd = cwd;
 	r = process_run(argv, &o, &res);
 	if (r < 0) {
 		snprintf(out->vmcore_why, sizeof(out->vmcore_why),
@@ -159,7 +165,7 @@ int recover_dump(int fd, unsigned long long dev_size, const char *raw,
 		 const char *dev, const char *base,
 		 struct recover_outcome *out)
 {
-	char hbuf[RAW_HEADER_SIZE], dir[PATH_MAX + DUMP_NAME_MAX];
+	char hbuf[RAW_HEADER_SIZE];
 	struct raw_header *h = &out->header;
 	_cleanup_close_ int basefd = -1, dirfd = -1;
 	int r;
@@ -175,22 +181,22 @@ int recover_dump(int fd, unsigned long long dev_size, const char *raw,
 		return out->header_error = r;
 	out->complete = h->state == RAW_COMPLETE;
 
-	r = mkdir_p(base, 0700);
-	if (r == 0) {
-		basefd = open(base, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (basefd < 0)
-			r = -errno;
-	}
+	/*
+	 * The dump directory's own check, before anything is made or
+	 * written below it: the report unit runs recover before any load has
+	 * looked at path.
+	 */
+	r = safe_open(base, SAFE_CREATE | SAFE_LEAF_NOLINK, &out->dir_bad,
+		      &basefd);
 	if (r == 0)
 		r = dump_dir_create(basefd, h->time, 0700, out->name,
 				    sizeof(out->name), &dirfd);
 	if (r < 0)
 		return out->dir_error = r;
-	snprintf(dir, sizeof(dir), "%s/%s", base, out->name);
 
 	out->dmesg_error = recover_dmesg(fd, h, dirfd);
 	if (out->complete)
-		out->vmcore_error = recover_vmcore(fd, out, dir, dirfd);
+		out->vmcore_error = recover_vmcore(fd, out, dirfd);
 	out->metadata_error =
 		recover_metadata(h, out->complete && !out->vmcore_error,
 				 out->vmcore_why, raw, dev, dirfd);

@@ -12,6 +12,7 @@
 
 #include "dumpdir.h"
 #include "rawdump.h"
+#include "safedir.h"
 
 /*
  * What recover_dump() did, filled in whatever it returns: each step's
@@ -28,6 +29,8 @@ struct recover_outcome {
 	bool header_read;
 	int header_error;
 	int dir_error;
+	/* For a dir_error of -EPERM: what about base is not root's alone. */
+	struct safe_violation dir_bad;
 	int dmesg_error;
 	int vmcore_error;
 	/* Why the vmcore was not recovered: "makedumpfile -R: exit 1". */
@@ -41,7 +44,9 @@ struct recover_outcome {
 /*
  * Recover the dump on the raw dump device fd (dev_size bytes; dev is its
  * node, raw the configuration's name for it) into a new dump directory
- * below the directory base: the dmesg, the vmcore unflattened by
+ * below the directory base, made when missing and checked first as every
+ * dump directory is (safe_open(): root's alone, through links too; -EPERM
+ * with dir_bad filled, nothing written): the dmesg, the vmcore unflattened by
  * "makedumpfile -R" (from PATH) when the capture finished, and
  * metadata.json.  The header is marked recovered once the dmesg and the
  * vmcore are; a vmcore that could not be recovered stays on the device for

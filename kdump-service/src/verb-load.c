@@ -23,6 +23,7 @@
 #include "netcheck.h"
 #include "panicon.h"
 #include "record.h"
+#include "safedir.h"
 #include "state.h"
 #include "util.h"
 
@@ -438,9 +439,11 @@ static void say_loaded_now(bool restored)
 
 static void previous_open(struct previous *prev)
 {
-	char text[sizeof(prev->s) + 64];
+	char text[sizeof(prev->s) + 64], what[64];
 	unsigned long long loaded = 0;
+	struct safe_violation bad;
 	const char *path = NULL;
+	int r;
 
 	prev->known = false;
 	prev->kfd = prev->ifd = -1;
@@ -450,18 +453,22 @@ static void previous_open(struct previous *prev)
 	    loaded_parse(text, &prev->s) < 0)
 		return;
 	prev->known = true;
-	prev->kfd = open(prev->s.kernel, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-	if (prev->kfd < 0)
+	/* Loaded again only as load would load it: checked on the fd. */
+	r = safe_open(prev->s.kernel, 0, &bad, &prev->kfd);
+	if (r < 0)
 		path = prev->s.kernel;
 	else if (prev->s.initramfs[0]) {
-		prev->ifd = open(prev->s.initramfs,
-				 O_RDONLY | O_CLOEXEC | O_NOCTTY);
-		if (prev->ifd < 0)
+		r = safe_open(prev->s.initramfs, 0, &bad, &prev->ifd);
+		if (r < 0)
 			path = prev->s.initramfs;
 	}
-	if (path)
+	if (path && r == -EPERM)
 		snprintf(prev->open_error, sizeof(prev->open_error),
-			 "cannot open '%s': %s", path, strerror(errno));
+			 "'%s' is %s", bad.path,
+			 safe_fault_text(&bad, what, sizeof(what)));
+	else if (path)
+		snprintf(prev->open_error, sizeof(prev->open_error),
+			 "cannot open '%s': %s", path, strerror(-r));
 }
 
 static void previous_close(struct previous *prev)
@@ -536,11 +543,47 @@ static int read_reservation(unsigned long long *ret)
 }
 
 /* The capture kernel, opened and checked as kexec_file_load would. */
+/*
+ * The capture kernel or initramfs, opened as it is checked to be root's
+ * alone (safe_open(): every directory, link and the file itself), so
+ * that the descriptor given to kexec_file_load is the object checked, not
+ * one found again by its name.
+ */
+static int open_boot_file(const char *what, const char *path, int *ret_fd)
+{
+	struct safe_violation bad;
+	char text[64];
+	struct stat st;
+	int fd, r;
+
+	r = safe_open(path, 0, &bad, &fd);
+	if (r == -EPERM) {
+		log_error("refusing to load %s '%s': '%s' is %s, and what the capture kernel boots must be root's alone (chown root and chmod go-w '%s')",
+			  what, path, bad.path,
+			  safe_fault_text(&bad, text, sizeof(text)), bad.path);
+		return r;
+	}
+	if (r < 0) {
+		log_error("cannot open %s '%s': %s%s%s%s", what, path,
+			  strerror(-r), r == -ENOENT ? " (set it in " : "",
+			  r == -ENOENT ? arg_config : "",
+			  r == -ENOENT ? ")" : "");
+		return r;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size == 0) {
+		log_error("%s '%s' is not a non-empty regular file", what, path);
+		close(fd);
+		return -EINVAL;
+	}
+	*ret_fd = fd;
+	return 0;
+}
+
 static int open_capture_kernel(const struct plan *p, int *ret_fd)
 {
 	int fd, r;
 
-	r = open_regular("capture kernel", p->kernel, &fd);
+	r = open_boot_file("capture kernel", p->kernel, &fd);
 	if (r < 0)
 		return r;
 	r = kexec_check_bzimage(fd);
@@ -564,7 +607,7 @@ static int open_capture_initramfs(const struct plan *p, int *ret_fd)
 	struct initramfs_problem bad = { 0 };
 	int fd, r;
 
-	r = open_regular("capture initramfs", p->initramfs, &fd);
+	r = open_boot_file("capture initramfs", p->initramfs, &fd);
 	if (r < 0)
 		return r;
 	r = initramfs_verify(fd, &bad);

@@ -31,7 +31,14 @@ static void recover_say(const struct recover_outcome *o, const char *dev,
 	else if (o->header_error)
 		log_error("raw dump device %s has a damaged header (%s): nothing recovered",
 			  dev, strerror(-o->header_error));
-	if (o->dir_error)
+	if (o->dir_error == -EPERM) {
+		char what[64];
+
+		log_error("refusing to recover into %s: %s is %s, and a dump directory must be root's alone (chown root:root, chmod 0700, or set another 'path' in %s); the dump stays on %s",
+			  path, o->dir_bad.path,
+			  safe_fault_text(&o->dir_bad, what, sizeof(what)),
+			  arg_config, dev);
+	} else if (o->dir_error)
 		log_error("cannot create a dump directory below %s: %s (the dump stays on %s)",
 			  path, strerror(-o->dir_error), dev);
 	if (o->dmesg_error)

@@ -1228,4 +1228,25 @@ else
 	echo "skip status with a lost crash: no mount namespace"
 fi
 
+# The capture kernel through a link in a sticky directory: whose the link
+# is matters (its owner may point it elsewhere), and a link above the dump
+# directory is checked where it leads.
+if [ "$(id -u)" = 0 ]; then
+	mkdir -m 1777 "$t/sticky"
+	ln -s "$t/vmlinuz" "$t/sticky/vmlinuz"
+	chown -h 65534:65534 "$t/sticky/vmlinuz"
+	conf "kernel = $t/sticky/vmlinuz" "path = $dumps"
+	expect "kernel through another user's link" 1 -- "$kf" -c "$t/conf" show
+	has "another user's link: named, the owner" "$t/err" "'$t/sticky/vmlinuz' is owned by uid 65534"
+	rm "$t/sticky/vmlinuz"
+	mkdir -m 0777 "$t/open"
+	mkdir -m 0700 "$t/open/dumps"
+	ln -s "$t/open" "$t/via"
+	conf "$bz" "path = $t/via/dumps"
+	expect "path below a link to a directory others may write" 1 -- "$kf" -c "$t/conf" show
+	has "link above path: where it leads is named" "$t/err" "$t/open may be written by others than root (mode 0777)"
+else
+	echo "skip links to inputs and dump directories: not root"
+fi
+
 summary

@@ -535,9 +535,27 @@ static void test_root_only(void)
 	CHECK(chmod(sub, 0777) == 0);
 	CHECK(symlink(sub, link) == 0);
 	CHECK(paths_check_root_only(paths, 1, &v) == -EPERM);
-	CHECK(strcmp(v.path, link) == 0 && v.fault == INPUT_WORLD_WRITABLE);
+	CHECK(strcmp(v.path, sub) == 0 && v.fault == INPUT_WORLD_WRITABLE);
 	CHECK(chmod(sub, 01777) == 0);
 	CHECK(paths_check_root_only(paths, 1, &v) == 0);
+	/*
+	 * A link someone else owns, in that sticky directory, to root's
+	 * file: its owner may point it anywhere between check and use.
+	 */
+	{
+		char theirs[PATH_MAX + 16];
+
+		snprintf(theirs, sizeof(theirs), "%s/vmlinuz", sub);
+		CHECK(symlink(f1, theirs) == 0 && lchown(theirs, 1, 1) == 0);
+		paths[0] = theirs;
+		CHECK(paths_check_root_only(paths, 1, &v) == -EPERM);
+		CHECK(strcmp(v.path, theirs) == 0 &&
+		      v.fault == INPUT_FOREIGN_OWNER && v.uid == 1);
+		CHECK(lchown(theirs, 0, 0) == 0);
+		CHECK(paths_check_root_only(paths, 1, &v) == 0);
+		unlink(theirs);
+		paths[0] = link;
+	}
 	CHECK(chmod(sub, 0755) == 0);
 
 	unlink(link);

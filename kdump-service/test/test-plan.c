@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 
 #include "plan.h"
@@ -89,6 +90,43 @@ static void test_dump_base(void)
 	CHECK(plan_check_dump_base("/tmp", "/etc/t.conf", msg, sizeof(msg)) == -EPERM);
 	CHECK(strstr(msg, "dump directory /tmp is not safe") != NULL);
 	CHECK(strstr(msg, "set another 'path' in /etc/t.conf") != NULL);
+}
+
+/*
+ * A raw dump device's 'path', where recover writes: load (create) makes
+ * it root's alone, and refuses one others may write or could make first.
+ * The device itself is not attached: looked for in the capture.
+ */
+static void test_raw_path(void)
+{
+	struct plan_input in = { .config = "/etc/t.conf", .create = true };
+	char dir[] = "/tmp/test-plan-raw.XXXXXX", path[PATH_MAX];
+	struct kdump_conf c;
+	struct stat st;
+
+	if (!mkdtemp(dir))
+		return;
+	conf_init(&c);
+	snprintf(c.raw, sizeof(c.raw), "/dev/kdump-file-test-no-such-raw");
+	snprintf(c.path, sizeof(c.path), "%s/dumps", dir);
+	/* Missing: made, 0700. */
+	(void)plan_make(&p, &c, &in);
+	CHECK(stat(c.path, &st) == 0 && S_ISDIR(st.st_mode) &&
+	      (st.st_mode & 07777) == 0700);
+	CHECK(strstr(p.error, "is not safe") == NULL);
+	CHECK(rmdir(c.path) == 0);
+	/* Missing below a directory others may write: refused, not made. */
+	CHECK(chmod(dir, 0777) == 0);
+	CHECK(plan_make(&p, &c, &in) == -EPERM);
+	CHECK(strstr(p.error, "is not safe") && strstr(p.error, dir));
+	CHECK(access(c.path, F_OK) < 0);
+	/* Existing and writable by others: refused. */
+	CHECK(chmod(dir, 0700) == 0 && mkdir(c.path, 0700) == 0 &&
+	      chmod(c.path, 01777) == 0);
+	CHECK(plan_make(&p, &c, &in) == -EPERM);
+	CHECK(strstr(p.error, "dump directory") && strstr(p.error, "1777"));
+	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
+	CHECK(system(path) == 0);
 }
 
 /* A bzImage header load accepts, naming release when not NULL. */
@@ -209,6 +247,7 @@ int main(void)
 	test_violation_text();
 	test_initramfs_state();
 	test_dump_base();
+	test_raw_path();
 	test_check();
 	test_raw_identity_warn();
 	return tests_done();

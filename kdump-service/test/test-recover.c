@@ -171,12 +171,23 @@ static void test_vmcore(void)
 	struct recover_outcome o;
 	int fd;
 
-	put_makedumpfile("[ \"$1\" = -R ] && exec cat >\"$2\"");
+	/*
+	 * Run in the dump directory with a bare name: it makes the file
+	 * itself, as the real one does, O_EXCL (set -C).
+	 */
+	put_makedumpfile("[ \"$1\" = -R ] && [ \"$2\" = vmcore-incomplete ] && "
+			 "pwd -P > ../cwd && set -C && exec cat >\"$2\"");
 	fd = make_device(RAW_COMPLETE, 0);
 	CHECK(recover_dump(fd, DEV_SIZE, "/dev/raw", dev, base, &o) == 0);
 	CHECK(o.complete && !o.vmcore_error);
 	CHECK(dump_has(o.name, DUMP_VMCORE, VMCORE));
 	CHECK(dump_has(o.name, DUMP_DMESG, DMESG));
+	{
+		char want[PATH_MAX + 64];
+
+		snprintf(want, sizeof(want), "%s/%s\n", base, o.name);
+		CHECK(dump_has("", "cwd", want));
+	}
 	CHECK(metadata_of(o.name, &m));
 	CHECK(m.complete && m.error[0] == '\0');
 	CHECK(device_state(fd) == RAW_RECOVERED);
@@ -202,6 +213,113 @@ static void test_vmcore(void)
 	CHECK(test_rm_rf(base) == 0);
 }
 
+/*
+ * A dump directory others may write, or one reached through a link to
+ * such a directory: refused before anything is written, the dump kept on
+ * the device.  A link named like the dump in it, to a directory of
+ * root's, would otherwise receive the dmesg and metadata.json.
+ */
+static void test_unsafe_base(void)
+{
+	char victim[PATH_MAX + 16], link[PATH_MAX + 64], via[PATH_MAX + 16];
+	struct recover_outcome o;
+	int fd;
+
+	put_makedumpfile("exec cat >\"$2\"");
+	snprintf(victim, sizeof(victim), "%s/victim", tmp);
+	CHECK(mkdir(victim, 0700) == 0);
+	CHECK(mkdir(base, 0700) == 0 && chmod(base, 01777) == 0);
+	snprintf(link, sizeof(link), "%s/2026-12-03-10:01:48", base);
+	CHECK(symlink(victim, link) == 0);
+	fd = make_device(RAW_COMPLETE, 0);
+	CHECK(recover_dump(fd, DEV_SIZE, "/dev/raw", dev, base, &o) == -EPERM);
+	CHECK(o.dir_error == -EPERM &&
+	      o.dir_bad.fault == SAFE_FAULT_WORLD_WRITABLE &&
+	      strcmp(o.dir_bad.path, base) == 0);
+	CHECK(o.name[0] == '\0');
+	CHECK(device_state(fd) == RAW_COMPLETE);
+	snprintf(link, sizeof(link), "%s/%s", victim, DUMP_DMESG);
+	CHECK(access(link, F_OK) < 0);
+	snprintf(link, sizeof(link), "%s/%s", victim, DUMP_METADATA);
+	CHECK(access(link, F_OK) < 0);
+	snprintf(link, sizeof(link), "%s/%s", victim, DUMP_VMCORE);
+	CHECK(access(link, F_OK) < 0);
+	CHECK(test_rm_rf(base) == 0);
+
+	/* path below a link to a directory others may write: not made. */
+	CHECK(chmod(victim, 0777) == 0);
+	snprintf(via, sizeof(via), "%s/via", tmp);
+	CHECK(symlink(victim, via) == 0);
+	snprintf(link, sizeof(link), "%s/dumps", via);
+	CHECK(recover_dump(fd, DEV_SIZE, "/dev/raw", dev, link, &o) == -EPERM);
+	CHECK(strcmp(o.dir_bad.path, victim) == 0);
+	snprintf(link, sizeof(link), "%s/dumps", victim);
+	CHECK(access(link, F_OK) < 0);
+	CHECK(device_state(fd) == RAW_COMPLETE);
+	close(fd);
+	CHECK(unlink(via) == 0 && test_rm_rf(victim) == 0);
+}
+
+/* A 64-bit big-endian value, as the flattened format stores them. */
+static void be64(char *p, long long v)
+{
+	for (int i = 7; i >= 0; i--, v >>= 8)
+		p[i] = (char)(v & 0xff);
+}
+
+/*
+ * The real makedumpfile, when installed, on a small flattened stream
+ * (makedumpfile's makedumpfile_header and makedumpfile_data_header, a
+ * record at offset 0, the end marker): it makes its output in the dump
+ * directory it runs in, and nothing else.
+ */
+static void test_real_makedumpfile(void)
+{
+	static const char data[] = "memory of the crashed kernel\n";
+	struct raw_header h = { .state = RAW_COMPLETE, .time = TIME + 60,
+				.dmesg_off = 4096, .dmesg_len = strlen(DMESG),
+				.vmcore_off = 8192 };
+	static char img[8192 + 4096 + 16 + sizeof(data) + 16];
+	char *stream = img + 8192, *path = NULL;
+	struct recover_outcome o;
+	size_t n;
+	int fd;
+
+	if (access("/usr/sbin/makedumpfile", X_OK) < 0 &&
+	    access("/usr/bin/makedumpfile", X_OK) < 0)
+		return;
+	memset(img, 0, sizeof(img));
+	memcpy(stream, "makedumpfile", 12);
+	be64(stream + 16, 1);		/* type */
+	be64(stream + 24, 1);		/* version */
+	n = 4096;
+	be64(stream + n, 0);
+	be64(stream + n + 8, strlen(data));
+	memcpy(stream + n + 16, data, strlen(data));
+	n += 16 + strlen(data);
+	be64(stream + n, -1);
+	be64(stream + n + 8, -1);
+	n += 16;
+	h.vmcore_len = n;
+	strcpy(h.release, "6.1.0-test");
+	CHECK(raw_header_format(&h, img) == 0);
+	memcpy(img + 4096, DMESG, strlen(DMESG));
+	fd = open(dev, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	CHECK(fd >= 0 && write(fd, img, 8192 + n) == (ssize_t)(8192 + n));
+
+	path = strdup(getenv("PATH"));
+	CHECK(path && setenv("PATH", "/usr/sbin:/usr/bin:/sbin:/bin", 1) == 0);
+	CHECK(recover_dump(fd, DEV_SIZE, "/dev/raw", dev, base, &o) == 0);
+	CHECK(!o.vmcore_error && o.complete);
+	CHECK(dump_has(o.name, DUMP_VMCORE, data));
+	CHECK(!dump_exists(o.name, DUMP_VMCORE_INCOMPLETE));
+	CHECK(device_state(fd) == RAW_RECOVERED);
+	CHECK(path && setenv("PATH", path, 1) == 0);
+	free(path);
+	close(fd);
+	CHECK(test_rm_rf(base) == 0);
+}
+
 int main(void)
 {
 	char path[PATH_MAX * 2];
@@ -220,6 +338,8 @@ int main(void)
 	test_short_dmesg();
 	test_same_second();
 	test_vmcore();
+	test_unsafe_base();
+	test_real_makedumpfile();
 	CHECK(test_rm_rf(tmp) == 0);
 	return tests_done();
 }

@@ -13,6 +13,7 @@
 #include "dump.h"
 #include "dumpdir.h"
 #include "json.h"
+#include "safedir.h"
 #include "util.h"
 
 bool dump_name_valid(const char *name)
@@ -46,45 +47,32 @@ bool dump_is_ours(int basefd, const char *name)
 
 int dump_base_check(const char *base, char *why, size_t size)
 {
-	char path[4096], *slash;
-	struct stat st;
-	bool leaf = true;
+	struct safe_violation bad;
+	int fd = -1, r;
 
-	if (strlen(base) >= sizeof(path) || base[0] != '/')
+	if (base[0] != '/')
 		return -EINVAL;
-	strcpy(path, base);
-	for (;;) {
-		if (lstat(path[0] ? path : "/", &st) < 0)
-			return -errno;
-		if (S_ISLNK(st.st_mode) && leaf) {
-			snprintf(why, size, "%s is a symbolic link", path);
-			return -EPERM;
-		}
-		if (!S_ISLNK(st.st_mode)) {
-			/*
-			 * Only root may own the way down; a directory others
-			 * may write is safe above the dump directory only
-			 * with the sticky bit (nobody renames root's entries).
-			 */
-			if (st.st_uid != geteuid() && st.st_uid != 0) {
-				snprintf(why, size, "%s is owned by uid %u, not root",
-					 path[0] ? path : "/", (unsigned int)st.st_uid);
-				return -EPERM;
-			}
-			if ((st.st_mode & (S_IWGRP | S_IWOTH)) &&
-			    (leaf || !(st.st_mode & S_ISVTX))) {
-				snprintf(why, size, "%s may be written by others than root (mode %04o)",
-					 path[0] ? path : "/",
-					 (unsigned int)(st.st_mode & 07777));
-				return -EPERM;
-			}
-		}
-		if (!path[0] || strcmp(path, "/") == 0)
-			return 0;
-		slash = strrchr(path, '/');
-		*slash = '\0';
-		leaf = false;
+	/*
+	 * Links on the way are followed and what they lead to is checked:
+	 * a directory above the dump directory reached through a link is as
+	 * much on the way down as any other.
+	 */
+	r = safe_open(base, SAFE_DIRECTORY | SAFE_LEAF_NOLINK, &bad, &fd);
+	if (r == 0) {
+		close(fd);
+		return 0;
 	}
+	if (r != -EPERM)
+		return r;
+	if (bad.fault == SAFE_FAULT_LINK)
+		snprintf(why, size, "%s is a symbolic link", bad.path);
+	else if (bad.fault == SAFE_FAULT_OWNER)
+		snprintf(why, size, "%s is owned by uid %u, not root",
+			 bad.path, bad.uid);
+	else
+		snprintf(why, size, "%s may be written by others than root (mode %04o)",
+			 bad.path, bad.mode);
+	return r;
 }
 
 int dump_find_last(const char *base, char *ret, size_t size)

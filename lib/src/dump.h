@@ -79,6 +79,7 @@ bool dump_is_ours(int basefd, const char *name);
  * Whether the dump directory base is safe to keep dumps in: it and every
  * directory above it owned by root, the directory itself writable by root
  * alone and not a link, those above writable by others only when sticky.
+ * A link on the way is checked with what it leads to (safedir.h).
  * -EPERM with the reason in why.
  */
 int dump_base_check(const char *base, char *why, size_t size);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -215,6 +216,25 @@ static void test_planted(void)
 	CHECK(symlink(p, last) == 0);
 	CHECK(dump_base_check(last, why, sizeof(why)) == -EPERM);
 	CHECK(strstr(why, "symbolic link") != NULL);
+	/*
+	 * A link above the dump directory: the directory it leads to is on
+	 * the way down, and others may write that one.
+	 */
+	{
+		char real[PATH_MAX], via[PATH_MAX], store[PATH_MAX];
+
+		snprintf(real, sizeof(real), "%s/shared", base);
+		CHECK(mkdir(real, 0700) == 0 && chmod(real, 0777) == 0);
+		snprintf(store, sizeof(store), "%s/dumps", real);
+		CHECK(mkdir(store, 0700) == 0);
+		snprintf(via, sizeof(via), "%s/var-crash", base);
+		CHECK(symlink(real, via) == 0);
+		snprintf(store, sizeof(store), "%s/dumps", via);
+		CHECK(dump_base_check(store, why, sizeof(why)) == -EPERM);
+		CHECK(strstr(why, real) && strstr(why, "0777"));
+		CHECK(chmod(real, 0755) == 0);
+		CHECK(dump_base_check(store, why, sizeof(why)) == 0);
+	}
 	CHECK(dump_base_check("relative", why, sizeof(why)) == -EINVAL);
 	CHECK(dump_base_check("/nonexistent/x", why, sizeof(why)) == -ENOENT);
 	if (geteuid() == 0) {
