@@ -41,7 +41,7 @@ image: kernel
 	@test/lib/guest-image.sh "$$(test/lib/kernel-build.sh)"
 
 # Everything that runs without a guest.
-check-unit: deps
+check-unit: deps all
 	@for d in $(SUBDIRS); do $(MAKE) -C $$d check || exit 1; done
 	shellcheck -x test/lib/*.sh test/lib/guest-steps/*.sh test/*.sh test/bench/*.sh test/TEST-*/test.sh
 	test/lib/man-lint.sh kdump-service/man/*.[0-9] analysis/man/*.[0-9]

@@ -12,6 +12,8 @@
 #include <linux/fs.h>
 #include <sys/file.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 
 #include "cli.h"
 #include "recover.h"
@@ -56,6 +58,43 @@ static void recover_say(const struct recover_outcome *o, const char *dev,
 }
 
 /*
+ * How many devices carry what finds the raw device: the configured spec,
+ * and each stable identity dev has (a partition UUID, a WWID, a serial).
+ * More than one, and the dump may be on any of them: which one is read,
+ * and marked recovered, would be chance.  Returns the largest count, the
+ * identity it was found for in what.
+ */
+static int raw_carriers(const char *spec, const char *dev, char *what,
+			size_t size)
+{
+	static const char *const tags[] = { "PARTUUID", "WWID", "SERIAL" };
+	char sysdir[64], val[256], id[300], found[PATH_MAX];
+	struct stat st;
+	int n, most;
+
+	most = target_find_device_n(spec, found, sizeof(found), NULL, 0);
+	if (most < 0)
+		return most;
+	snprintf(what, size, "%s", spec);
+	if (stat(dev, &st) < 0)
+		return -errno;
+	snprintf(sysdir, sizeof(sysdir), "/sys/dev/block/%u:%u",
+		 major(st.st_rdev), minor(st.st_rdev));
+	for (size_t i = 0; i < sizeof(tags) / sizeof(tags[0]); i++) {
+		if (target_device_id(sysdir, dev, tags[i], val, sizeof(val)) < 0 ||
+		    !val[0])
+			continue;
+		snprintf(id, sizeof(id), "%s=%s", tags[i], val);
+		n = target_find_device_n(id, found, sizeof(found), NULL, 0);
+		if (n > most) {
+			most = n;
+			snprintf(what, size, "%s", id);
+		}
+	}
+	return most;
+}
+
+/*
  * Bring a dump from the raw device into a dump directory below path, once:
  * the header is marked recovered afterwards.  Nothing to do (exit 0) when no
  * raw device is configured or it holds no new dump.
@@ -65,7 +104,7 @@ static int recover_locked(void)
 	struct recover_outcome o;
 	unsigned long long dev_size = 0;
 	_cleanup_close_ int fd = -1;
-	char dev[PATH_MAX];
+	char dev[PATH_MAX], what[300];
 	struct kdump_conf c;
 	int r;
 
@@ -77,6 +116,12 @@ static int recover_locked(void)
 		log_error("cannot find raw dump device %s: %s", c.raw,
 			  strerror(-r));
 		return r;
+	}
+	r = raw_carriers(c.raw, dev, what, sizeof(what));
+	if (r > 1) {
+		log_error("%d devices carry raw dump device %s's identity %s: nothing read or marked on any of them; detach the copy (a clone, a stick with the same partition table) and run 'kdump-file recover' again",
+			  r, c.raw, what);
+		return -ENOTUNIQ;
 	}
 	fd = open(dev, O_RDWR | O_CLOEXEC);
 	if (fd < 0 || ioctl(fd, BLKGETSIZE64, &dev_size) < 0) {

@@ -60,6 +60,9 @@ check "loaded" grep -q "KDUMP-FILE-TEST: loaded: 1" "$con"
 check "the guest saw two disks with serial kdraw" \
 	grep -q "KDUMP-FILE-TEST: disks with serial kdraw: 2 after" "$con"
 check "still loaded after the hot-add" grep -q "KDUMP-FILE-TEST: loaded after the clone: 1" "$con"
+check "recover refuses two devices with the raw device's identity" \
+	grep -q "KDUMP-FILE-TEST:   kdump-file: error: 2 devices carry raw dump device /dev/disk/by-id/virtio-kdraw's identity SERIAL=kdraw: nothing read" "$con"
+check "recover exits 1" grep -q "KDUMP-FILE-TEST: rc=1: kdump-file recover" "$con"
 check "crashed" grep -q "KDUMP-FILE-TEST: crashing" "$con"
 after=$out/after-crash.log
 awk '/KDUMP-FILE-TEST: crashing/{on=1; next} on' "$con" >"$after"

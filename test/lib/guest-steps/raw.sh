@@ -93,6 +93,8 @@ step_raw_clone() {
         i=$((i + 1))
     done
     say "loaded after the clone: $(cat /sys/kernel/kexec_crash_loaded)"
+    # recover neither reads nor marks a device that may be the copy.
+    run kdump-file recover
     crash_now
 }
 
