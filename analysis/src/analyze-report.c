@@ -353,9 +353,10 @@ static void print_summary(const struct crash_report *r)
 	top = r->n_sig_frames ? r->sig_frames[0] :
 	      r->n_frames ? r->frames[0] : "no backtrace";
 	task = r->command[0] ? r->command : "unknown task";
-	printf("kdump-file: crash %s: %s in %s (%s)\n", r->signature,
-	       r->panic[0] ? r->panic :
-	       r->oops[0] ? r->oops : "no panic message found", task, top);
+	printf("kdump-file: crash %s: %s in %s (%s)\n", SAFE(r->signature),
+	       SAFE(r->panic[0] ? r->panic :
+		    r->oops[0] ? r->oops : "no panic message found"),
+	       SAFE(task), SAFE(top));
 }
 
 int verb_report(int argc, char *argv[])

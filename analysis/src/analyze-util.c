@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "analyze.h"
+#include "textfilter.h"
 #include "json.h"
 
 __attribute__((format(printf, 2, 0)))
@@ -110,8 +111,20 @@ void put_hex(struct json_object *o, const char *key, bool wide, uint64_t v)
 
 void json_print(FILE *f, struct json_object *obj)
 {
-	fputs(json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PRETTY |
-					     JSON_C_TO_STRING_SPACED |
-					     JSON_C_TO_STRING_NOSLASHESCAPE), f);
+	const char *doc = json_object_to_json_string_ext(obj,
+					JSON_C_TO_STRING_PRETTY |
+					JSON_C_TO_STRING_SPACED |
+					JSON_C_TO_STRING_NOSLASHESCAPE);
+	/* json-c leaves DEL, C1 and bidi controls as they are. */
+	char *clean = text_filter_json(doc);
+
+	fputs(clean ? clean : doc, f);
 	fputc('\n', f);
+	free(clean);
+}
+
+const char *safe_text(const char *s, char *buf, size_t size)
+{
+	(void)text_filter(s, buf, size);
+	return buf;
 }

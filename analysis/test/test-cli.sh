@@ -178,6 +178,30 @@ assert "sysrq_handle_crash" in d["backtrace"] and d["source"] == "crash"' \
 	fi
 fi
 
+# A crashed system's text (its panic message, a task's name) may hold
+# terminal escape sequences: the summary line shows them escaped.
+cat >"$t/bin/crash-hostile" <<'EOF'
+#!/bin/sh
+# crash stand-in: a panic message and a task name with escape sequences
+cat >/dev/null
+printf '       PANIC: "Kernel panic - not syncing: \033]0;pwned\007 crash"\n'
+printf 'PID: 156      TASK: ffff93d8c25be580  CPU: 0    COMMAND: "evil\033[2J"\n'
+printf ' #0 [ffffad26c0273c78] machine_kexec at ffffffff8bc58680\n'
+printf ' #1 [ffffad26c0273d88] panic at ffffffff8c8fa709\n'
+printf ' #2 [ffffad26c0273e08] sysrq_handle_crash at ffffffff8c16d4d1\n'
+EOF
+chmod +x "$t/bin/crash-hostile"
+mkdir -p "$t/hostile"
+cp "$t/core" "$t/hostile/vmcore"
+KDUMP_FILE_CRASH=$t/bin/crash-hostile expect "report of a hostile crash" 0 \
+	"$analyze" report "$t/hostile" --vmlinux "$t/vmlinux-good"
+if grep -q "$(printf '\033')" "$t/out"; then
+	fail "report: an escape byte reached stdout: $(grep -a "kdump-file: crash" "$t/out" | od -c | head -n 3)"
+else
+	pass "report: no escape byte on stdout"
+fi
+has "report: the escape sequence shown escaped" "$t/out" 'not syncing: \x1b]0;pwned\x07 crash in evil\x1b[2J'
+
 # crash runs the commands of ./.crashrc: not those of the caller's
 # directory, and with relative paths the report is the same.
 mkdir -p "$t/cwd"
