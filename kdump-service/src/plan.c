@@ -738,6 +738,22 @@ static int plan_release(struct plan *p, const char *kver)
 }
 
 /*
+ * A dump directory made when missing as recover and the capture make it:
+ * never below a directory others may write (safe_open()); -EPERM is left
+ * for plan_check_dump_base() to explain.
+ */
+static int make_dump_dir(const char *dir)
+{
+	struct safe_violation bad;
+	int fd, r;
+
+	r = safe_open(dir, SAFE_CREATE, &bad, &fd);
+	if (r == 0)
+		close(fd);
+	return r;
+}
+
+/*
  * A local dump directory (path, or a network target's fallback) on a
  * filesystem mounted here: the capture kernel finds it by the filesystem's
  * UUID, not by the mount point.  create: make the directory when missing
@@ -748,8 +764,8 @@ int plan_local_dir(struct plan *p, const char *key, const char *dir,
 {
 	int r;
 
-	r = create ? mkdir_p(dir, 0700) : 0;
-	if (r < 0) {
+	r = create ? make_dump_dir(dir) : 0;
+	if (r < 0 && r != -EPERM) {
 		plan_error(p, "cannot create %s directory '%s': %s", key, dir,
 			   strerror(-r));
 		return r;
@@ -785,22 +801,6 @@ static int plan_target_dir(struct plan *p, bool create)
 	snprintf(p->capture.target, sizeof(p->capture.target), "%s", fs.spec);
 	snprintf(p->capture.path, sizeof(p->capture.path), "%s", fs.relpath);
 	return plan_chain(p, fs.devno, fs.fstype, fs.devnode);
-}
-
-/*
- * A dump directory made when missing as recover and the capture make it:
- * never below a directory others may write (safe_open()); -EPERM is left
- * for plan_check_dump_base() to explain.
- */
-static int make_dump_dir(const char *dir)
-{
-	struct safe_violation bad;
-	int fd, r;
-
-	r = safe_open(dir, SAFE_CREATE, &bad, &fd);
-	if (r == 0)
-		close(fd);
-	return r;
 }
 
 /* A target device or raw dump device the configuration names. */

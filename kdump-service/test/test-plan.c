@@ -129,6 +129,33 @@ static void test_raw_path(void)
 	CHECK(system(path) == 0);
 }
 
+/*
+ * A local dump directory below a link to a directory others may write:
+ * load refuses it and makes nothing there (it used to make it first).
+ */
+static void test_local_path_link(void)
+{
+	struct plan_input in = { .config = "/etc/t.conf", .create = true };
+	char dir[] = "/tmp/test-plan-link.XXXXXX", open_dir[PATH_MAX],
+	     via[PATH_MAX], made[PATH_MAX], cmd[PATH_MAX];
+	struct kdump_conf c;
+
+	if (!mkdtemp(dir))
+		return;
+	snprintf(open_dir, sizeof(open_dir), "%s/open", dir);
+	snprintf(via, sizeof(via), "%s/via", dir);
+	snprintf(made, sizeof(made), "%s/open/dumps", dir);
+	CHECK(mkdir(open_dir, 0777) == 0 && chmod(open_dir, 0777) == 0);
+	CHECK(symlink(open_dir, via) == 0);
+	conf_init(&c);
+	snprintf(c.path, sizeof(c.path), "%s/dumps", via);
+	CHECK(plan_make(&p, &c, &in) == -EPERM);
+	CHECK(strstr(p.error, open_dir) != NULL);
+	CHECK(access(made, F_OK) < 0);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	CHECK(system(cmd) == 0);
+}
+
 /* A bzImage header load accepts, naming release when not NULL. */
 static int make_bzimage(const char *path, const char *release)
 {
@@ -248,6 +275,7 @@ int main(void)
 	test_initramfs_state();
 	test_dump_base();
 	test_raw_path();
+	test_local_path_link();
 	test_check();
 	test_raw_identity_warn();
 	return tests_done();
