@@ -151,15 +151,12 @@ int check_dump_base(const char *base)
 	return r;
 }
 
-int open_regular(const char *what, const char *path, int *ret_fd)
+int open_regular_fd(const char *what, const char *path, int fd, int r,
+		    int *ret_fd)
 {
 	struct stat st;
-	int fd;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-	if (fd < 0) {
-		int r = -errno;
-
+	if (r < 0) {
 		log_error("cannot open %s '%s': %s%s%s%s", what, path,
 			  strerror(-r), r == -ENOENT ? " (set it in " : "",
 			  r == -ENOENT ? arg_config : "",
@@ -173,6 +170,13 @@ int open_regular(const char *what, const char *path, int *ret_fd)
 	}
 	*ret_fd = fd;
 	return 0;
+}
+
+int open_regular(const char *what, const char *path, int *ret_fd)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+
+	return open_regular_fd(what, path, fd, fd < 0 ? -errno : 0, ret_fd);
 }
 
 int mount_target_at(const char *dev, const char *fstype, const char *where,

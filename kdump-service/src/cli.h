@@ -73,6 +73,13 @@ int make_plan(struct plan *p, bool create);
 /* Says why a dump directory is not safe to read dumps from as root. */
 int check_dump_base(const char *base);
 int open_regular(const char *what, const char *path, int *ret_fd);
+/*
+ * The same for fd, which opening path gave (r: 0, or the negative errno of
+ * the open that failed): the error said, or fd checked (closed when it
+ * fails) and given to *ret_fd.
+ */
+int open_regular_fd(const char *what, const char *path, int fd, int r,
+		    int *ret_fd);
 
 /*
  * Where this system sees the dumps: path itself for the default target, or

@@ -107,12 +107,12 @@ out:
 	return r;
 }
 
-int target_mountpoint(const char *dev, char *ret, size_t size)
+/* The block device dev's number, and this process's mount table. */
+static int mounts_of(const char *dev, dev_t *ret_devno,
+		     struct libmnt_table **ret_tb)
 {
 	struct libmnt_table *tb;
-	struct libmnt_fs *fs;
 	struct stat st;
-	int r = -ENOENT;
 
 	if (stat(dev, &st) < 0)
 		return -errno;
@@ -121,7 +121,23 @@ int target_mountpoint(const char *dev, char *ret, size_t size)
 	tb = mnt_new_table_from_file("/proc/self/mountinfo");
 	if (!tb)
 		return -errno ? -errno : -EIO;
-	fs = mnt_table_find_devno(tb, st.st_rdev, MNT_ITER_FORWARD);
+	*ret_devno = st.st_rdev;
+	*ret_tb = tb;
+	return 0;
+}
+
+int target_mountpoint(const char *dev, char *ret, size_t size)
+{
+	struct libmnt_table *tb;
+	struct libmnt_fs *fs;
+	dev_t devno;
+	int r;
+
+	r = mounts_of(dev, &devno, &tb);
+	if (r < 0)
+		return r;
+	r = -ENOENT;
+	fs = mnt_table_find_devno(tb, devno, MNT_ITER_FORWARD);
 	if (!fs)
 		fs = mnt_table_find_srcpath(tb, dev, MNT_ITER_FORWARD);
 	if (fs && mnt_fs_get_target(fs)) {
@@ -136,19 +152,15 @@ int target_mounted_at(const char *dev, const char *dir)
 {
 	struct libmnt_table *tb;
 	struct libmnt_fs *fs;
-	struct stat st;
+	dev_t devno;
 	int r;
 
-	if (stat(dev, &st) < 0)
-		return -errno;
-	if (!S_ISBLK(st.st_mode))
-		return -ENOTBLK;
-	tb = mnt_new_table_from_file("/proc/self/mountinfo");
-	if (!tb)
-		return -errno ? -errno : -EIO;
+	r = mounts_of(dev, &devno, &tb);
+	if (r < 0)
+		return r;
 	/* The topmost mount on dir, as a path lookup would reach it. */
 	fs = mnt_table_find_target(tb, dir, MNT_ITER_BACKWARD);
-	r = fs && mnt_fs_get_devno(fs) == st.st_rdev;
+	r = fs && mnt_fs_get_devno(fs) == devno;
 	mnt_unref_table(tb);
 	return r;
 }

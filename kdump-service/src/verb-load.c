@@ -553,8 +553,7 @@ static int open_boot_file(const char *what, const char *path, int *ret_fd)
 {
 	struct safe_violation bad;
 	char text[64];
-	struct stat st;
-	int fd, r;
+	int fd = -1, r;
 
 	r = safe_open(path, 0, &bad, &fd);
 	if (r == -EPERM) {
@@ -563,20 +562,7 @@ static int open_boot_file(const char *what, const char *path, int *ret_fd)
 			  safe_fault_text(&bad, text, sizeof(text)), bad.path);
 		return r;
 	}
-	if (r < 0) {
-		log_error("cannot open %s '%s': %s%s%s%s", what, path,
-			  strerror(-r), r == -ENOENT ? " (set it in " : "",
-			  r == -ENOENT ? arg_config : "",
-			  r == -ENOENT ? ")" : "");
-		return r;
-	}
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size == 0) {
-		log_error("%s '%s' is not a non-empty regular file", what, path);
-		close(fd);
-		return -EINVAL;
-	}
-	*ret_fd = fd;
-	return 0;
+	return open_regular_fd(what, path, fd, r, ret_fd);
 }
 
 static int open_capture_kernel(const struct plan *p, int *ret_fd)
