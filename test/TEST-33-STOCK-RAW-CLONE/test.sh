@@ -25,11 +25,12 @@ cp "$out/raw.img" "$out/clone.img"
 raw_sum=$(sha256sum <"$out/raw.img")
 sock=$out/qmp.sock
 con=$out/console.log
-# q35 (OVMF): a hot-added PCIe device needs a free root port.
+# The root disk (if=virtio) comes first: these take later PCI slots.  q35
+# (OVMF): a hot-added PCIe device needs a free root port.
 # shellcheck disable=SC2054 # QEMU's commas
 disks=(-drive "file=$out/raw.img,format=raw,if=none,id=raw"
-	-device virtio-blk-pci,drive=raw,serial=kdraw
-	-device pcie-root-port,id=hp0,chassis=5)
+	-device virtio-blk-pci,drive=raw,serial=kdraw,addr=0x10
+	-device pcie-root-port,id=hp0,chassis=5,addr=0x11)
 
 log "stock kernel, OVMF, 1024 MiB; output in $out"
 rm -f "$sock"
@@ -40,7 +41,13 @@ qemu_boot "$con" "$t" uefi 1024 "$kernel" \
 	"root=/dev/vda rw console=ttyS0 crashkernel=256M panic=-1 kdump_file_test=raw-clone" \
 	"$disk" "${initrd[@]}" "${disks[@]}" -qmp "unix:$sock,server=on,wait=off" &
 qpid=$!
-if qemu_watch "$con" "KDUMP-FILE-TEST: ready for the clone" "$t"; then
+# Until the guest is ready, or QEMU has ended.
+for ((i = 0; i < t; i++)); do
+	grep -q "KDUMP-FILE-TEST: ready for the clone" "$con.serial" 2>/dev/null && break
+	kill -0 "$qpid" 2>/dev/null || break
+	sleep 1
+done
+if grep -q "KDUMP-FILE-TEST: ready for the clone" "$con.serial" 2>/dev/null; then
 	log "the guest loaded after $(($(date +%s) - t0)) s: hot-adding the copy"
 	if qmp_exec "$sock" 30 \
 		"{\"execute\": \"blockdev-add\", \"arguments\": {\"driver\": \"raw\", \"node-name\": \"clone\", \"file\": {\"driver\": \"file\", \"filename\": \"$out/clone.img\"}}}" \
