@@ -84,7 +84,7 @@ qmp_hotplug() {
 # boot_hotplug LOG DISK: boot with hotplug room and a QMP socket, hot-add
 # once the guest is ready, wait for QEMU to end.
 boot_hotplug() {
-	local log=$1 disk=$2 sock=$out/qmp.sock qpid rc=0 i t0
+	local log=$1 disk=$2 sock=$out/qmp.sock qpid rc=0 t0
 	rm -f "$sock"
 	t0=$(date +%s)
 	# shellcheck disable=SC2031 # set by one_kernel in this shell
@@ -93,12 +93,7 @@ boot_hotplug() {
 		"root=/dev/vda rw console=ttyS0 crashkernel=256M panic=-1 kdump_file_test=hotplug" \
 		"$disk" "${initrd[@]}" -qmp "unix:$sock,server=on,wait=off" &
 	qpid=$!
-	for ((i = 0; i < t; i++)); do
-		grep -q "KDUMP-FILE-TEST: ready for hotplug" "$log.serial" 2>/dev/null && break
-		kill -0 "$qpid" 2>/dev/null || break
-		sleep 1
-	done
-	if grep -q "KDUMP-FILE-TEST: ready for hotplug" "$log.serial" 2>/dev/null; then
+	if qemu_ready "$log" "KDUMP-FILE-TEST: ready for hotplug" "$qpid" "$t"; then
 		log "the guest is ready after $(($(date +%s) - t0)) s: hot-adding"
 		qmp_hotplug "$sock"
 	else

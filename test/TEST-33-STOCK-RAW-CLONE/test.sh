@@ -41,13 +41,7 @@ qemu_boot "$con" "$t" uefi 1024 "$kernel" \
 	"root=/dev/vda rw console=ttyS0 crashkernel=256M panic=-1 kdump_file_test=raw-clone" \
 	"$disk" "${initrd[@]}" "${disks[@]}" -qmp "unix:$sock,server=on,wait=off" &
 qpid=$!
-# Until the guest is ready, or QEMU has ended.
-for ((i = 0; i < t; i++)); do
-	grep -q "KDUMP-FILE-TEST: ready for the clone" "$con.serial" 2>/dev/null && break
-	kill -0 "$qpid" 2>/dev/null || break
-	sleep 1
-done
-if grep -q "KDUMP-FILE-TEST: ready for the clone" "$con.serial" 2>/dev/null; then
+if qemu_ready "$con" "KDUMP-FILE-TEST: ready for the clone" "$qpid" "$t"; then
 	log "the guest loaded after $(($(date +%s) - t0)) s: hot-adding the copy"
 	if qmp_exec "$sock" 30 \
 		"{\"execute\": \"blockdev-add\", \"arguments\": {\"driver\": \"raw\", \"node-name\": \"clone\", \"file\": {\"driver\": \"file\", \"filename\": \"$out/clone.img\"}}}" \

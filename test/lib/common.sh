@@ -409,6 +409,19 @@ qemu_watch() {
 	return 1
 }
 
+# qemu_ready LOG PATTERN PID SECONDS: wait until the console of the guest
+# that qemu_boot runs in the background as PID shows PATTERN; 1 when it
+# did not within SECONDS, or QEMU ended first.
+qemu_ready() {
+	local log=$1 pattern=$2 pid=$3 secs=$4 i
+	for ((i = 0; i < secs; i++)); do
+		grep -q -- "$pattern" "$log.serial" 2>/dev/null && return 0
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 1
+	done
+	grep -q -- "$pattern" "$log.serial" 2>/dev/null
+}
+
 # qmp SOCKET COMMAND: send one QMP command without arguments (e.g.
 # inject-nmi) to a guest; see qmp_exec.
 qmp() {
