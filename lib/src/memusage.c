@@ -225,17 +225,32 @@ struct output {
 	size_t len;
 	bool cut;
 	/*
-	 * The last line that says something: makedumpfile ends a failure
-	 * with "makedumpfile Failed." after the line that says why.
+	 * The last line that says why it failed: not one of the lines
+	 * makedumpfile prints whatever the failure (print_mem_usage() and
+	 * main()'s "makedumpfile Failed.").
 	 */
 	char last[256];
 };
+
+static bool said_always(const char *line)
+{
+	static const char *const lines[] = {
+		UNSUPPORTED_LINE,
+		"The makedumpfile operation may be incomplete.",
+		"makedumpfile Failed.",
+	};
+
+	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
+		if (strcmp(line, lines[i]) == 0)
+			return true;
+	return false;
+}
 
 static void output_line(const char *line, size_t len, void *userdata)
 {
 	struct output *o = userdata;
 
-	if (len && strcmp(line, "makedumpfile Failed.") != 0)
+	if (len && !said_always(line))
 		snprintf(o->last, sizeof(o->last), "%s", line);
 	if (o->len + len + 1 > OUTPUT_MAX) {
 		o->cut = true;

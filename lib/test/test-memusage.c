@@ -207,6 +207,8 @@ static void test_run(void)
 	CHECK(why[0] == '\0');
 	CHECK(memusage_run(script("fail",
 				  "echo 'show_mem_usage: No memory is reserved for crashkernel!' >&2\n"
+				  "echo 'The kernel version is not supported.'\n"
+				  "echo 'The makedumpfile operation may be incomplete.'\n"
 				  "echo; echo 'makedumpfile Failed.'; exit 1"),
 			   5000, &m, why, sizeof(why)) == -EIO);
 	CHECK(strcmp(why, "show_mem_usage: No memory is reserved for crashkernel! (exit 1)") == 0);
