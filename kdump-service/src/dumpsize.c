@@ -281,7 +281,10 @@ int dumpsize_room(const struct kdump_conf *c, const char *dumps_dir,
 
 	if (c->net != CONF_NET_NONE)
 		return -EREMOTE;
-	room.need_bytes = est->bytes + est->bytes / 100 * DUMPSIZE_MARGIN_PERCENT +
+	/* The margin in two parts: no overflow for any size. */
+	room.need_bytes = est->bytes +
+			  est->bytes / 100 * DUMPSIZE_MARGIN_PERCENT +
+			  est->bytes % 100 * DUMPSIZE_MARGIN_PERCENT / 100 +
 			  DUMPSIZE_EXTRA_BYTES;
 	if (c->raw[0]) {
 		room.raw = true;

@@ -122,6 +122,12 @@ int estimate_capture(int kernel_fd, int initramfs_fd,
 /* Pages of the bench's size: the per-page figures scale by page size. */
 #define BENCH_PAGE_SIZE 4096.0
 
+/* A size in bytes from a double, no conversion past 2^63 (undefined). */
+static unsigned long long bytes_of(double b)
+{
+	return b >= 9.2e18 ? 9200000000000000000ULL : (unsigned long long)b;
+}
+
 int estimate_dump(unsigned long long kept_pages,
 		  unsigned long long total_pages, unsigned long long page_size,
 		  unsigned int dump_level, enum conf_compression c,
@@ -151,7 +157,7 @@ int estimate_dump(unsigned long long kept_pages,
 		per_kept = KEPT_SECONDS_PER_PAGE_LZO;
 		break;
 	}
-	d.bytes = (unsigned long long)(kept_bytes * ratio);
+	d.bytes = bytes_of(kept_bytes * ratio);
 	d.seconds = total_pages * SCAN_SECONDS_PER_PAGE +
 		    kept_pages * per_kept * scale;
 	/*
@@ -167,7 +173,7 @@ int estimate_dump(unsigned long long kept_pages,
 
 		/* A ratio no compressor gives: not a dump of this memory. */
 		if (r >= 0.01 && r <= 1.1) {
-			d.bytes = (unsigned long long)(kept_bytes * r);
+			d.bytes = bytes_of(kept_bytes * r);
 			d.seconds = d.bytes / (prev->bytes / prev->seconds);
 			d.measured = true;
 		}

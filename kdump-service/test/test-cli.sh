@@ -798,6 +798,22 @@ has "status: makedumpfile cannot tell free pages" "$t/err" \
 has "status: what to do" "$t/err" "and slower; install a makedumpfile that supports $(uname -r)"
 expect "status --json: no free pages counted" 0 3 -- "${mdfenv[@]}" "$kf" -c "$t/conf" --json status
 json "status --json: the makedumpfile warning" '.makedumpfile_warning | contains("cannot tell free pages")'
+# A dump this machine saved at the same level and compression: its size
+# and speed are used, and said to be.
+stand_in "$mdf/table"
+mkdir -m 0700 "$t/ed/2026-02-01-00:00:00"
+echo core >"$t/ed/2026-02-01-00:00:00/vmcore"
+printf '%s\n' '{ "complete": true, "dump_level": 31, "compression": "lzo", "vmcore_bytes": 31457280,' \
+	'  "seconds": { "find_target": 0.5, "dmesg": 0.1, "vmcore": 3.0, "total": 4.0 } }' \
+	>"$t/ed/2026-02-01-00:00:00/metadata.json"
+expect "estimate after a dump of this machine" 0 -- "${mdfenv[@]}" "$kf" -c "$t/conf" estimate
+has "estimate: this machine's ratio and speed" "$t/out" \
+	"expected dump: about 30 MiB, written in about 3.0 s (dump level 31, lzo; from makedumpfile --mem-usage: 24847 of 205739 pages kept; size and speed as this machine's last dump at that level)"
+if grep -q "make bench measured" "$t/out"; then fail "estimate: the bench's note with measured figures"; else pass "estimate: no bench note with measured figures"; fi
+conf "path = $t/ed" "$bz" "initramfs = $t/initrd.img" "compression = zlib"
+expect "estimate, another compression than the dump's" 0 -- "${mdfenv[@]}" "$kf" -c "$t/conf" --json estimate
+json "estimate --json: the bench's figures for another compression" \
+	'.expected_dump.measured == false and .expected_dump.compression == "zlib"'
 
 # show exits 1 where load would fail, one line for each reason, with the
 # checks load makes: the capture kernel, the initramfs, the target.

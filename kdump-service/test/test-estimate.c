@@ -156,6 +156,11 @@ static void test_dump(void)
 	CHECK(estimate_dump(24847, 205739, 4096, 31, COMPRESS_LZO, &prev,
 			    &d) == 0 && !d.measured);
 
+	/* The largest table memusage_parse() takes: no overflow. */
+	CHECK(estimate_dump(~0ULL / 4096, ~0ULL / 4096, 4096, 0,
+			    COMPRESS_NONE, NULL, &d) == 0);
+	CHECK(d.bytes >= 9000000000000000000ULL);
+
 	/* Figures that make no sense. */
 	d.bytes = 7;
 	CHECK(estimate_dump(10, 5, 4096, 31, COMPRESS_LZO, NULL, &d) == -EINVAL);
