@@ -181,6 +181,9 @@ static void free_unexcluded(const struct kdump_conf *c, struct dumpsize *d)
 		 */
 		if (strstr(d->run.why, "No memory is reserved for crashkernel"))
 			return;
+		/* Nor for another user than root, whom /proc/kcore refuses. */
+		if (geteuid() != 0)
+			return;
 		if (meminfo_bytes("MemTotal", &total) < 0 || total <= mem_free)
 			return;
 		page = 4096;
