@@ -17,6 +17,7 @@
 
 #include "cli.h"
 #include "dump.h"
+#include "dumpsize.h"
 #include "estimate.h"
 #include "initramfs.h"
 #include "kexec.h"
@@ -815,6 +816,27 @@ static void load_refused(const struct plan *p, int kfd, int ifd, int r)
 		  p->kernel, p->initramfs, strerror(-r), why);
 }
 
+/*
+ * What a crash now would write, said at load rather than learnt after the
+ * crash: a dump target without room for it, a makedumpfile that cannot
+ * exclude free pages in this kernel.  From the cache of makedumpfile
+ * --mem-usage (a run takes seconds); a warning, never a failure.
+ */
+static void load_warn_dump(const struct plan *p)
+{
+	struct dumpsize_expected *x;
+
+	x = calloc(1, sizeof(*x));
+	if (!x)
+		return;
+	dumpsize_expect(&p->conf, p->config, false, x);
+	if (x->free_pages[0])
+		fprintf(stderr, "kdump-file: warning: %s\n", x->free_pages);
+	if (x->room[0])
+		fprintf(stderr, "kdump-file: warning: %s\n", x->room);
+	free(x);
+}
+
 /* The kernel took the set: check, record it, and say so. */
 static int load_done(const struct plan *p, unsigned long long reserved)
 {
@@ -894,6 +916,7 @@ int load_capture(bool after_hotplug)
 	if (r < 0)
 		goto out;
 	loaded_new = true;
+	load_warn_dump(&p);
 	r = load_panic_on(p.conf.panic_on);
 out:
 	if (r < 0 && !loaded_new)

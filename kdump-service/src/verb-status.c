@@ -15,6 +15,7 @@
 
 #include "cli.h"
 #include "dump.h"
+#include "dumpsize.h"
 #include "estimate.h"
 #include "initramfs.h"
 #include "json.h"
@@ -570,6 +571,83 @@ static int status_crashes(const struct kdump_conf *c, struct json_object *j,
 	return m;
 }
 
+/* The expected dump as JSON: null when not known. */
+static struct json_object *expected_json(const struct kdump_conf *c,
+					 const struct dumpsize_expected *x)
+{
+	const struct dump_estimate *e = &x->d.est;
+	struct json_object *o;
+
+	if (x->r < 0 || !x->d.known)
+		return NULL;
+	o = json_object_new_object();
+	if (!o ||
+	    json_set_int(o, "bytes", (long long)e->bytes) < 0 ||
+	    json_set_double(o, "seconds", e->seconds) < 0 ||
+	    json_set_int(o, "dump_level", c->dump_level) < 0 ||
+	    json_set_text(o, "compression",
+			  conf_compression_to_string(c->compression)) < 0 ||
+	    json_set_int(o, "kept_pages", (long long)e->kept_pages) < 0 ||
+	    json_set_int(o, "total_pages", (long long)e->total_pages) < 0 ||
+	    json_set_int(o, "page_size", (long long)e->page_size) < 0 ||
+	    json_set_bool(o, "measured", e->measured) < 0 ||
+	    json_set_bool(o, "cached", x->d.cached) < 0) {
+		json_object_put(o);
+		return NULL;
+	}
+	return o;
+}
+
+/*
+ * The expected dump and its warnings, as load gives them: into j, or
+ * printed (the warnings on stderr, in load's words).  For estimate
+ * (estimate: true), from a fresh run of makedumpfile, and where its
+ * figures come from.
+ */
+static int status_expected(const struct kdump_conf *c, bool estimate,
+			   struct json_object *j)
+{
+	struct dumpsize_expected *x;
+	int m = 0;
+
+	x = calloc(1, sizeof(*x));
+	if (!x)
+		return -ENOMEM;
+	dumpsize_expect(c, arg_config, estimate, x);
+	if (j) {
+		struct json_object *e = expected_json(c, x);
+
+		if (x->r >= 0 && x->d.known && !e)
+			m = -ENOMEM;
+		if (m == 0)
+			m = json_object_object_add(j, "expected_dump", e) ?
+				-ENOMEM : 0;
+		if (m == 0)
+			m = cli_json_text(j, "expected_dump_text", x->text);
+		if (m == 0)
+			m = cli_json_text(j, "dump_room_warning", x->room);
+		if (m == 0)
+			m = cli_json_text(j, "makedumpfile_warning",
+					  x->free_pages);
+		if (m == 0)
+			m = cli_json_text(j, "makedumpfile_note", x->note);
+	} else {
+		printf("expected dump: %s\n", x->text);
+		if (estimate && x->d.known && !x->d.est.measured)
+			printf("note: the dump's size and time are those make bench measured on emulated (TCG) guests: a real machine writes it faster\n");
+		if (x->note[0])
+			printf("makedumpfile: %s\n", x->note);
+		fflush(stdout);
+		if (x->free_pages[0])
+			fprintf(stderr, "kdump-file: warning: %s\n",
+				x->free_pages);
+		if (x->room[0])
+			fprintf(stderr, "kdump-file: warning: %s\n", x->room);
+	}
+	free(x);
+	return m;
+}
+
 int verb_status(int argc _unused_, char *argv[] _unused_)
 {
 	struct json_object *j = NULL;
@@ -602,6 +680,8 @@ int verb_status(int argc _unused_, char *argv[] _unused_)
 		m = status_last_dump(&c, j, &d, &have_dump);
 	if (m == 0)
 		m = status_crashes(&c, j, have_dump ? &d : NULL);
+	if (m == 0)
+		m = status_expected(&c, false, j);
 	if (j) {
 		if (m == 0)
 			m = print_json(j);
@@ -981,6 +1061,51 @@ int verb_show(int argc _unused_, char *argv[] _unused_)
 	return show_problems(&pp);
 }
 
+/* estimate --json: the same figures, and the expected dump. */
+static int estimate_json(const struct plan *p, const struct estimate *e,
+			 unsigned long long reserved)
+{
+	struct json_object *j;
+	int m;
+
+	j = cli_json_object();
+	if (!j)
+		return -ENOMEM;
+	m = cli_json_text(j, "kernel", p->kernel);
+	if (m == 0)
+		m = cli_json_int(j, "kernel_bytes", (long long)e->kernel);
+	if (m == 0)
+		m = cli_json_text(j, "initramfs", p->initramfs);
+	if (m == 0)
+		m = cli_json_int(j, "initramfs_bytes", (long long)e->initramfs);
+	if (m == 0)
+		m = cli_json_int(j, "initramfs_unpacked_bytes",
+				 (long long)e->initramfs_unpacked);
+	if (m == 0)
+		m = cli_json_int(j, "modules_bytes", (long long)e->modules);
+	if (m == 0)
+		m = cli_json_int(j, "runtime_bytes", (long long)e->runtime);
+	if (m == 0)
+		m = cli_json_int(j, "ram_bytes", (long long)e->ram);
+	if (m == 0)
+		m = cli_json_int(j, "ram_share_bytes", (long long)e->ram_share);
+	if (m == 0)
+		m = cli_json_int(j, "needed_bytes", (long long)e->needed);
+	if (m == 0)
+		m = cli_json_int(j, "recommended_reservation_bytes",
+				 (long long)e->recommended);
+	if (m == 0)
+		m = cli_json_int(j, "reserved_bytes", reserved == ~0ULL ? -1 :
+				 (long long)reserved);
+	if (m == 0)
+		m = status_expected(&p->conf, true, j);
+	if (m < 0) {
+		json_object_put(j);
+		return m;
+	}
+	return print_json(j);
+}
+
 int verb_estimate(int argc _unused_, char *argv[] _unused_)
 {
 	unsigned long long reserved = 0;
@@ -1013,6 +1138,10 @@ int verb_estimate(int argc _unused_, char *argv[] _unused_)
 		log_error("cannot read capture kernel '%s': not a bzImage", p.kernel);
 		return r;
 	}
+	if (read_ull_file(SYS_CRASH_SIZE, &reserved) < 0)
+		reserved = ~0ULL;
+	if (arg_json)
+		return estimate_json(&p, &e, reserved);
 	printf("capture kernel     %7.1f MiB  %s (in memory: its init_size)\n",
 	       mib_f(e.kernel), p.kernel);
 	printf("capture initramfs  %7.1f MiB  %s (compressed, held while it unpacks)\n",
@@ -1040,9 +1169,11 @@ int verb_estimate(int argc _unused_, char *argv[] _unused_)
 		       p.initramfs);
 	if (p.conf.net == CONF_NET_SSH)
 		printf("note: the run time was measured for local targets: the capture's ssh client (its buffers beside makedumpfile's) is not in it\n");
-	if (read_ull_file(SYS_CRASH_SIZE, &reserved) == 0)
+	if (reserved != ~0ULL)
 		printf("reserved now: %llu MiB%s\n", reserved >> 20,
 		       reserved == 0 ? " (none)" :
 		       reserved < e.needed ? " (too small)" : "");
-	return 0;
+	/* Fresh: estimate is where a user asks what a dump would take. */
+	fflush(stdout);
+	return status_expected(&p.conf, true, NULL);
 }

@@ -16,6 +16,10 @@ chmod 0700 "$t"
 trap 'chmod -R u+rwx "$t"; rm -rf "$t"' EXIT
 # shellcheck source=test/lib/host-checks.sh
 . "$(dirname "$0")/../../test/lib/host-checks.sh"
+# makedumpfile --mem-usage's cache: in a directory that is not there, so
+# that status and estimate never write one (the tests below that look at it
+# name their own).
+export KDUMP_FILE_MEMUSAGE_CACHE="$t/no-cache/mem-usage.json"
 
 # json NAME FILTER: jq FILTER on $t/out is true
 json() {
@@ -56,8 +60,8 @@ bz="kernel = $t/vmlinuz"
 
 expect "--version" 0 -- "$kf" --version
 has "--version names the program" "$t/out" "kdump-file "
-expect "--json with another command" 2 -- "$kf" --json estimate
-has "--json: which commands take it" "$t/err" "--json is for status, show, list and info"
+expect "--json with another command" 2 -- "$kf" --json rebuild
+has "--json: which commands take it" "$t/err" "--json is for status, show, estimate, list and info"
 
 # Every command refuses alike, from the one table: an option it does not
 # take, with the commands that do; per-command help; getopt's complaints
@@ -81,7 +85,7 @@ expect "--help info" 0 -- "$kf" --help info
 has "--help info: info's usage" "$t/out" "Usage: kdump-file [OPTIONS] info [ID]"
 expect "--help" 0 -- "$kf" --help
 has "--help: the commands" "$t/out" "Commands"
-has "--help: which commands take --json" "$t/out" "(status, show, list and info)"
+has "--help: which commands take --json" "$t/out" "(status, show, estimate, list and info)"
 # reload: --help and kdump-file(8) say the same of what it keeps loaded.
 has "--help: reload never unloads first" "$t/out" "never unloading first: the loaded one stays through every check"
 has "kdump-file(8): reload never unloads first" "$(dirname "$(realpath "$0")")/../man/kdump-file.8" \
@@ -704,6 +708,112 @@ has "estimate: built by rebuild, not by estimate" "$t/err" "is not built yet: ru
 conf "path = $newdir" "$bz" "initramfs = $t/initrd.img"
 dry "estimate, the dump directory missing" 0 -- "$kf" -c "$t/conf" estimate
 has "estimate: the recommendation" "$t/out" "recommended: crashkernel="
+
+# The expected dump: makedumpfile --mem-usage as a stand-in that prints the
+# table of a 1 GiB guest (this project's kernel) and counts its runs, and
+# its cache.  estimate runs it each time, status from the cache; a dump
+# target too small for the dump is warned of, a large one is not; a
+# makedumpfile that counts no free pages is warned of.
+mdf=$t/mdf
+mkdir -m 0700 "$mdf" "$mdf/bin" "$t/ed"
+cat >"$mdf/table" <<'EOF_TABLE'
+The kernel version is not supported.
+The makedumpfile operation may be incomplete.
+
+TYPE		PAGES			EXCLUDABLE	DESCRIPTION
+----------------------------------------------------------------------
+ZERO		2390            	yes		Pages filled with zero
+NON_PRI_CACHE	1208            	yes		Cache pages without private flag
+PRI_CACHE	294             	yes		Cache pages with private flag
+USER		99              	yes		User process pages
+FREE		176901          	yes		Free pages
+KERN_DATA	24847           	no		Dumpable kernel data 
+
+page size:		4096            
+Total pages on system:	205739          
+Total size on system:	842706944        Byte
+EOF_TABLE
+# stand_in TABLE: the stand-in makedumpfile printing TABLE
+stand_in() {
+	# shellcheck disable=SC2016 # the stand-in's own $1
+	printf '#!/bin/sh\n[ "$1" = -v ] && { echo "makedumpfile: version 1.7.2 (released on 20 Oct 2022)"; exit 0; }\necho run >>"%s/runs"\ncat "%s"\n' \
+		"$mdf" "$1" >"$mdf/bin/makedumpfile"
+	chmod 0700 "$mdf/bin/makedumpfile"
+}
+stand_in "$mdf/table"
+runs() { if [ -f "$mdf/runs" ]; then wc -l <"$mdf/runs"; else echo 0; fi; }
+mdfenv=(env PATH="$mdf/bin:$PATH" KDUMP_FILE_MEMUSAGE_CACHE="$mdf/mem-usage.json")
+conf "path = $t/ed" "$bz" "initramfs = $t/initrd.img"
+expect "estimate: the expected dump" 0 -- "${mdfenv[@]}" "$kf" -c "$t/conf" estimate
+has "estimate: its size, time and pages" "$t/out" \
+	"expected dump: about 26 MiB, written in about 1.1 s (dump level 31, lzo; from makedumpfile --mem-usage: 24847 of 205739 pages kept)"
+has "estimate: where the figures come from" "$t/out" "make bench measured on emulated (TCG) guests"
+has "estimate: makedumpfile's own warning, harmless" "$t/out" \
+	"makedumpfile: version 1.7.2 says it does not support kernel $(uname -r), yet tells its pages apart"
+expect "estimate --json: the expected dump" 0 -- "${mdfenv[@]}" "$kf" -c "$t/conf" --json estimate
+json "estimate --json: its figures" \
+	'.expected_dump.kept_pages == 24847 and .expected_dump.total_pages == 205739 and .expected_dump.compression == "lzo" and .expected_dump.bytes > 26 * 1048576 and .expected_dump.bytes < 27 * 1048576'
+json "estimate --json: the crashkernel= figures too" '.recommended_reservation_bytes > 0'
+if [ "$(runs)" = 2 ]; then pass "estimate: makedumpfile run each time"; else fail "estimate: makedumpfile ran $(runs) times, not 2"; fi
+json "estimate --json: run afresh" '.expected_dump.cached == false'
+expect "status --json: the expected dump from the cache" 0 3 -- "${mdfenv[@]}" "$kf" -c "$t/conf" --json status
+json "status --json: the cached figures" '.expected_dump.cached == true and .expected_dump.kept_pages == 24847'
+json "status --json: no warning" '.dump_room_warning == null and .makedumpfile_warning == null'
+if [ "$(runs)" = 2 ]; then pass "status: the cache used"; else fail "status: makedumpfile ran $(( $(runs) - 2 )) more times"; fi
+# with_tmpfs SIZE DIR CMD...: CMD with a tmpfs of SIZE on DIR
+with_tmpfs() {
+	# shellcheck disable=SC2016 # the script expands them, in the namespace
+	unshare -m --propagation private sh -c '
+		mount -t tmpfs -o "size=$1" none "$2" || exit 1
+		shift 2
+		exec "$@"' with_tmpfs "$@"
+}
+if unshare -m true 2>/dev/null; then
+	mkdir -m 0700 "$t/small"
+	conf "path = $t/small/dumps" "$bz" "initramfs = $t/initrd.img"
+	expect "status, a 16M dump target" 0 3 -- with_tmpfs 16m "$t/small" "${mdfenv[@]}" "$kf" -c "$t/conf" status
+	has "status: the target too small, with the figures" "$t/err" \
+		"kdump-file: warning: dump target $t/small/dumps has 16 MiB free, less than the 32 MiB a dump is expected to need (about 26 MiB, a fifth more and the kernel log): a crash now would not be saved whole; free space on $t/small/dumps, or set compression = zlib in $t/conf"
+	expect "status --json, a 16M dump target" 0 3 -- with_tmpfs 16m "$t/small" "${mdfenv[@]}" "$kf" -c "$t/conf" --json status
+	json "status --json: the room warning" '.dump_room_warning | startswith("dump target ")'
+	conf "path = $t/small/dumps" "$bz" "initramfs = $t/initrd.img" "compression = zlib"
+	expect "status, a 16M dump target, zlib" 0 3 -- with_tmpfs 16m "$t/small" "${mdfenv[@]}" "$kf" -c "$t/conf" status
+	has "status: zlib set, dump_level 31: only free space" "$t/err" "free space on $t/small/dumps"
+	if grep -q "compression = zlib in" "$t/err"; then fail "status: zlib advised again"; else pass "status: zlib not advised again"; fi
+	conf "path = $t/small/dumps" "$bz" "initramfs = $t/initrd.img"
+	expect "status, a 1G dump target" 0 3 -- with_tmpfs 1g "$t/small" "${mdfenv[@]}" "$kf" -c "$t/conf" status
+	if grep -q "warning" "$t/err"; then fail "status, a 1G target: $(cat "$t/err")"; else pass "status, a 1G target: no warning"; fi
+	if [ "$(runs)" = 2 ]; then pass "status: the cache used for each target"; else fail "status: makedumpfile ran again"; fi
+else
+	echo "skip the dump target's room: no mount namespace"
+fi
+# A makedumpfile that counts no free pages (a kernel it does not know).
+sed 's/^FREE\t\t176901 /FREE\t\t0      /; s/^KERN_DATA\t24847 /KERN_DATA\t201748/' "$mdf/table" >"$mdf/table-nofree"
+stand_in "$mdf/table-nofree"
+conf "path = $t/ed" "$bz" "initramfs = $t/initrd.img"
+expect "status: no free pages counted" 0 3 -- "${mdfenv[@]}" "$kf" -c "$t/conf" status
+has "status: a new makedumpfile, run again" "$t/out" "201748 of 205739 pages kept"
+has "status: makedumpfile cannot tell free pages" "$t/err" \
+	"kdump-file: warning: makedumpfile 1.7.2 cannot tell free pages in kernel $(uname -r) (--mem-usage counts no free pages), so the dump holds free memory too: about 213 MiB instead of "
+has "status: what to do" "$t/err" "and slower; install a makedumpfile that supports $(uname -r)"
+expect "status --json: no free pages counted" 0 3 -- "${mdfenv[@]}" "$kf" -c "$t/conf" --json status
+json "status --json: the makedumpfile warning" '.makedumpfile_warning | contains("cannot tell free pages")'
+# A dump this machine saved at the same level and compression: its size
+# and speed are used, and said to be.
+stand_in "$mdf/table"
+mkdir -m 0700 "$t/ed/2026-02-01-00:00:00"
+echo core >"$t/ed/2026-02-01-00:00:00/vmcore"
+printf '%s\n' '{ "complete": true, "dump_level": 31, "compression": "lzo", "vmcore_bytes": 31457280,' \
+	'  "seconds": { "find_target": 0.5, "dmesg": 0.1, "vmcore": 3.0, "total": 4.0 } }' \
+	>"$t/ed/2026-02-01-00:00:00/metadata.json"
+expect "estimate after a dump of this machine" 0 -- "${mdfenv[@]}" "$kf" -c "$t/conf" estimate
+has "estimate: this machine's ratio and speed" "$t/out" \
+	"expected dump: about 30 MiB, written in about 3.0 s (dump level 31, lzo; from makedumpfile --mem-usage: 24847 of 205739 pages kept; size and speed as this machine's last dump at that level)"
+if grep -q "make bench measured" "$t/out"; then fail "estimate: the bench's note with measured figures"; else pass "estimate: no bench note with measured figures"; fi
+conf "path = $t/ed" "$bz" "initramfs = $t/initrd.img" "compression = zlib"
+expect "estimate, another compression than the dump's" 0 -- "${mdfenv[@]}" "$kf" -c "$t/conf" --json estimate
+json "estimate --json: the bench's figures for another compression" \
+	'.expected_dump.measured == false and .expected_dump.compression == "zlib"'
 
 # show exits 1 where load would fail, one line for each reason, with the
 # checks load makes: the capture kernel, the initramfs, the target.

@@ -101,9 +101,78 @@ static void test_capture_timeout(void)
 	CHECK(estimate_capture_timeout(1, 0, false) == 121);
 }
 
+static void test_dump(void)
+{
+	struct dump_measured prev = {
+		.bytes = 30 * MIB, .seconds = 3.0, .dump_level = 31,
+		.compression = COMPRESS_LZO,
+	};
+	struct dump_estimate d = { .bytes = 7 };
+
+	/* The bench's own guest: 1 GiB, -d 31, LZO 26.15 MiB in 1.09 s. */
+	CHECK(estimate_dump(24847, 205739, 4096, 31, COMPRESS_LZO, NULL,
+			    &d) == 0);
+	CHECK(d.kept_pages == 24847 && d.total_pages == 205739);
+	CHECK(d.bytes > 26 * MIB && d.bytes < 26 * MIB + MIB / 2);
+	CHECK(d.seconds > 1.0 && d.seconds < 1.25);
+	CHECK(!d.measured);
+	/* zlib: smaller and slower; none: the pages themselves. */
+	CHECK(estimate_dump(24847, 205739, 4096, 31, COMPRESS_ZLIB, NULL,
+			    &d) == 0);
+	CHECK(d.bytes > 20 * MIB && d.bytes < 21 * MIB);
+	CHECK(d.seconds > 5.5 && d.seconds < 6.5);
+	CHECK(estimate_dump(24847, 205739, 4096, 31, COMPRESS_NONE, NULL,
+			    &d) == 0);
+	CHECK(d.bytes == 24847ULL * 4096);
+	/* 8 GiB (about 2040800 pages, 51600 kept): 3.19 s measured. */
+	CHECK(estimate_dump(51600, 2040800, 4096, 31, COMPRESS_LZO, NULL,
+			    &d) == 0);
+	CHECK(d.seconds > 3.0 && d.seconds < 3.5);
+	/* -d 0 on the 1 GiB guest: every page. */
+	CHECK(estimate_dump(205739, 205739, 4096, 0, COMPRESS_LZO, NULL,
+			    &d) == 0);
+	CHECK(d.bytes > 216 * MIB && d.bytes < 218 * MIB);
+
+	/* A dump of this machine at the same level: its ratio and speed. */
+	CHECK(estimate_dump(24847, 205739, 4096, 31, COMPRESS_LZO, &prev,
+			    &d) == 0);
+	CHECK(d.measured);
+	CHECK(d.bytes > 30 * MIB - 4096 && d.bytes <= 30 * MIB);
+	CHECK(d.seconds > 2.99 && d.seconds < 3.01);
+	/* At another level or compression, or absurd: the bench's. */
+	prev.dump_level = 17;
+	CHECK(estimate_dump(24847, 205739, 4096, 31, COMPRESS_LZO, &prev,
+			    &d) == 0 && !d.measured);
+	prev.dump_level = 31;
+	prev.compression = COMPRESS_ZLIB;
+	CHECK(estimate_dump(24847, 205739, 4096, 31, COMPRESS_LZO, &prev,
+			    &d) == 0 && !d.measured);
+	prev.compression = COMPRESS_LZO;
+	prev.bytes = 1ULL << 40;
+	CHECK(estimate_dump(24847, 205739, 4096, 31, COMPRESS_LZO, &prev,
+			    &d) == 0 && !d.measured);
+	prev.bytes = 30 * MIB;
+	prev.seconds = 0;
+	CHECK(estimate_dump(24847, 205739, 4096, 31, COMPRESS_LZO, &prev,
+			    &d) == 0 && !d.measured);
+
+	/* The largest table memusage_parse() takes: no overflow. */
+	CHECK(estimate_dump(~0ULL / 4096, ~0ULL / 4096, 4096, 0,
+			    COMPRESS_NONE, NULL, &d) == 0);
+	CHECK(d.bytes >= 9000000000000000000ULL);
+
+	/* Figures that make no sense. */
+	d.bytes = 7;
+	CHECK(estimate_dump(10, 5, 4096, 31, COMPRESS_LZO, NULL, &d) == -EINVAL);
+	CHECK(estimate_dump(0, 0, 4096, 31, COMPRESS_LZO, NULL, &d) == -EINVAL);
+	CHECK(estimate_dump(1, 1, 0, 31, COMPRESS_LZO, NULL, &d) == -EINVAL);
+	CHECK(d.bytes == 7);
+}
+
 int main(void)
 {
 	test_estimate();
 	test_capture_timeout();
+	test_dump();
 	return tests_done();
 }

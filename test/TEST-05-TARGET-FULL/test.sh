@@ -1,9 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# A dump target too small for the vmcore: dmesg and metadata are saved, no
-# file named vmcore is left, an older dump on the target is intact, and
-# "kdump-file status" reports the incomplete dump with the reason.
+# A dump target too small for the vmcore: load warns of it before the
+# crash; dmesg and metadata are saved, no file named vmcore is left, an
+# older dump on the target is intact, and "kdump-file status" reports the
+# incomplete dump with the reason.
 # shellcheck source=test/lib/common.sh
 . "$(dirname "$0")/../lib/common.sh"
 
@@ -21,6 +22,11 @@ make_disk "$out/tiny.img" 16M tiny "$out/tiny"
 rc=0
 crash_boot "$out/console.log" "$disk" -drive "file=$out/tiny.img,format=raw,if=virtio" || rc=$?
 check_ended "$rc" "guest ended by itself"
+# Load said so before the crash: its warning reaches the journal, which the
+# guest step crash-loaded shows as "service:" lines.
+check "load warned that the target is too small for the dump" \
+	grep -qE "KDUMP-FILE-TEST: service: kdump-file: warning: dump target LABEL=tiny has [0-9.]+ [KM]iB free( beyond min_free_mb)?, less than the [0-9.]+ MiB a dump is expected to need \(about [0-9.]+ MiB, a fifth more and the kernel log\): a crash now would not be saved whole; free space on LABEL=tiny, or set compression = zlib in /etc/kdump-file.conf" \
+	"$out/console.log"
 check "capture says the target is full" grep -q "vmcore not saved: the dump target is full" "$out/console.log"
 mapfile -t dirs < <(dump_dirs "$out/tiny.img" /)
 new=${dirs[-1]}
