@@ -55,6 +55,8 @@ def table(k; name):
 	row("of which: first kernel boot to multi-user"; $o.reboot_to_up; $p.reboot_to_up; ""),
 	row("dump size (MiB)"; mib($o.dump_bytes); mib($p.dump_bytes); "<= 0.9x"),
 	row("dump throughput (MiB of RAM per s)"; tp($o); tp($p); ">= 4x"),
+	row("kernel data the dump keeps (MiB, makedumpfile --mem-usage before the crash)"; (if $o.kernel_data_pages then $o.kernel_data_pages / 256 else null end); (if $p.kernel_data_pages then $p.kernel_data_pages / 256 else null end); ""),
+	row("dump bytes per kept byte"; (if $o.kernel_data_pages and $o.dump_bytes then $o.dump_bytes / ($o.kernel_data_pages * 4096) else null end); (if $p.kernel_data_pages and $p.dump_bytes then $p.dump_bytes / ($p.kernel_data_pages * 4096) else null end); ""),
 	row("kdump-file with zlib (-c, one run): dump size (MiB)"; mib($z.dump_bytes); mib($p.dump_bytes); ""),
 	row("kdump-file with zlib (-c, one run): throughput (MiB of RAM per s)"; tp($z); tp($p); ""),
 	row("capture initramfs (MiB)"; mib($i["kdump-file" + k]); mib($i["kdump-tools" + k]); (if k == "" then "<= 2 MiB" else "<= 5 MiB" end)),

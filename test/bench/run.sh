@@ -147,6 +147,11 @@ phases() {
 	awk -v ds="$(dump_start_re "$prod")" -v de="$(dump_end_re "$prod")" '
 	{ t = $1 }
 	!up1 && /KDUMP-FILE-TEST: bench: up/ { up1 = t; next }
+	up1 && !pa && /KDUMP-FILE-TEST: bench: pages / {
+		for (i = 1; i < NF; i++)
+			if ($i == "KERN_DATA") kept = $(i + 1)
+		next
+	}
 	up1 && !pa && /Kernel panic - not syncing/ { pa = t; next }
 	pa && !ck && /Linux version [0-9]/ { ck = t; next }
 	ck && !ci && /Run \/init as init process/ { ci = t; next }
@@ -170,7 +175,8 @@ phases() {
 		printf "\"capture_kernel_boot\": %s, \"capture_to_dump\": %s, ", d(ck, ci), d(ci, dst)
 		printf "\"dump\": %s, \"dump_to_reboot\": %s, \"reboot_to_up\": %s, ", d(dst, den), d(den, bk), d(bk, up2)
 		printf "\"panic_to_capture_up\": %s, \"capture_up_to_saved\": %s, \"saved_to_up\": %s, ", d(pa, ci), d(ci, den), d(den, up2)
-		printf "\"total\": %s, \"makedumpfile\": %s, \"dump_bytes\": %s}\n", d(pa, up2), mdf ? mdf : "null", size ? size : "null"
+		printf "\"total\": %s, \"makedumpfile\": %s, \"dump_bytes\": %s, ", d(pa, up2), mdf ? mdf : "null", size ? size : "null"
+		printf "\"kernel_data_pages\": %s}\n", kept ? kept : "null"
 	}' "$logf"
 }
 
@@ -370,7 +376,7 @@ fi
 products="kdump-file kdump-tools kdump-file-stock kdump-tools-stock"
 phase_fields="panic_to_capture_kernel capture_kernel_boot capture_to_dump dump
 	dump_to_reboot reboot_to_up panic_to_capture_up capture_up_to_saved
-	saved_to_up total makedumpfile dump_bytes"
+	saved_to_up total makedumpfile dump_bytes kernel_data_pages"
 # json_or_null FILE: its content, or null.
 json_or_null() {
 	if [ -s "$1" ]; then cat "$1"; else echo null; fi

@@ -32,6 +32,11 @@ step_bench_crash() {
         return 0
     fi
     say "bench: loaded"
+    # What the dump will hold, by makedumpfile's own count (the rows of
+    # --mem-usage): explains a dump size from the memory it was made of.
+    makedumpfile --mem-usage /proc/kcore 2>/dev/null |
+        awk '/^(ZERO|NON_PRI_CACHE|PRI_CACHE|USER|FREE|KERN_DATA)[ \t]/ { printf "%s %s ", $1, $2 } END { print "" }' > /tmp/bench.mem
+    say "bench: pages $(cat /tmp/bench.mem)"
     crash_now
 }
 
