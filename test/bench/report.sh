@@ -31,7 +31,8 @@ def fit: map(select(.[1] != null)) as $p | ($p | length) as $n |
 def at(f; x): if f == null then null else f.a + f.b * x end;
 def table(k; name):
 	.phases["kdump-file" + k] as $o | .phases["kdump-tools" + k] as $p |
-	(.phases["kdump-file-zlib" + k] // {}) as $z |
+	(if k == "" then "ours" else "stock" end) as $kn |
+	([(.variants // [])[] | select(.variant == "zlib" and .kernel == $kn and .mem_mb == 1024) | .run][0] // {}) as $z |
 	.load_seconds as $l | .crashkernel_mb as $c | (.initramfs_bytes // {}) as $i |
 	(if $o.capture_kernel_boot and $o.makedumpfile then $o.capture_kernel_boot + $o.makedumpfile else null end) as $floor |
 	(if $o.capture_kernel_boot and $o.capture_to_dump and $o.dump then $o.capture_kernel_boot + $o.capture_to_dump + $o.dump else null end) as $ours |
@@ -69,6 +70,18 @@ def table(k; name):
 	"from the kdump-file runs: \(r($floor)) s. kdump-file from the capture kernel banner",
 	"to the vmcore saved: \(r($ours)) s, \(ratio($ours; $floor)) the floor (goal <= 1.1x).",
 	"";
+def vartable(kn; name):
+	[(.variants // [])[] | select(.kernel == kn)] as $v |
+	if ($v | length) == 0 then empty else
+	"kdump-file'"'"'s compressors and threads on \(name) (one run each; 4 GiB guests half",
+	"filled as below; threads2: the capture kernel with nr_cpus=2 and makedumpfile",
+	"--num-threads 2):",
+	"",
+	"| variant | guest RAM (GiB) | vmcore written (s) | dump size (MiB) | throughput (MiB of RAM per s) |",
+	"|---|---|---|---|---|",
+	($v[] | "| \(.variant) | \(.mem_mb / 1024) | \(r(.run.dump)) | \(r(mib(.run.dump_bytes))) | \(if .run.dump then r(.mem_mb / .run.dump) else "n/a" end) |"),
+	""
+	end;
 def ramtable(k; name):
 	(.ram["kdump-file" + k] // []) as $rows |
 	(.crashkernel_mb["kdump-file" + k]["1024"] // null) as $ck1 |
@@ -105,6 +118,8 @@ def ramtable(k; name):
 "",
 table(""; "This project'"'"'s kernel \(.kernel)"),
 table("-stock"; "Debian'"'"'s stock kernel \(.stock_kernel // "n/a")"),
+vartable("ours"; "this project'"'"'s kernel"),
+vartable("stock"; "the stock kernel"),
 ramtable(""; "this project'"'"'s kernel"),
 ramtable("-stock"; "the stock kernel"),
 "The whole benchmark took \(.seconds) s."

@@ -13,12 +13,12 @@
 # a machine does.
 #
 # The runs are named PRODUCT[-VARIANT][-stock]: kdump-file or kdump-tools,
-# a variant of kdump-file's configuration (zlib), and -stock for Debian's
+# a variant of kdump-file's configuration (zlib, threads2, zlib-threads2), and -stock for Debian's
 # stock kernel.
 #
 #   KDUMP_FILE_BENCH_RUNS    timed runs per product (default 3)
 #   KDUMP_FILE_BENCH_PARTS   parts to run, any subset of the default
-#                            "sizes phases phases-stock zlib load load-stock
+#                            "sizes phases phases-stock variants load load-stock
 #                            ram ram-stock crashkernel crashkernel-stock"
 #   KDUMP_FILE_BENCH_RAM     guest sizes in MiB of the ram parts (default
 #                            "2048 4096 8192 16384"; 1024 is the phases')
@@ -27,7 +27,7 @@
 
 SCENARIO=bench
 runs=${KDUMP_FILE_BENCH_RUNS:-3}
-all_parts="sizes phases phases-stock zlib load load-stock ram ram-stock crashkernel crashkernel-stock"
+all_parts="sizes phases phases-stock variants load load-stock ram ram-stock crashkernel crashkernel-stock"
 parts=${KDUMP_FILE_BENCH_PARTS:-$all_parts}
 ram_sizes=${KDUMP_FILE_BENCH_RAM:-2048 4096 8192 16384}
 for p in $parts; do
@@ -50,7 +50,7 @@ has_part() {
 
 kdir=$(kernel_dir)
 log "kernel $(cat "$kdir/release") ($kdir)"
-if has_part sizes phases zlib ram crashkernel; then
+if has_part sizes phases variants ram crashkernel; then
 	ours_img=$(guest_image_prepared "$kdir")
 	log "kdump-file disk: $ours_img"
 fi
@@ -61,7 +61,7 @@ if has_part sizes phases load crashkernel; then
 	# shellcheck disable=SC2016 # a dpkg-query format, not an expansion
 	log "kdump-tools disk: $peer_img ($(chroot "$peer_base" dpkg-query -W -f='${Package} ${Version}, ' kdump-tools kexec-tools makedumpfile))"
 fi
-if has_part sizes phases-stock zlib ram-stock crashkernel-stock; then
+if has_part sizes phases-stock variants ram-stock crashkernel-stock; then
 	stock_img=$(guest_image_prepared "$kdir" "$(stock_image)" prepare stock)
 	log "kdump-file on Debian's stock kernel $(stock_release), disk: $stock_img"
 fi
@@ -201,12 +201,16 @@ timed_run_once() {
 	[ "$mem" -le 1024 ] || step=bench-crash-fill
 	mkdir -p "$d"
 	scenario_disk "$(disk_of "$prod")" "$d/disk.img"
-	if [[ $prod == kdump-file-zlib* ]]; then
-		# kdump-file with the peer's compression (the service rebuilds
+	local v=${prod#kdump-file-}
+	v=${v%-stock}
+	if [[ $prod == kdump-file-* ]] && [ "$v" != stock ]; then
+		# A variant of kdump-file's configuration (the service rebuilds
 		# the capture initramfs for the changed config at boot).
+		variant_conf "$v" >"$d/variant.conf" ||
+			fail "no variant '$v' of kdump-file's configuration"
 		debugfs -R "cat /etc/kdump-file.conf" "$d/disk.img" 2>/dev/null |
-			sed '/^compression/d' >"$d/kdump-file.conf"
-		echo "compression = zlib" >>"$d/kdump-file.conf"
+			grep -v -E "^($(cut -d' ' -f1 "$d/variant.conf" | paste -sd'|')) " >"$d/kdump-file.conf" || true
+		cat "$d/variant.conf" >>"$d/kdump-file.conf"
 		disk_put_file "$d/disk.img" "$d/kdump-file.conf" /etc/kdump-file.conf
 	fi
 	kernel_args "$prod"
@@ -220,6 +224,20 @@ timed_run_once() {
 		'. + {product: $p, run: $n, mem_mb: $m, qemu_status: $rc}' >"$d/phases.json"
 	log "$prod run $n (${mem} MiB): $(jq -r 'if .complete then "panic to back up \(.total)s, dump \(.dump)s, \(.dump_bytes) bytes" else "INCOMPLETE (see console.log)" end' "$d/phases.json")"
 }
+
+# variant_conf VARIANT: the configuration lines of a variant of kdump-file:
+# the peer's compression, and makedumpfile's threads (the capture kernel
+# gets a CPU per thread).
+variant_conf() {
+	case $1 in
+	zlib) echo "compression = zlib" ;;
+	threads2) printf '%s\n' "cmdline_append = nr_cpus=2" "makedumpfile_args = --num-threads 2" ;;
+	zlib-threads2) printf '%s\n' "compression = zlib" "cmdline_append = nr_cpus=2" \
+		"makedumpfile_args = --num-threads 2" ;;
+	*) return 1 ;;
+	esac
+}
+variants="zlib threads2 zlib-threads2"
 
 # trial PRODUCT MEM_MB CK_MB: 0 when that crashkernel= gives a complete dump.
 trial() {
@@ -314,10 +332,15 @@ for k in "" -stock; do
 	done
 done
 
-# Part 1b: kdump-file with zlib, the peer's compression, once per kernel.
-if has_part zlib; then
-	timed_run kdump-file-zlib 1 1024
-	timed_run kdump-file-zlib-stock 1 1024
+# Part 1b: kdump-file's variants (the peer's compression, threads), once
+# per kernel, on 1 and 4 GiB guests.
+if has_part variants; then
+	for k in "" -stock; do
+		for v in $variants; do
+			timed_run "kdump-file-$v$k" 1 1024
+			timed_run "kdump-file-$v$k" 1 4096
+		done
+	done
 fi
 
 # Part 2: load times, in one guest that has both products.
@@ -398,10 +421,22 @@ json_or_null() {
 		done
 		printf ', "complete_runs": %s}' "$(cat "$out/$prod-1024M-"*/phases.json 2>/dev/null | jq -s 'map(select(.complete)) | length')"
 	done
-	for prod in kdump-file-zlib kdump-file-zlib-stock; do
-		printf ',\n    "%s": %s' "$prod" "$(json_or_null "$out/$prod-1024M-1/phases.json")"
+	printf '\n  },\n  "variants": ['
+	sep=
+	for k in "" -stock; do
+		for v in default $variants; do
+			for mem in 1024 4096; do
+				prod=kdump-file-$v$k
+				[ "$v" != default ] || prod=kdump-file$k
+				f=$out/$prod-${mem}M-1/phases.json
+				[ -f "$f" ] || continue
+				printf '%s{"variant": "%s", "kernel": "%s", "mem_mb": %s, "run": %s}' "$sep" "$v" \
+					"$([ -n "$k" ] && echo stock || echo ours)" "$mem" "$(jq -c '{dump, dump_bytes, total, complete}' "$f")"
+				sep=", "
+			done
+		done
 	done
-	printf '\n  },\n  "load_seconds": {'
+	printf '],\n  "load_seconds": {'
 	sep=
 	for k in "" -stock; do
 		for w in kdump-file-load-uptodate kdump-file-load-rebuild \
