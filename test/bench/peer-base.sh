@@ -8,6 +8,8 @@
 # inputs.
 #
 #   peer-base.sh          build (or reuse) and print the rootfs directory
+#   peer-base.sh --stock  the same on Debian's stock kernel: kdump-tools
+#                         installed into stock-base.sh's rootfs
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -27,4 +29,9 @@ install_peer() {
 	fi
 }
 
-derived_base peer-base "${packages[*]}" install_peer
+if [ "${1:-}" = --stock ]; then
+	stock_base=$("$here/../lib/stock-base.sh")
+	derived_base peer-stock-base "${packages[*]}" install_peer "$stock_base"
+else
+	derived_base peer-base "${packages[*]}" install_peer
+fi

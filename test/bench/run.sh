@@ -2,43 +2,74 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make bench: kdump-file against Debian's kdump-tools on the same kernel, the
-# same guest base and the same machine, runs of the two alternating.  Prints
-# figures and ratios and writes them to $KDUMP_FILE_OUT/bench/:
-# results.json, results.md and results.png (gnuplot).  Not a test: it never
-# fails on a figure, only when a run gives no figure at all.
+# same guest base and the same machine, runs of the two alternating; once on
+# this project's kernel and once on Debian's stock kernel.  Prints figures
+# and ratios and writes them to $KDUMP_FILE_OUT/bench/: results.json,
+# results.md and results.png (gnuplot).  Not a test: it never fails on a
+# figure, only when a run gives no figure at all.
 #
 # Every time is taken on the host, from the guest's serial console, each line
 # stamped when QEMU wrote it.  Guests reboot in place after the capture, as
 # a machine does.
 #
+# The runs are named PRODUCT[-VARIANT][-stock]: kdump-file or kdump-tools,
+# a variant of kdump-file's configuration (zlib, threads2, zlib-threads2), and -stock for Debian's
+# stock kernel.
+#
 #   KDUMP_FILE_BENCH_RUNS    timed runs per product (default 3)
-#   KDUMP_FILE_BENCH_PARTS   parts to run (default "phases zlib load ram
-#                            crashkernel crashkernel-stock")
+#   KDUMP_FILE_BENCH_PARTS   parts to run, any subset of the default
+#                            "sizes phases phases-stock variants load load-stock
+#                            ram ram-stock crashkernel crashkernel-stock"
+#   KDUMP_FILE_BENCH_RAM     guest sizes in MiB of the ram parts (default
+#                            "2048 4096 8192 16384"; 1024 is the phases')
 # shellcheck source=test/lib/common.sh
 . "$(dirname "$0")/../lib/common.sh"
 
 SCENARIO=bench
 runs=${KDUMP_FILE_BENCH_RUNS:-3}
-parts=${KDUMP_FILE_BENCH_PARTS:-phases zlib load ram crashkernel crashkernel-stock}
+all_parts="sizes phases phases-stock variants load load-stock ram ram-stock crashkernel crashkernel-stock"
+parts=${KDUMP_FILE_BENCH_PARTS:-$all_parts}
+ram_sizes=${KDUMP_FILE_BENCH_RAM:-2048 4096 8192 16384}
+for p in $parts; do
+	[[ " $all_parts " == *" $p "* ]] ||
+		fail "KDUMP_FILE_BENCH_PARTS: no part '$p' (the parts: $all_parts)"
+done
 out=$KDUMP_FILE_OUT/bench
 rm -rf "$out"
 mkdir -p "$out"
 t_start=$(date +%s)
 
+# has_part PART...: one of them is to run.
+has_part() {
+	local p
+	for p in "$@"; do
+		[[ " $parts " == *" $p "* ]] && return 0
+	done
+	return 1
+}
+
 kdir=$(kernel_dir)
-ours_img=$(guest_image_prepared "$kdir")
 log "kernel $(cat "$kdir/release") ($kdir)"
-log "kdump-file disk: $ours_img"
-if [[ " $parts " =~ \ (phases|zlib|load|crashkernel)\  ]]; then
+if has_part sizes phases variants ram crashkernel; then
+	ours_img=$(guest_image_prepared "$kdir")
+	log "kdump-file disk: $ours_img"
+fi
+if has_part sizes phases load crashkernel; then
 	peer_base=$("$KDUMP_FILE_TOP/test/bench/peer-base.sh")
 	peer_img=$(guest_image_prepared "$kdir" \
 		"$("$KDUMP_FILE_LIB/guest-image.sh" "$kdir" "$peer_base")" peer-prepare)
 	# shellcheck disable=SC2016 # a dpkg-query format, not an expansion
 	log "kdump-tools disk: $peer_img ($(chroot "$peer_base" dpkg-query -W -f='${Package} ${Version}, ' kdump-tools kexec-tools makedumpfile))"
 fi
-if [[ " $parts " == *" crashkernel-stock "* ]]; then
+if has_part sizes phases-stock variants ram-stock crashkernel-stock; then
 	stock_img=$(guest_image_prepared "$kdir" "$(stock_image)" prepare stock)
 	log "kdump-file on Debian's stock kernel $(stock_release), disk: $stock_img"
+fi
+if has_part sizes phases-stock load-stock crashkernel-stock; then
+	peer_stock_base=$("$KDUMP_FILE_TOP/test/bench/peer-base.sh" --stock)
+	peer_stock_img=$(guest_image_prepared "$kdir" \
+		"$("$KDUMP_FILE_LIB/guest-image.sh" --stock "$peer_stock_base")" peer-prepare stock)
+	log "kdump-tools on Debian's stock kernel, disk: $peer_stock_img"
 fi
 
 # The kernel a product's guests boot: ours, or Debian's stock kernel
@@ -74,13 +105,13 @@ bench_boot() {
 dump_start_re() {
 	case $1 in
 	kdump-file*) echo 'kdump-file: .*saving vmcore' ;;
-	kdump-tools) echo 'running makedumpfile .*compress' ;;
+	kdump-tools*) echo 'running makedumpfile .*compress' ;;
 	esac
 }
 dump_end_re() {
 	case $1 in
 	kdump-file*) echo 'kdump-file: .*vmcore saved' ;;
-	kdump-tools) echo 'saved vmcore in' ;;
+	kdump-tools*) echo 'saved vmcore in' ;;
 	esac
 }
 
@@ -91,7 +122,7 @@ dump_end_re() {
 capture_ok() {
 	case $1 in
 	kdump-file*) grep -q "$(dump_end_re "$1")" "$2" ;;
-	kdump-tools)
+	kdump-tools*)
 		sed -n "/$(dump_start_re "$1")/,/$(dump_end_re "$1")/p" "$2" |
 			grep -q "makedumpfile Completed" &&
 			grep -q "$(dump_end_re "$1")" "$2"
@@ -101,8 +132,9 @@ capture_ok() {
 
 disk_of() {
 	case $1 in
-	kdump-file-stock) echo "$stock_img" ;;
+	kdump-file*-stock) echo "$stock_img" ;;
 	kdump-file*) echo "$ours_img" ;;
+	kdump-tools-stock) echo "$peer_stock_img" ;;
 	kdump-tools) echo "$peer_img" ;;
 	esac
 }
@@ -115,6 +147,11 @@ phases() {
 	awk -v ds="$(dump_start_re "$prod")" -v de="$(dump_end_re "$prod")" '
 	{ t = $1 }
 	!up1 && /KDUMP-FILE-TEST: bench: up/ { up1 = t; next }
+	up1 && !pa && /KDUMP-FILE-TEST: bench: pages / {
+		for (i = 1; i < NF; i++)
+			if ($i == "KERN_DATA") kept = $(i + 1)
+		next
+	}
 	up1 && !pa && /Kernel panic - not syncing/ { pa = t; next }
 	pa && !ck && /Linux version [0-9]/ { ck = t; next }
 	ck && !ci && /Run \/init as init process/ { ci = t; next }
@@ -138,7 +175,8 @@ phases() {
 		printf "\"capture_kernel_boot\": %s, \"capture_to_dump\": %s, ", d(ck, ci), d(ci, dst)
 		printf "\"dump\": %s, \"dump_to_reboot\": %s, \"reboot_to_up\": %s, ", d(dst, den), d(den, bk), d(bk, up2)
 		printf "\"panic_to_capture_up\": %s, \"capture_up_to_saved\": %s, \"saved_to_up\": %s, ", d(pa, ci), d(ci, den), d(den, up2)
-		printf "\"total\": %s, \"makedumpfile\": %s, \"dump_bytes\": %s}\n", d(pa, up2), mdf ? mdf : "null", size ? size : "null"
+		printf "\"total\": %s, \"makedumpfile\": %s, \"dump_bytes\": %s, ", d(pa, up2), mdf ? mdf : "null", size ? size : "null"
+		printf "\"kernel_data_pages\": %s}\n", kept ? kept : "null"
 	}' "$logf"
 }
 
@@ -157,19 +195,27 @@ timed_run() {
 }
 
 timed_run_once() {
-	local prod=$1 n=$2 mem=$3 d=$out/$1-${3}M-$2 rc=0 j
+	local prod=$1 n=$2 mem=$3 d=$out/$1-${3}M-$2 rc=0 j step=bench-crash
+	# Beyond 1 GiB the guest's memory is filled first (bench_fill in
+	# guest-steps/bench.sh), so that the dump has pages to filter.
+	[ "$mem" -le 1024 ] || step=bench-crash-fill
 	mkdir -p "$d"
 	scenario_disk "$(disk_of "$prod")" "$d/disk.img"
-	if [ "$prod" = kdump-file-zlib ]; then
-		# kdump-file with the peer's compression (the service rebuilds
+	local v=${prod#kdump-file-}
+	v=${v%-stock}
+	if [[ $prod == kdump-file-* ]] && [ "$v" != stock ]; then
+		# A variant of kdump-file's configuration (the service rebuilds
 		# the capture initramfs for the changed config at boot).
+		variant_conf "$v" >"$d/variant.conf" ||
+			fail "no variant '$v' of kdump-file's configuration"
 		debugfs -R "cat /etc/kdump-file.conf" "$d/disk.img" 2>/dev/null |
-			sed '/^compression/d' >"$d/kdump-file.conf"
-		echo "compression = zlib" >>"$d/kdump-file.conf"
+			grep -v -E "^($(cut -d' ' -f1 "$d/variant.conf" | paste -sd'|')) " >"$d/kdump-file.conf" || true
+		cat "$d/variant.conf" >>"$d/kdump-file.conf"
 		disk_put_file "$d/disk.img" "$d/kdump-file.conf" /etc/kdump-file.conf
 	fi
-	bench_boot "$d/console.log" 900 "$mem" \
-		"root=/dev/vda rw console=ttyS0 crashkernel=256M panic=-1 kdump_file_test=bench-crash" \
+	kernel_args "$prod"
+	bench_boot "$d/console.log" 1500 "$mem" \
+		"root=/dev/vda rw console=ttyS0 crashkernel=256M panic=-1 kdump_file_test=$step" \
 		"$d/disk.img" || rc=$?
 	rm -f "$d/disk.img" "$d/disk.vars.fd"
 	j=$(phases "$prod" "$d/console.log")
@@ -178,6 +224,20 @@ timed_run_once() {
 		'. + {product: $p, run: $n, mem_mb: $m, qemu_status: $rc}' >"$d/phases.json"
 	log "$prod run $n (${mem} MiB): $(jq -r 'if .complete then "panic to back up \(.total)s, dump \(.dump)s, \(.dump_bytes) bytes" else "INCOMPLETE (see console.log)" end' "$d/phases.json")"
 }
+
+# variant_conf VARIANT: the configuration lines of a variant of kdump-file:
+# the peer's compression, and makedumpfile's threads (the capture kernel
+# gets a CPU per thread).
+variant_conf() {
+	case $1 in
+	zlib) echo "compression = zlib" ;;
+	threads2) printf '%s\n' "cmdline_append = nr_cpus=2" "makedumpfile_args = --num-threads 2" ;;
+	zlib-threads2) printf '%s\n' "compression = zlib" "cmdline_append = nr_cpus=2" \
+		"makedumpfile_args = --num-threads 2" ;;
+	*) return 1 ;;
+	esac
+}
+variants="zlib threads2 zlib-threads2"
 
 # trial PRODUCT MEM_MB CK_MB: 0 when that crashkernel= gives a complete dump.
 trial() {
@@ -243,110 +303,167 @@ med() {
 		jq -r --arg f "$3" 'select(.complete) | .[$f] | select(. != null)' | median
 }
 
-# Part 1: the phases, products alternating.
-if [[ " $parts " == *" phases "* ]]; then
-	for n in $(seq 1 "$runs"); do
-		timed_run kdump-file "$n" 1024
-		timed_run kdump-tools "$n" 1024
-	done
+# Part 0: the capture initramfs of each product as its first boot built it
+# (no boot here: read from the prepared disks).
+initrd_bytes() {
+	debugfs -R "stat $2" "$1" 2>/dev/null | sed -n 's/.*Size: \([0-9]*\).*/\1/p' | head -n 1
+}
+if has_part sizes; then
+	rel=$(cat "$kdir/release")
+	srel=$(stock_release)
+	{
+		printf '{"kdump-file": %s, "kdump-tools": %s, ' \
+			"$(initrd_bytes "$ours_img" "/var/lib/kdump-file/initramfs-$rel.img" || true)" \
+			"$(initrd_bytes "$peer_img" "/var/lib/kdump/initrd.img-$rel" || true)"
+		printf '"kdump-file-stock": %s, "kdump-tools-stock": %s}\n' \
+			"$(initrd_bytes "$stock_img" "/var/lib/kdump-file/initramfs-$srel.img" || true)" \
+			"$(initrd_bytes "$peer_stock_img" "/var/lib/kdump/initrd.img-$srel" || true)"
+	} | sed 's/: ,/: null,/g; s/: }/: null}/' >"$out/initramfs.json"
+	log "capture initramfs bytes: $(cat "$out/initramfs.json")"
 fi
 
-# Part 1b: kdump-file with zlib, the peer's compression, once.
-if [[ " $parts " == *" zlib "* ]]; then
-	timed_run kdump-file-zlib 1 1024
+# Part 1: the phases, products alternating; on our kernel, then on the stock
+# kernel.
+for k in "" -stock; do
+	has_part "phases$k" || continue
+	for n in $(seq 1 "$runs"); do
+		timed_run "kdump-file$k" "$n" 1024
+		timed_run "kdump-tools$k" "$n" 1024
+	done
+done
+
+# Part 1b: kdump-file's variants (the peer's compression, threads), once
+# per kernel, on 1 and 4 GiB guests.
+if has_part variants; then
+	for k in "" -stock; do
+		for v in $variants; do
+			timed_run "kdump-file-$v$k" 1 1024
+			timed_run "kdump-file-$v$k" 1 4096
+		done
+	done
 fi
 
 # Part 2: load times, in one guest that has both products.
-if [[ " $parts " == *" load "* ]]; then
-	mkdir -p "$out/load"
-	scenario_disk "$peer_img" "$out/load/disk.img"
-	bench_boot "$out/load/console.log" 900 1024 \
+for k in "" -stock; do
+	has_part "load$k" || continue
+	d=$out/load$k
+	mkdir -p "$d"
+	kernel_args "load$k"
+	scenario_disk "$(disk_of "kdump-tools$k")" "$d/disk.img"
+	bench_boot "$d/console.log" 1500 1024 \
 		"root=/dev/vda rw console=ttyS0 crashkernel=256M panic=-1 kdump_file_test=bench-load" \
-		"$out/load/disk.img" -no-reboot || true
-	rm -f "$out/load/disk.img"
+		"$d/disk.img" -no-reboot || true
+	rm -f "$d/disk.img"
 	for w in kdump-file-load-uptodate kdump-file-load-rebuild \
 		kdump-tools-load-uptodate kdump-tools-load-rebuild; do
-		grep -o "bench: time $w [0-9.]*" "$out/load/console.log" |
-			awk '{ print $4 }' | median >"$out/load/$w"
-		log "$w: median $(cat "$out/load/$w") s"
+		grep -o "bench: time $w [0-9.]*" "$d/console.log" |
+			awk '{ print $4 }' | median >"$d/$w"
+		log "$w$k: median $(cat "$d/$w") s"
 	done
-	grep "bench: FAIL" "$out/load/console.log" || true
-fi
+	grep "bench: FAIL" "$d/console.log" || true
+done
 
-# Part 3: kdump-file's dump time and size as guest RAM grows.
-if [[ " $parts " == *" ram "* ]]; then
-	for mem in 2048 4096 8192; do
-		timed_run kdump-file 1 "$mem"
+# Part 3: kdump-file's dump time and size as guest RAM grows (one guest at
+# a time: the largest takes most of the host's memory).
+for k in "" -stock; do
+	has_part "ram$k" || continue
+	for mem in $ram_sizes; do
+		timed_run "kdump-file$k" 1 "$mem"
 	done
-fi
+done
 
 # Part 4: the smallest crashkernel=, both guest sizes side by side, one vCPU
 # each so that the two guests do not share a host core (no timing is taken
-# from these runs; the capture kernel runs on one CPU either way).
-if [[ " $parts " == *" crashkernel "* ]]; then
-	# The guesses: kdump-file's estimate says 64M; kdump-tools is
-	# configured by Debian with 128M (/etc/default/grub.d/kdump-tools.cfg).
-	for prod in kdump-file kdump-tools; do
-		guess="64 56"
-		[ "$prod" = kdump-tools ] && guess="128 64"
-		# shellcheck disable=SC2086 # two numbers
-		ck_search "$prod" 1024 $guess &
-		# shellcheck disable=SC2086
-		ck_search "$prod" 4096 $guess &
-		wait
-		log "$prod smallest crashkernel: 1 GiB $(cat "$out/ck-$prod-1024")M, 4 GiB $(cat "$out/ck-$prod-4096")M"
-	done
-fi
-
-# Part 5: the same on Debian's stock kernel (modular drivers, a bigger
-# kernel and capture initramfs).
-if [[ " $parts " == *" crashkernel-stock "* ]]; then
-	ck_search kdump-file-stock 1024 128 96 &
-	ck_search kdump-file-stock 4096 128 96 &
+# from these runs; the capture kernel runs on one CPU either way).  The
+# guesses: kdump-file's estimate; kdump-tools is configured by Debian with
+# 128M (/etc/default/grub.d/kdump-tools.cfg).
+ck_part() {
+	local prod=$1 guess=$2
+	# shellcheck disable=SC2086 # two numbers
+	ck_search "$prod" 1024 $guess &
+	# shellcheck disable=SC2086
+	ck_search "$prod" 4096 $guess &
 	wait
-	log "kdump-file-stock smallest crashkernel: 1 GiB $(cat "$out/ck-kdump-file-stock-1024")M, 4 GiB $(cat "$out/ck-kdump-file-stock-4096")M"
+	log "$prod smallest crashkernel: 1 GiB $(cat "$out/ck-$prod-1024")M, 4 GiB $(cat "$out/ck-$prod-4096")M"
+}
+if has_part crashkernel; then
+	ck_part kdump-file "64 40"
+	ck_part kdump-tools "128 64"
+fi
+if has_part crashkernel-stock; then
+	ck_part kdump-file-stock "128 64"
+	ck_part kdump-tools-stock "256 128"
 fi
 
 # The results.
+products="kdump-file kdump-tools kdump-file-stock kdump-tools-stock"
+phase_fields="panic_to_capture_kernel capture_kernel_boot capture_to_dump dump
+	dump_to_reboot reboot_to_up panic_to_capture_up capture_up_to_saved
+	saved_to_up total makedumpfile dump_bytes kernel_data_pages"
+# json_or_null FILE: its content, or null.
+json_or_null() {
+	if [ -s "$1" ]; then cat "$1"; else echo null; fi
+}
 {
 	echo "{"
-	printf '  "kernel": "%s",\n  "runs": %s,\n' "$(cat "$kdir/release")" "$runs"
+	printf '  "kernel": "%s",\n  "stock_kernel": "%s",\n  "runs": %s,\n' \
+		"$(cat "$kdir/release")" "$(stock_release)" "$runs"
+	printf '  "initramfs_bytes": %s,\n' "$(json_or_null "$out/initramfs.json")"
 	printf '  "phases": {\n'
-	first=1
-	for prod in kdump-file kdump-tools; do
-		[ "$first" = 1 ] || printf ',\n'
-		first=0
-		printf '    "%s": {' "$prod"
-		sep=
-		for f in panic_to_capture_kernel capture_kernel_boot capture_to_dump dump \
-			dump_to_reboot reboot_to_up panic_to_capture_up capture_up_to_saved \
-			saved_to_up total makedumpfile dump_bytes; do
-			printf '%s"%s": %s' "$sep" "$f" "$(med "$prod" 1024 "$f")"
-			sep=", "
+	sep=
+	for prod in $products; do
+		printf '%s    "%s": {' "$sep" "$prod"
+		sep=$',\n'
+		fsep=
+		for f in $phase_fields; do
+			printf '%s"%s": %s' "$fsep" "$f" "$(med "$prod" 1024 "$f")"
+			fsep=", "
 		done
 		printf ', "complete_runs": %s}' "$(cat "$out/$prod-1024M-"*/phases.json 2>/dev/null | jq -s 'map(select(.complete)) | length')"
 	done
-	printf ',\n    "kdump-file-zlib": %s' "$(cat "$out/kdump-file-zlib-1024M-1/phases.json" 2>/dev/null || echo null)"
-	printf '\n  },\n  "load_seconds": {'
+	printf '\n  },\n  "variants": ['
 	sep=
-	for w in kdump-file-load-uptodate kdump-file-load-rebuild \
-		kdump-tools-load-uptodate kdump-tools-load-rebuild; do
-		printf '%s"%s": %s' "$sep" "$w" "$(cat "$out/load/$w" 2>/dev/null || echo null)"
-		sep=", "
+	for k in "" -stock; do
+		for v in default $variants; do
+			for mem in 1024 4096; do
+				prod=kdump-file-$v$k
+				[ "$v" != default ] || prod=kdump-file$k
+				f=$out/$prod-${mem}M-1/phases.json
+				[ -f "$f" ] || continue
+				printf '%s{"variant": "%s", "kernel": "%s", "mem_mb": %s, "run": %s}' "$sep" "$v" \
+					"$([ -n "$k" ] && echo stock || echo ours)" "$mem" "$(jq -c '{dump, dump_bytes, total, complete}' "$f")"
+				sep=", "
+			done
+		done
 	done
-	printf '},\n  "ram": ['
+	printf '],\n  "load_seconds": {'
 	sep=
-	for mem in 1024 2048 4096 8192; do
-		printf '%s{"mem_mb": %s, "dump": %s, "dump_bytes": %s, "total": %s}' "$sep" "$mem" \
-			"$(med kdump-file "$mem" dump)" "$(med kdump-file "$mem" dump_bytes)" "$(med kdump-file "$mem" total)"
-		sep=", "
+	for k in "" -stock; do
+		for w in kdump-file-load-uptodate kdump-file-load-rebuild \
+			kdump-tools-load-uptodate kdump-tools-load-rebuild; do
+			printf '%s"%s%s": %s' "$sep" "$w" "$k" "$(json_or_null "$out/load$k/$w")"
+			sep=", "
+		done
 	done
-	printf '],\n  "crashkernel_mb": {'
+	printf '},\n  "ram": {'
 	sep=
-	for prod in kdump-file kdump-tools kdump-file-stock; do
+	for k in "" -stock; do
+		printf '%s"kdump-file%s": [' "$sep" "$k"
+		sep=", "
+		rsep=
+		for mem in 1024 $ram_sizes; do
+			printf '%s{"mem_mb": %s, "dump": %s, "dump_bytes": %s, "total": %s}' "$rsep" "$mem" \
+				"$(med "kdump-file$k" "$mem" dump)" "$(med "kdump-file$k" "$mem" dump_bytes)" \
+				"$(med "kdump-file$k" "$mem" total)"
+			rsep=", "
+		done
+		printf ']'
+	done
+	printf '},\n  "crashkernel_mb": {'
+	sep=
+	for prod in $products; do
 		printf '%s"%s": {"1024": %s, "4096": %s}' "$sep" "$prod" \
-			"$(cat "$out/ck-$prod-1024" 2>/dev/null || echo null)" \
-			"$(cat "$out/ck-$prod-4096" 2>/dev/null || echo null)"
+			"$(json_or_null "$out/ck-$prod-1024")" "$(json_or_null "$out/ck-$prod-4096")"
 		sep=", "
 	done
 	printf '},\n  "seconds": %s\n}\n' $(($(date +%s) - t_start))

@@ -7,8 +7,9 @@
 # scenarios on our kernel keep using it.  Sourced by test/lib/stock-base.sh
 # and test/bench/peer-base.sh.
 
-# derived_base NAME KEYTEXT INSTALL: print $KDUMP_FILE_CACHE/guest/NAME-<key>,
-# building it first when it is not there.  <key> is a hash of the base's
+# derived_base NAME KEYTEXT INSTALL [BASE]: print
+# $KDUMP_FILE_CACHE/guest/NAME-<key>, building it first when it is not there
+# from BASE (default: guest-base.sh's rootfs).  <key> is a hash of the base's
 # path (which carries the base's own key), KEYTEXT (what else decides the
 # content, e.g. a package version), the calling script and this file.
 # INSTALL is a function, called with the copy's path, that runs apt-get in
@@ -20,10 +21,10 @@
 # (the lock) and its EXIT trap (the unmounts), and relies on set -e, so it
 # must not be called in a condition (where bash ignores set -e).
 derived_base() {
-	local name=$1 keytext=$2 install=$3
-	local cache=${KDUMP_FILE_CACHE:-/var/cache/kdump-file} lib base key out
+	local name=$1 keytext=$2 install=$3 base=${4:-}
+	local cache=${KDUMP_FILE_CACHE:-/var/cache/kdump-file} lib key out
 	lib=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-	base=$("$lib/guest-base.sh")
+	[ -n "$base" ] || base=$("$lib/guest-base.sh")
 	key=$({
 		echo "$base $keytext"
 		sha256sum <"$0"
@@ -49,7 +50,7 @@ derived_base() {
 	# below the copy is left alone.
 	rm -rf --one-file-system "$DERIVED_DIR"
 	cp -a "$base" "$DERIVED_DIR"
-	rm -f "$DERIVED_DIR/.kdump-file-base"
+	rm -f "$DERIVED_DIR"/.kdump-file-*
 	# The mirror debootstrap wrote into the base's sources.list; the
 	# host's resolver for the download.
 	cp /etc/resolv.conf "$DERIVED_DIR/etc/resolv.conf"

@@ -9,10 +9,12 @@
 #   guest-image.sh KERNEL_DIR [BASE]   print the path of the image; BASE is
 #                                      another rootfs than guest-base.sh's
 #                                      (the benchmark's peer)
-#   guest-image.sh --stock             the same on stock-base.sh's rootfs,
+#   guest-image.sh --stock [BASE]      the same on stock-base.sh's rootfs,
 #                                      which has Debian's stock kernel and
 #                                      its initrd in /boot already: nothing
-#                                      of our kernel goes in
+#                                      of our kernel goes in; BASE is a
+#                                      rootfs derived from it (the
+#                                      benchmark's peer on that kernel)
 #   guest-image.sh --stock-deb DEB KERNEL_DEB VMLINUX
 #                                      stock-base.sh's rootfs with the
 #                                      product's package DEB in /root, not
@@ -41,7 +43,7 @@ vmlinux=
 collector=0
 if [ "${1:-}" = --stock ]; then
 	kdir=
-	base=$("$here/stock-base.sh")
+	base=${2:-$("$here/stock-base.sh")}
 elif [ "${1:-}" = --stock-deb ]; then
 	# The package scenario: the stock rootfs with kdump-file's .deb in
 	# /root, not installed, and the stock kernel's package and vmlinux
