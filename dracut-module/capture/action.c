@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "capture.h"
-#include "modload.h"
+#include "modplan.h"
 #include "steps.h"
 #include "util.h"
 
@@ -64,7 +64,7 @@ void watchdog_arm(struct capture *cap, const char *name)
 	int r = 0;
 
 	if (strcmp(name, "-") != 0)
-		r = modload_insert(cap->kmods, name);
+		r = modplan_insert(cap->kmods, name);
 	if (r < 0 && r != -EEXIST) {
 		capture_say(cap, "warning: cannot load watchdog driver %s: %s",
 			    name, strerror(-r));
