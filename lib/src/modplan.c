@@ -457,6 +457,16 @@ unsigned int modplan_count(const struct modplan *p)
 	return p->n_mods;
 }
 
+const char *modplan_name(const struct modplan *p, unsigned int i)
+{
+	return i < p->n_mods ? p->mods[i].name : NULL;
+}
+
+const char *modplan_path(const struct modplan *p, unsigned int i)
+{
+	return i < p->n_mods ? p->mods[i].path : NULL;
+}
+
 int modplan_set_exec(struct modplan *p, const char *moddir,
 		     const struct modplan_ops *ops)
 {

@@ -62,6 +62,12 @@ void modplan_free(struct modplan *p);
 /* The kernel release the plan is for, and how many modules it has. */
 const char *modplan_release(const struct modplan *p);
 unsigned int modplan_count(const struct modplan *p);
+/*
+ * Module i's name and path (relative to /lib/modules/<release>), in the
+ * plan's order; NULL for i >= modplan_count().
+ */
+const char *modplan_name(const struct modplan *p, unsigned int i);
+const char *modplan_path(const struct modplan *p, unsigned int i);
 
 /*
  * Where the executor finds the plan's paths (/lib/modules/<release>) and

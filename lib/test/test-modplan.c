@@ -155,6 +155,9 @@ static void test_parse_valid(void)
 		return;
 	CHECK(strcmp(modplan_release(p), "6.1.0-fixture") == 0);
 	CHECK(modplan_count(p) == 8);
+	CHECK(strcmp(modplan_name(p, 2), "jbd2") == 0);
+	CHECK(strcmp(modplan_path(p, 2), "kernel/fs/jbd2/jbd2.ko") == 0);
+	CHECK(modplan_name(p, 8) == NULL && modplan_path(p, 8) == NULL);
 	CHECK(strcmp(modplan_loaded(p), "") == 0);
 	CHECK(modplan_failures(p, NULL, NULL) == 0);
 	modplan_free(p);
