@@ -63,7 +63,8 @@ void watchdog_arm(struct capture *cap, const char *name)
 	int timeout = (int)(ct ? ct : 600) + CAPTURE_WATCHDOG_MARGIN;
 	int r = 0;
 
-	if (strcmp(name, "-") != 0)
+	/* Without a module plan the driver may be there all the same. */
+	if (strcmp(name, "-") != 0 && cap->kmods)
 		r = modplan_insert(cap->kmods, name);
 	if (r < 0 && r != -EEXIST) {
 		capture_say(cap, "warning: cannot load watchdog driver %s: %s",

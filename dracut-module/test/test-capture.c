@@ -1523,10 +1523,16 @@ static void test_module_plan(void)
 	snprintf(plan, sizeof(plan), "%s/modules.json", T);
 	cap.paths.modplan = plan;
 	cap.kmod_ops = &plan_ops;
+	snprintf(dir, sizeof(dir), "%s/chain", T);
+	put(dir, "pstore efi_pstore\n");
+	cap.paths.chain = dir;
 	cap.is_init = true;
 	CHECK(phase_extra_modules(&cap) == 0);
+	/* The helpers go on without a plan: nothing to insert them with. */
+	CHECK(phase_helpers(&cap) == 0);
 	CHECK(capture_kmods(&cap) == NULL);
 	CHECK(log_count("warning: cannot read the module plan") == 1);
+	CHECK(log_lacks("pstore backend"));
 	CHECK(log_has(": No such file or directory: no module will be loaded"));
 	CHECK(cap.n_extra == 0);
 	cap.is_init = false;
