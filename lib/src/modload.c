@@ -478,15 +478,36 @@ static int put_key(struct json_object *o, const char *key,
 	return 0;
 }
 
-/* The alias patterns of mod's .modinfo. */
-static int aliases_of(struct kmod_module *mod, struct json_object **ret)
+/* Module names: '-' and '_' are the same (as in kmod). */
+static bool same_name(const char *a, const char *b)
+{
+	for (; *a && *b; a++, b++)
+		if (*a != *b && !((*a == '-' || *a == '_') &&
+				  (*b == '-' || *b == '_')))
+			return false;
+	return *a == *b;
+}
+
+/*
+ * The alias patterns of mod: modprobe.d's "alias" lines naming it, which
+ * libkmod looks up first, and its .modinfo's.
+ */
+static int aliases_of(struct modload *m, struct kmod_module *mod,
+		      struct json_object **ret)
 {
 	struct json_object *a = json_object_new_array();
 	struct kmod_list *info = NULL, *l;
+	struct kmod_config_iter *it;
 	int r = 0;
 
 	if (!a)
 		return -ENOMEM;
+	it = kmod_config_get_aliases(m->ctx);
+	while (it && r == 0 && kmod_config_iter_next(it))
+		if (same_name(kmod_config_iter_get_value(it),
+			      kmod_module_get_name(mod)))
+			r = add_name(a, kmod_config_iter_get_key(it));
+	kmod_config_iter_free_iter(it);
 	if (kmod_module_get_info(mod, &info) < 0)
 		info = NULL;
 	kmod_list_foreach(l, info) {
@@ -538,7 +559,7 @@ static int module_json(struct modload *m, struct kmod_module *mod,
 	if (r == 0)
 		r = put_key(o, "options",
 			    json_object_new_string(options ? options : ""));
-	if (r == 0 && (r = aliases_of(mod, &v)) == 0)
+	if (r == 0 && (r = aliases_of(m, mod, &v)) == 0)
 		r = put_key(o, "aliases", v);
 	if (r < 0) {
 		json_object_put(o);

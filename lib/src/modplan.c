@@ -576,6 +576,17 @@ static int insert_one(struct modplan *p, struct mp_module *m)
 	return 1;
 }
 
+/* Module k is i or one of its dependencies, not a softdep's. */
+static bool required(const struct modplan *p, unsigned int i, unsigned int k)
+{
+	if (k == i)
+		return true;
+	for (unsigned int d = 0; d < p->mods[i].n_deps; d++)
+		if (p->mods[i].deps[d] == k)
+			return true;
+	return false;
+}
+
 /* A module with everything it needs; the number inserted. */
 static int probe(struct modplan *p, unsigned int i)
 {
@@ -588,16 +599,21 @@ static int probe(struct modplan *p, unsigned int i)
 		failed(p, p->mods[i].name, -r);
 		return 0;
 	}
-	/* As libkmod does: the first failure ends the module's probe. */
+	/*
+	 * As libkmod's kmod_module_probe_insert_module(): the first failure
+	 * of the module or a dependency ends the probe; a softdep's (and its
+	 * own dependencies') is ignored.
+	 */
 	for (unsigned int k = 0; k < p->n_order; k++) {
 		struct mp_module *m = &p->mods[p->order[k]];
 
 		r = insert_one(p, m);
-		if (r < 0) {
+		if (r < 0 && required(p, i, p->order[k])) {
 			failed(p, m->name, -r);
 			break;
 		}
-		n += r;
+		if (r > 0)
+			n += r;
 	}
 	return n;
 }

@@ -81,8 +81,9 @@ int modplan_set_exec(struct modplan *p, const char *moddir,
  * Insert name (a module's name or an alias such as "fs-ext4" or a device
  * modalias) as modprobe would.  A module in the kernel already or built
  * in is no error.  Returns how many modules were inserted, or -ENOENT
- * when the plan has nothing called name.  An insertion that fails stops
- * that module's chain and is counted (modplan_failures()).
+ * when the plan has nothing called name.  An insertion of the module or
+ * of a dependency that fails stops the probe and is counted
+ * (modplan_failures()); a softdep's failure is ignored, as libkmod does.
  */
 int modplan_insert(struct modplan *p, const char *name);
 

@@ -254,7 +254,8 @@ static void test_plan(void)
 	snprintf(conf, sizeof(conf), "%s/fixture.conf", root);
 	test_put(root, "fixture.conf",
 		 "softdep fix_a pre: fix_c post: fixture-b-alias\n"
-		 "options fix_a opt=1 two=2\n");
+		 "options fix_a opt=1 two=2\n"
+		 "alias fixture-conf-alias fix-c\n");
 	config[0] = conf;
 	CHECK(modload_new_config(moddir, config, &m) == 0 && m);
 	if (!m)
@@ -277,6 +278,10 @@ static void test_plan(void)
 		CHECK(modplan_insert(p, "pci:v00001234d00005678sv00000000") == 3);
 		CHECK(strcmp(plan_inserted, "fix_b fix_c fix_a") == 0);
 		CHECK(strcmp(plan_options, "fix_a:opt=1 two=2") == 0);
+		/* modprobe.d's alias, as libkmod looks it up. */
+		plan_inserted[0] = '\0';
+		CHECK(modplan_insert(p, "fixture-conf-alias") == 0);
+		CHECK(modplan_failures(p, NULL, NULL) == 0);
 		/* Built in: known to the plan, nothing to insert. */
 		CHECK(modplan_insert(p, "fs-kdumpfixture") == 0);
 		CHECK(modplan_insert(p, "nosuchmodule") == -ENOENT);

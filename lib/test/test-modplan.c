@@ -337,6 +337,14 @@ static void test_failures(void)
 	fail_errno = EEXIST;
 	CHECK(modplan_insert(p, "fixture_post") == 0);
 	CHECK(modplan_failures(p, NULL, NULL) == 2);
+	/* A softdep that fails is ignored, as libkmod ignores it. */
+	fail_name = "crc32c_generic";
+	fail_errno = ENOENT;
+	inserted[0] = '\0';
+	/* (fixture_post is there already: EEXIST above.) */
+	CHECK(modplan_insert(p, "ext4") == 3);
+	CHECK(strcmp(inserted, "mbcache jbd2 ext4") == 0);
+	CHECK(modplan_failures(p, NULL, NULL) == 2);
 	/* A module file missing from the image: its open's errno. */
 	fail_name = NULL;
 	CHECK(modplan_insert(p, "e1000") == 0);
