@@ -411,7 +411,7 @@ int modplan_parse(const char *text, size_t len, struct modplan **ret)
 	/* Nothing but white space may follow the document. */
 	if (r == 0)
 		for (size_t i = json_tokener_get_parse_end(tok); i < len; i++)
-			if (!strchr(" \t\r\n", text[i]))
+			if (!text[i] || !strchr(" \t\r\n", text[i]))
 				r = -EINVAL;
 	json_tokener_free(tok);
 	if (r < 0) {

@@ -220,6 +220,9 @@ static void test_parse_invalid(void)
 			fprintf(stderr, "accepted: %s\n", bad[i]);
 		CHECK(r == -EINVAL);
 	}
+	/* A NUL after the document: not white space. */
+	CHECK(modplan_parse("{\"release\": \"r\", \"modules\": []}\0", 32, &p) ==
+	      -EINVAL);
 	/* Untouched on failure. */
 	CHECK(p == (struct modplan *)&p);
 	/* Every truncation of a valid plan. */
