@@ -3,10 +3,11 @@
 # dracut module of kdump-file: the capture initramfs.
 #
 # kdump-file(8) builds it with
-#   dracut --hostonly --modules "kdump-file kernel-modules" \
+#   dracut --hostonly --modules kdump-file \
 #          --include <resolved capture.conf> /etc/kdump-file/capture.conf \
 #          --include <target chain> /etc/kdump-file/chain \
-#          --add-drivers "<the target's modules>"
+#          --include <module plan> /etc/kdump-file/modules.json \
+#          --add-drivers "<the module plan's modules>"
 # with KDUMP_FILE_CHAIN naming the target chain file and KDUMP_FILE_INSTALL
 # the user's hooks and extra_binaries (blank-separated absolute paths that
 # kdump-file(8) checked; extra_modules go in with --add-drivers).  For a
@@ -14,9 +15,9 @@
 # KDUMP_FILE_SSH_KEY names the dedicated key, the pinned known_hosts
 # beside it.
 # Its /init is kdump-file-capture itself: it mounts /proc, /sys and /dev,
-# loads the drivers of this machine's devices (kernel-modules puts them in
-# the image: first the target's, then round by round those of devices
-# without a driver), activates the target's LVM volume, waits for the dump
+# loads the drivers of this machine's devices from the module plan
+# (--add-drivers puts them in the image: first the target's, then round by
+# round those of devices without a driver), activates the target's LVM volume, waits for the dump
 # target, saves dmesg and vmcore with
 # makedumpfile, and reboots (or takes the configured action).  Neither
 # dracut's shell init nor udev nor systemd is included: in crashkernel
@@ -34,8 +35,8 @@ depends() {
 # An ssh:// target: ssh, the dedicated key and the collector's pinned host
 # keys at the paths capture.conf names, readable by root alone, and the
 # root entry ssh looks itself up by (getpwuid()): built with
-# --modules "kdump-file kernel-modules", the image has no base module
-# that would write /etc/passwd.
+# --modules kdump-file, the image has no base module that would write
+# /etc/passwd.
 install_ssh() {
     key=${KDUMP_FILE_SSH_KEY:-/etc/kdump-file/ssh/id_ed25519}
     known=${key%/*}/known_hosts

@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "capture.h"
-#include "modload.h"
+#include "modplan.h"
 #include "steps.h"
 #include "util.h"
 
@@ -63,8 +63,9 @@ void watchdog_arm(struct capture *cap, const char *name)
 	int timeout = (int)(ct ? ct : 600) + CAPTURE_WATCHDOG_MARGIN;
 	int r = 0;
 
-	if (strcmp(name, "-") != 0)
-		r = modload_insert(cap->kmods, name);
+	/* Without a module plan the driver may be there all the same. */
+	if (strcmp(name, "-") != 0 && cap->kmods)
+		r = modplan_insert(cap->kmods, name);
 	if (r < 0 && r != -EEXIST) {
 		capture_say(cap, "warning: cannot load watchdog driver %s: %s",
 			    name, strerror(-r));

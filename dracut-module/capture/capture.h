@@ -26,6 +26,7 @@
 struct capture_paths {
 	const char *conf;		/* /etc/kdump-file/capture.conf */
 	const char *chain;		/* /etc/kdump-file/chain */
+	const char *modplan;		/* /etc/kdump-file/modules.json */
 	const char *vmcore;		/* /proc/vmcore */
 	const char *cmdline;		/* /proc/cmdline */
 	const char *mnt;		/* where the target is mounted */
@@ -83,7 +84,8 @@ struct capture_module {
 	int error;		/* errno, 0 when loaded or already there */
 };
 
-struct modload;
+struct modplan;
+struct modplan_ops;
 
 struct capture {
 	struct kdump_conf conf;
@@ -111,8 +113,14 @@ struct capture {
 	/* A hook failed with hook_failure = stop. */
 	bool pre_stopped, post_stopped;
 
-	/* Drivers: the module loader (PID 1 only) and its progress. */
-	struct modload *kmods;
+	/*
+	 * Drivers: the module plan (PID 1 only; NULL until read, and when
+	 * there is none for this kernel), how it reaches the kernel (NULL:
+	 * finit_module(2)), and the progress.
+	 */
+	struct modplan *kmods;
+	const struct modplan_ops *kmod_ops;
+	bool kmods_tried;
 	bool chain_done;
 	unsigned long long next_lvm, rounds_from;
 	struct capture_module extra[CONF_LIST_MAX];
@@ -232,7 +240,7 @@ void watchdog_disarm(struct capture *cap);
 int phase_helpers(struct capture *cap);
 int phase_extra_modules(struct capture *cap);
 void drivers_step(struct capture *cap);
-struct modload *capture_kmods(struct capture *cap);
+struct modplan *capture_kmods(struct capture *cap);
 void drivers_summary(struct capture *cap);
 
 /* target.c */

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Drivers, as PID 1 only (run by hand, the system's own udev has done it):
- * first the modules the dump target needs, in the order kdump-file(8)
- * resolved them at load time from the running system; then, round after
- * round, the drivers of every device still without one, because a bus
- * driver loaded in one round creates the devices whose drivers the next
- * round finds; and the LVM volumes the target is on.  Also the helpers
+ * Drivers, as PID 1 only (run by hand, the system's own udev has done it),
+ * from the module plan kdump-file(8) resolved at load time (modplan.h: no
+ * libkmod in the capture): first the modules the dump target needs;
+ * then, round after round, the drivers of every device still without
+ * one, because a bus driver loaded in one round creates the devices whose
+ * drivers the next round finds; and the LVM volumes the target is on.  Also the helpers
  * chosen at load time (pstore backend, watchdog) and extra_modules.
  */
 #include <errno.h>
@@ -14,30 +14,51 @@
 #include <sys/utsname.h>
 
 #include "capture.h"
-#include "modload.h"
+#include "modplan.h"
 #include "process.h"
 #include "util.h"
 
-/* The module loader, made on first use; NULL when it cannot be. */
-struct modload *capture_kmods(struct capture *cap)
+/*
+ * The module plan kdump-file(8) wrote at load time, read on first use;
+ * NULL when there is none for the running kernel, said once.  Without it
+ * nothing is loaded, yet the target may well come up: its drivers may be
+ * built in.
+ */
+struct modplan *capture_kmods(struct capture *cap)
 {
+	struct modplan *p = NULL;
 	struct utsname u;
 	char moddir[PATH_MAX];
-	int n;
+	int r;
 
-	if (cap->kmods || !cap->is_init)
+	if (cap->kmods || cap->kmods_tried || !cap->is_init)
 		return cap->kmods;
+	cap->kmods_tried = true;
 	if (uname(&u) < 0)
 		return NULL;
+	r = modplan_read(cap->paths.modplan, &p);
+	if (r < 0) {
+		capture_say(cap, "warning: cannot read the module plan %s: %s: no module will be loaded",
+			    cap->paths.modplan, strerror(-r));
+		return NULL;
+	}
+	if (strcmp(modplan_release(p), u.release) != 0) {
+		capture_say(cap, "warning: the module plan %s is for kernel %s, not %s: no module will be loaded",
+			    cap->paths.modplan, modplan_release(p), u.release);
+		modplan_free(p);
+		return NULL;
+	}
 	snprintf(moddir, sizeof(moddir), "%s/%s", cap->paths.modules_dir,
 		 u.release);
-	n = modload_new(moddir, &cap->kmods);
-	if (n < 0) {
-		capture_say(cap, "warning: cannot read kernel modules of %s: %s",
-			    moddir, strerror(-n));
-		cap->kmods = NULL;
+	r = modplan_set_exec(p, moddir, cap->kmod_ops);
+	if (r < 0) {
+		capture_say(cap, "warning: cannot use kernel modules of %s: %s",
+			    moddir, strerror(-r));
+		modplan_free(p);
+		return NULL;
 	}
-	return cap->kmods;
+	cap->kmods = p;
+	return p;
 }
 
 static void activate_lv(struct capture *cap, char *lv)
@@ -72,7 +93,7 @@ static void activate_lvs(struct capture *cap)
 static void chain_load(struct capture *cap)
 {
 	/* What the helpers (phase_helpers()) loaded is not the target's. */
-	size_t before = strlen(modload_loaded(cap->kmods));
+	size_t before = strlen(modplan_loaded(cap->kmods));
 	char line[256], name[64];
 	FILE *f;
 	int n;
@@ -83,7 +104,7 @@ static void chain_load(struct capture *cap)
 		while (fgets(line, sizeof(line), f)) {
 			if (sscanf(line, "module %63s", name) != 1)
 				continue;
-			n = modload_insert(cap->kmods, name);
+			n = modplan_insert(cap->kmods, name);
 			if (n < 0 && n != -EEXIST)
 				capture_say(cap, "warning: cannot load module %s for the dump target: %s",
 					    name, strerror(-n));
@@ -95,9 +116,9 @@ static void chain_load(struct capture *cap)
 	 * search for other drivers waits that long, so that it costs neither
 	 * time nor memory when it is not needed.
 	 */
-	if (strlen(modload_loaded(cap->kmods)) > before) {
+	if (strlen(modplan_loaded(cap->kmods)) > before) {
 		capture_say(cap, "loaded for the dump target: %s",
-			    modload_loaded(cap->kmods) + before + (before ? 1 : 0));
+			    modplan_loaded(cap->kmods) + before + (before ? 1 : 0));
 		cap->rounds_from = now_ms() + 1000;
 	}
 }
@@ -107,12 +128,13 @@ void drivers_step(struct capture *cap)
 {
 	int n;
 
-	if (!capture_kmods(cap))
+	if (!cap->is_init)
 		return;
-	if (!cap->chain_done)
+	/* No plan: no modules, but LVM volumes all the same. */
+	if (capture_kmods(cap) && !cap->chain_done)
 		chain_load(cap);
-	if (now_ms() >= cap->rounds_from) {
-		n = modload_coldplug_round(cap->kmods, cap->paths.sys_devices);
+	if (cap->kmods && now_ms() >= cap->rounds_from) {
+		n = modplan_coldplug_round(cap->kmods, cap->paths.sys_devices);
 		if (n > 0)
 			capture_say(cap, "loaded %d more modules for devices without a driver",
 				    n);
@@ -132,9 +154,9 @@ void drivers_summary(struct capture *cap)
 
 	if (!cap->kmods)
 		return;
-	if (modload_loaded(cap->kmods)[0])
-		capture_say(cap, "modules loaded: %s", modload_loaded(cap->kmods));
-	nf = modload_failures(cap->kmods, &name, &e);
+	if (modplan_loaded(cap->kmods)[0])
+		capture_say(cap, "modules loaded: %s", modplan_loaded(cap->kmods));
+	nf = modplan_failures(cap->kmods, &name, &e);
 	if (nf)
 		capture_say(cap, "%u modules did not load (the last: %s: %s)", nf,
 			    name, strerror(e));
@@ -142,7 +164,11 @@ void drivers_summary(struct capture *cap)
 
 static void pstore_load(struct capture *cap, const char *name)
 {
-	int r = modload_insert(cap->kmods, name);
+	int r;
+
+	if (!cap->kmods)
+		return;
+	r = modplan_insert(cap->kmods, name);
 
 	if (r < 0 && r != -EEXIST)
 		capture_say(cap, "warning: cannot load pstore backend %s: %s",
@@ -162,8 +188,10 @@ int phase_helpers(struct capture *cap)
 	char line[256], name[64];
 	FILE *f;
 
-	if (!cap->is_init || !capture_kmods(cap))
+	if (!cap->is_init)
 		return 0;
+	/* Without a plan, a built-in watchdog is armed all the same. */
+	(void)capture_kmods(cap);
 	f = fopen(cap->paths.chain, "re");
 	if (!f)
 		return 0;
@@ -193,14 +221,14 @@ int phase_extra_modules(struct capture *cap)
 	while (cap->n_extra < CONF_LIST_MAX &&
 	       conf_list_next(cap->conf.extra_modules, &pos, name,
 			      sizeof(name))) {
-		unsigned int before = modload_failures(cap->kmods, NULL, NULL);
+		unsigned int before = modplan_failures(cap->kmods, NULL, NULL);
 		struct capture_module *m = &cap->extra[cap->n_extra++];
-		int r = modload_insert(cap->kmods, name), e = 0;
+		int r = modplan_insert(cap->kmods, name), e = 0;
 
 		if (r < 0 && r != -EEXIST)
 			e = -r;
-		else if (modload_failures(cap->kmods, NULL, NULL) > before)
-			(void)modload_failures(cap->kmods, NULL, &e);
+		else if (modplan_failures(cap->kmods, NULL, NULL) > before)
+			(void)modplan_failures(cap->kmods, NULL, &e);
 		snprintf(m->name, sizeof(m->name), "%s", name);
 		m->error = e;
 		if (e)

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "capture.h"
-#include "modload.h"
+#include "modplan.h"
 #include "util.h"
 
 /*
@@ -110,6 +110,7 @@ void capture_init(struct capture *cap)
 	cap->paths = (struct capture_paths){
 		.conf = "/etc/kdump-file/capture.conf",
 		.chain = "/etc/kdump-file/chain",
+		.modplan = "/etc/kdump-file/modules.json",
 		.vmcore = "/proc/vmcore",
 		.cmdline = "/proc/cmdline",
 		.mnt = "/kdump-target",
@@ -156,7 +157,7 @@ void capture_done(struct capture *cap)
 	cap->dir_fd = -1;
 	if (cap->wd_fd >= 0)
 		watchdog_disarm(cap);
-	modload_free(cap->kmods);
+	modplan_free(cap->kmods);
 	cap->kmods = NULL;
 }
 

@@ -17,7 +17,7 @@
 #include "capture.h"
 #include "dump.h"
 #include "dumpdir.h"
-#include "modload.h"
+#include "modplan.h"
 #include "safedir.h"
 #include "target.h"
 #include "util.h"
@@ -67,9 +67,9 @@ int phase_target(struct capture *cap)
 	 */
 	if (cap->kmods && cap->fstype[0]) {
 		snprintf(alias, sizeof(alias), "fs-%s", cap->fstype);
-		if (modload_insert(cap->kmods, alias) > 0)
+		if (modplan_insert(cap->kmods, alias) > 0)
 			capture_say(cap, "loaded the module of filesystem %s; modules loaded: %s",
-				    cap->fstype, modload_loaded(cap->kmods));
+				    cap->fstype, modplan_loaded(cap->kmods));
 	}
 	return 0;
 }

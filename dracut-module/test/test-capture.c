@@ -23,10 +23,12 @@
 #include <sys/mount.h>
 #include <sys/reboot.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "capture.h"
+#include "modplan.h"
 #include "process.h"
 #include "record.h"
 #include "tests.h"
@@ -1465,6 +1467,119 @@ static void test_unsafe_dir(void)
 	teardown(&cap);
 }
 
+/* What the capture's module plan asked of the kernel, recorded. */
+static char plan_inserted[256];
+
+static int plan_insert(void *data, const char *name, int fd,
+		       const char *options)
+{
+	(void)data;
+	(void)options;
+	CHECK(fd >= 0);
+	if (plan_inserted[0])
+		strcat(plan_inserted, " ");
+	strcat(plan_inserted, name);
+	return 0;
+}
+
+static bool plan_present(void *data, const char *name)
+{
+	(void)data;
+	(void)name;
+	return false;
+}
+
+static const struct modplan_ops plan_ops = {
+	.insert = plan_insert,
+	.present = plan_present,
+};
+
+static unsigned int log_count(const char *what)
+{
+	char *s = slurp(p_log), *at = s;
+	unsigned int n = 0;
+
+	while ((at = strstr(at, what))) {
+		n++;
+		at += strlen(what);
+	}
+	free(s);
+	return n;
+}
+
+/*
+ * The module plan: none, or one for another kernel, is said once and
+ * nothing is loaded; one for this kernel is what extra_modules loads from.
+ */
+static void test_module_plan(void)
+{
+	char plan[600], dir[600], mods[600];
+	struct capture cap;
+	struct utsname u;
+
+	CHECK(uname(&u) == 0);
+	setup(&cap, CONF_BASE "extra_modules = crc16 nosuch\n");
+	CHECK(phase_config(&cap) == 0);
+	snprintf(plan, sizeof(plan), "%s/modules.json", T);
+	cap.paths.modplan = plan;
+	cap.kmod_ops = &plan_ops;
+	snprintf(dir, sizeof(dir), "%s/chain", T);
+	put(dir, "pstore efi_pstore\n");
+	cap.paths.chain = dir;
+	cap.is_init = true;
+	CHECK(phase_extra_modules(&cap) == 0);
+	/* The helpers go on without a plan: nothing to insert them with. */
+	CHECK(phase_helpers(&cap) == 0);
+	CHECK(capture_kmods(&cap) == NULL);
+	CHECK(log_count("warning: cannot read the module plan") == 1);
+	CHECK(log_lacks("pstore backend"));
+	CHECK(log_has(": No such file or directory: no module will be loaded"));
+	CHECK(cap.n_extra == 0);
+	cap.is_init = false;
+	teardown(&cap);
+
+	setup(&cap, CONF_BASE "extra_modules = crc16 nosuch\n");
+	CHECK(phase_config(&cap) == 0);
+	snprintf(plan, sizeof(plan), "%s/modules.json", T);
+	put(plan, "{\"release\": \"0.0-other\", \"modules\": []}");
+	cap.paths.modplan = plan;
+	cap.kmod_ops = &plan_ops;
+	cap.is_init = true;
+	CHECK(phase_extra_modules(&cap) == 0);
+	CHECK(capture_kmods(&cap) == NULL);
+	CHECK(log_count("is for kernel 0.0-other, not ") == 1);
+	cap.is_init = false;
+	teardown(&cap);
+
+	setup(&cap, CONF_BASE "extra_modules = crc16 nosuch\n");
+	CHECK(phase_config(&cap) == 0);
+	snprintf(plan, sizeof(plan), "%s/modules.json", T);
+	put(plan, "{\"release\": \"%s\", \"modules\": [{\"name\": \"crc16\", \"path\": \"crc16.ko\"}]}",
+	    u.release);
+	snprintf(mods, sizeof(mods), "%s/lib", T);
+	CHECK(mkdir(mods, 0755) == 0);
+	snprintf(mods, sizeof(mods), "%s/lib/modules", T);
+	CHECK(mkdir(mods, 0755) == 0);
+	snprintf(dir, sizeof(dir), "%s/%s", mods, u.release);
+	CHECK(mkdir(dir, 0755) == 0);
+	snprintf(dir, sizeof(dir), "%s/%s/crc16.ko", mods, u.release);
+	put(dir, "%s", "");
+	plan_inserted[0] = '\0';
+	cap.paths.modplan = plan;
+	cap.paths.modules_dir = mods;
+	cap.kmod_ops = &plan_ops;
+	cap.is_init = true;
+	CHECK(phase_extra_modules(&cap) == 0);
+	CHECK(strcmp(plan_inserted, "crc16") == 0);
+	CHECK(log_has("extra module crc16 loaded"));
+	CHECK(log_has("warning: cannot load extra module nosuch: No such file or directory"));
+	CHECK(cap.n_extra == 2 && cap.extra[0].error == 0 &&
+	      cap.extra[1].error == ENOENT);
+	CHECK(log_lacks("module plan"));
+	cap.is_init = false;
+	teardown(&cap);
+}
+
 int main(void)
 {
 	/* The deadline process ends before the capture's last steps. */
@@ -1491,5 +1606,6 @@ int main(void)
 	test_ssh_argv();
 	test_fallback();
 	test_unsafe_dir();
+	test_module_plan();
 	return tests_done();
 }

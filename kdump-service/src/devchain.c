@@ -493,3 +493,100 @@ int devchain_format(const struct devchain *c, char *buf, size_t size)
 		pos += snprintf(buf + pos, size - pos, "lvm %s\n", c->lvs[i]);
 	return 0;
 }
+
+/* Append name to the blank-separated buf unless it is there already. */
+static int add_word(char *buf, size_t size, const char *name)
+{
+	size_t n = strlen(name), len = strlen(buf);
+
+	for (const char *w = buf; *w;) {
+		size_t wl = strcspn(w, " ");
+
+		if (wl == n && strncmp(w, name, n) == 0)
+			return 0;
+		w += wl;
+		w += strspn(w, " ");
+	}
+	if (len + n + 2 > size)
+		return -ENOBUFS;
+	if (len)
+		buf[len++] = ' ';
+	memcpy(buf + len, name, n + 1);
+	return 0;
+}
+
+/* The drivers of path and its ancestors below devices, outermost first. */
+static int add_bound(const char *devices, const char *path, char *buf,
+		     size_t size)
+{
+	char found[16][64], p[PATH_MAX];
+	unsigned int n = 0;
+	int r = 0;
+
+	snprintf(p, sizeof(p), "%s", path);
+	while (strlen(p) > strlen(devices) && n < 16) {
+		char dp[PATH_MAX], *slash;
+
+		snprintf(dp, sizeof(dp), "%s/driver", p);
+		if (link_base(dp, "module", found[n], sizeof(found[n])) == 0 ||
+		    link_base(p, "driver", found[n], sizeof(found[n])) == 0)
+			n++;
+		slash = strrchr(p, '/');
+		if (!slash)
+			break;
+		*slash = '\0';
+	}
+	while (n-- > 0 && r == 0)
+		r = add_word(buf, size, found[n]);
+	return r;
+}
+
+static int bound_class(const char *sysfs, const char *class, char *buf,
+		       size_t size)
+{
+	char dir[PATH_MAX], devices[PATH_MAX], virt[PATH_MAX + 16];
+	struct dirent **names = NULL;
+	int n, r = 0;
+
+	snprintf(dir, sizeof(dir), "%s/devices", sysfs);
+	if (!realpath(dir, devices))
+		return errno == ENOENT ? 0 : -errno;
+	snprintf(virt, sizeof(virt), "%s/virtual/", devices);
+	snprintf(dir, sizeof(dir), "%s/class/%s", sysfs, class);
+	/* Sorted: the same system gives the same plan, and the same image. */
+	n = scandir(dir, &names, NULL, alphasort);
+	if (n < 0)
+		return errno == ENOENT ? 0 : -errno;
+	for (int i = 0; i < n; i++) {
+		char entry[PATH_MAX], path[PATH_MAX], removable[16];
+
+		snprintf(entry, sizeof(entry), "%s/%s", dir, names[i]->d_name);
+		if (r < 0 || names[i]->d_name[0] == '.' ||
+		    !realpath(entry, path) ||
+		    strncmp(path, virt, strlen(virt)) == 0 ||
+		    exists(path, "partition"))
+			continue;
+		read_attr(path, "removable", removable, sizeof(removable));
+		if (strcmp(removable, "1") == 0)
+			continue;
+		r = add_bound(devices, path, buf, size);
+	}
+	for (int i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	return r;
+}
+
+int devchain_bound_drivers(const char *sysfs, bool net, char *buf,
+			   size_t size)
+{
+	int r;
+
+	if (size == 0)
+		return -ENOBUFS;
+	buf[0] = '\0';
+	r = bound_class(sysfs, "block", buf, size);
+	if (r == 0 && net)
+		r = bound_class(sysfs, "net", buf, size);
+	return r;
+}

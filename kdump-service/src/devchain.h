@@ -73,6 +73,21 @@ int devchain_resolve_net(const char *sysfs, const char *ifname,
 int devchain_merge(struct devchain *dst, const struct devchain *src);
 
 /*
+ * The modules of the drivers bound now to every device on the way to each
+ * disk under sysfs/class/block that the capture kernel may need to find
+ * the target among (with net, also to each network interface), from the
+ * bus down, each once, space-separated into buf: what the capture's
+ * coldplug rounds may load when the chain alone does not bring the target
+ * up.  Left out: partitions (their disk is there), removable disks (a
+ * CD-ROM), and virtual devices (loop, ram, zram, and dm and md, whose
+ * slaves are disks of their own in the list).  A driver without a module
+ * link (built in) is named by the driver.  -ENOBUFS when the names do not
+ * fit in size bytes; buf is then cut at the last name that did.
+ */
+int devchain_bound_drivers(const char *sysfs, bool net, char *buf,
+			   size_t size);
+
+/*
  * The chain as the capture program reads it: "module NAME" and "lvm VG/LV"
  * lines, in the order the capture takes them.  -ENOBUFS, buf untouched,
  * when it does not fit in size bytes with its NUL.

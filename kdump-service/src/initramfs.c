@@ -84,8 +84,8 @@ static int cmp_str(const void *a, const void *b)
 }
 
 int initramfs_fingerprint(const char *kernel, const char *capture_conf,
-			  const char *chain, const char *files, char *buf,
-			  size_t size)
+			  const char *chain, const char *modplan_id,
+			  const char *files, char *buf, size_t size)
 {
 	char *names[64];
 	unsigned int n = 0;
@@ -129,8 +129,8 @@ int initramfs_fingerprint(const char *kernel, const char *capture_conf,
 		free(names[i]);
 	}
 	if (r == 0)
-		r = add(buf, size, &pos, "capture.conf:\n%schain:\n%s",
-			capture_conf, chain);
+		r = add(buf, size, &pos, "capture.conf:\n%schain:\n%s%s",
+			capture_conf, chain, modplan_id ? modplan_id : "");
 	if (r == 0 && files && files[0])
 		r = add(buf, size, &pos, "files:\n");
 	for (const char *s = files; r == 0 && s && *s;) {
@@ -242,7 +242,7 @@ static void dracut_line(const char *line, size_t len, void *userdata)
 
 int initramfs_build(const char *img, const char *kver,
 		    const char *capture_conf_file, const char *chain_file,
-		    const char *drivers, const char *files, const char *net,
+		    const char *modplan_file, const char *drivers, const char *files, const char *net,
 		    const char *ssh_key, const char *fingerprint,
 		    const struct initramfs_progress *progress)
 {
@@ -262,9 +262,14 @@ int initramfs_build(const char *img, const char *kver,
 	{
 		/*
 		 * Only what the capture needs: our module (its /init is the
-		 * capture program), the target's drivers (--add-drivers, as
-		 * resolved at load time) and this host's own; no dracut shell
-		 * init, udev or systemd, which cost the capture kernel more
+		 * capture program) and the module plan's drivers
+		 * (--add-drivers: the target's, the helpers', extra_modules
+		 * and those bound to this host's disks and NICs, as resolved
+		 * at load time); not dracut's kernel-modules, which adds
+		 * every host driver whether the capture can load it or not
+		 * (dracut.sh installs --add-drivers with their dependencies
+		 * in its final stage all the same).  No dracut shell init,
+		 * udev or systemd, which cost the capture kernel more
 		 * memory than it has (see dracut-module/).  gzip whatever
 		 * dracut.conf says: initramfs_verify() checks a gzip image to
 		 * its last byte, other compressors by magic only.
@@ -273,10 +278,12 @@ int initramfs_build(const char *img, const char *kver,
 			"dracut", "--force", "--hostonly",
 			"--hostonly-mode", "strict", "--no-hostonly-cmdline",
 			"--no-early-microcode", "--compress", "gzip", "--modules",
-			"kdump-file kernel-modules", "--include",
+			"kdump-file", "--include",
 			(char *)capture_conf_file,
 			KDUMP_FILE_CAPTURE_CONF_IN_INITRAMFS, "--include",
 			(char *)chain_file, KDUMP_FILE_CHAIN_IN_INITRAMFS,
+			"--include", (char *)modplan_file,
+			KDUMP_FILE_MODPLAN_IN_INITRAMFS,
 		};
 		unsigned int n = 0;
 

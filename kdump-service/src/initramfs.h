@@ -12,17 +12,20 @@
 #define KDUMP_FILE_DRACUT_MODULE "/usr/lib/dracut/modules.d/99kdump-file"
 #define KDUMP_FILE_CAPTURE_CONF_IN_INITRAMFS "/etc/kdump-file/capture.conf"
 #define KDUMP_FILE_CHAIN_IN_INITRAMFS "/etc/kdump-file/chain"
+#define KDUMP_FILE_MODPLAN_IN_INITRAMFS "/etc/kdump-file/modules.json"
 
 /*
  * A text that changes whenever the capture initramfs would: the capture
  * kernel's identity, the resolved capture configuration, the target's
- * chain (devchain_format()), the dracut module, the programs the capture
- * runs, and the identity and content of files (blank-separated absolute
- * paths: the user's hooks and extra binaries; may be "").
+ * chain (devchain_format()), the module plan's identity (its size and
+ * CRC: it is too large to hold whole; may be ""), the dracut module, the
+ * programs the capture runs, and the identity and content of files
+ * (blank-separated absolute paths: the user's hooks and extra binaries;
+ * may be "").
  */
 int initramfs_fingerprint(const char *kernel, const char *capture_conf,
-			  const char *chain, const char *files, char *buf,
-			  size_t size);
+			  const char *chain, const char *modplan_id,
+			  const char *files, char *buf, size_t size);
 /*
  * One line for a file: its path, size, modification time and a CRC-32 of
  * its content, so that an edit that keeps size and time is seen too; or
@@ -47,8 +50,10 @@ struct initramfs_progress {
 bool initramfs_is_current(const char *img, const char *fingerprint);
 /*
  * Build img with dracut for kernel release kver, with capture_conf_file as
- * the capture configuration, chain_file as the target's chain, drivers
- * (space-separated, may be empty) added, and files (blank-separated
+ * the capture configuration, chain_file as the target's chain,
+ * modplan_file as the module plan, drivers (space-separated, may be
+ * empty: the plan's modules; dracut adds what they need) added, and
+ * files (blank-separated
  * absolute paths, may be empty) installed with their libraries, then
  * record the fingerprint.  net: "ssh" or "nfs" for a network target (the
  * module installs ssh, ssh_key and its known_hosts for "ssh"), NULL or ""
@@ -58,7 +63,7 @@ bool initramfs_is_current(const char *img, const char *fingerprint);
  */
 int initramfs_build(const char *img, const char *kver,
 		    const char *capture_conf_file, const char *chain_file,
-		    const char *drivers, const char *files, const char *net,
+		    const char *modplan_file, const char *drivers, const char *files, const char *net,
 		    const char *ssh_key, const char *fingerprint,
 		    const struct initramfs_progress *progress);
 

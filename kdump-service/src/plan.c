@@ -18,10 +18,12 @@
 #include <sys/sysmacros.h>
 #include <sys/utsname.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "dump.h"
 #include "estimate.h"
 #include "kexec.h"
+#include "modplan.h"
 #include "initramfs.h"
 #include "plan.h"
 #include "rawdump.h"
@@ -130,37 +132,108 @@ int plan_chain_text(struct plan *p)
 	return 0;
 }
 
-/*
- * The module files the capture loads for the target (0 when the drivers are
- * built in), for the estimate: a modular kernel holds them again, loaded.
- */
 unsigned long long plan_modules_bytes(const struct plan *p)
 {
-	const char *names[DEVCHAIN_MAX + CONF_LIST_MAX];
-	char extra[CONF_LIST_MAX][64];
-	unsigned long long bytes = 0;
-	char moddir[PATH_MAX];
+	return p->modplan_bytes;
+}
+
+int plan_modplan_text(struct plan *p, char **ret)
+{
+	const char *names[1024];
+	char words[sizeof(p->modplan_names)], moddir[PATH_MAX], bad[64] = "";
 	struct modload *km;
 	unsigned int n = 0;
-	size_t pos = 0;
+	char *save = NULL;
+	int r;
 
-	for (unsigned int i = 0; i < p->chain.n; i++)
-		if (p->chain.mods[i].state == MODLOAD_MODULE)
-			names[n++] = p->chain.mods[i].name;
-	/* And extra_modules, loaded too. */
-	for (unsigned int i = 0; i < CONF_LIST_MAX &&
-	     conf_list_next(p->conf.extra_modules, &pos, extra[i],
-			    sizeof(extra[i])); i++)
-		names[n++] = extra[i];
-	if (n == 0)
-		return 0;
+	snprintf(words, sizeof(words), "%s", p->modplan_names);
+	for (char *w = strtok_r(words, " ", &save); w && n < 1024;
+	     w = strtok_r(NULL, " ", &save))
+		names[n++] = w;
 	snprintf(moddir, sizeof(moddir), "/lib/modules/%s", p->release);
-	if (modload_new(moddir, &km) < 0)
-		return 0;
-	if (modload_files_bytes(km, names, n, &bytes) < 0)
-		bytes = 0;
+	r = modload_new(moddir, &km);
+	if (r < 0) {
+		plan_error(p, "cannot read the kernel modules of %s: %s", moddir,
+			   strerror(-r));
+		return r;
+	}
+	r = modload_plan(km, p->release, names, n, ret, bad, sizeof(bad));
 	modload_free(km);
-	return bytes;
+	if (r == -ENOEXEC)
+		plan_error(p, "cannot use module %s of kernel %s: its file in %s is compressed, and the capture inserts modules as they are (install that kernel's modules uncompressed)",
+			   bad, p->release, moddir);
+	else if (r < 0)
+		plan_error(p, "cannot resolve the modules of kernel %s for the capture: %s",
+			   p->release, strerror(-r));
+	return r;
+}
+
+/*
+ * The module plan: what the capture may load, resolved here with libkmod
+ * so that the capture needs none.  Besides the chain's modules, the
+ * helpers and extra_modules, the drivers bound now to every disk (and
+ * NIC, for a network target): what the coldplug rounds may need when the
+ * target's own chain does not bring it up.
+ */
+static int plan_modules(struct plan *p)
+{
+	char bound[4096], moddir[PATH_MAX];
+	struct modplan *mp = NULL;
+	size_t dl = 0;
+	char *text = NULL;
+	int r;
+
+	r = devchain_bound_drivers("/sys", p->conf.net != CONF_NET_NONE, bound,
+				   sizeof(bound));
+	if (r < 0)
+		plan_warn(p, "cannot list the drivers of every disk: %s: the capture finds the target with its own drivers only",
+			  strerror(-r));
+	if (snprintf(p->modplan_names, sizeof(p->modplan_names), "%s%s%s",
+		     p->chain_drivers, p->chain_drivers[0] ? " " : "",
+		     bound) >= (int)sizeof(p->modplan_names)) {
+		plan_error(p, "the modules of kernel %s for the capture are too many to name",
+			   p->release);
+		return -ENOBUFS;
+	}
+	r = plan_modplan_text(p, &text);
+	if (r < 0)
+		return r;
+	r = modplan_parse(text, strlen(text), &mp);
+	if (r < 0) {
+		plan_error(p, "cannot read back the module plan of kernel %s: %s",
+			   p->release, strerror(-r));
+		free(text);
+		return r;
+	}
+	snprintf(moddir, sizeof(moddir), "/lib/modules/%s", p->release);
+	p->modplan_count = modplan_count(mp);
+	for (unsigned int i = 0; i < p->modplan_count && r == 0; i++) {
+		char path[PATH_MAX + 1024];
+		struct stat st;
+		int n;
+
+		n = snprintf(p->modplan_drivers + dl,
+			     sizeof(p->modplan_drivers) - dl, "%s%s",
+			     dl ? " " : "", modplan_name(mp, i));
+		if (n < 0 || (size_t)n >= sizeof(p->modplan_drivers) - dl)
+			r = -ENOBUFS;
+		else
+			dl += n;
+		snprintf(path, sizeof(path), "%s/%s", moddir, modplan_path(mp, i));
+		if (stat(path, &st) == 0)
+			p->modplan_bytes += st.st_size;
+	}
+	snprintf(p->modplan_id, sizeof(p->modplan_id),
+		 "modules.json: %u modules, %zu bytes, crc32 %08lx\n",
+		 p->modplan_count, strlen(text),
+		 crc32(crc32(0L, Z_NULL, 0), (const Bytef *)text,
+		       (uInt)strlen(text)));
+	modplan_free(mp);
+	free(text);
+	if (r < 0)
+		plan_error(p, "the modules of kernel %s for the capture are too many to name",
+			   p->release);
+	return r;
 }
 
 /* Append "kind name" to the chain and a module to dracut's drivers. */
@@ -685,7 +758,7 @@ const char *plan_initramfs_state(const struct plan *p)
 	if (access(p->initramfs, F_OK) < 0)
 		return "not built: the next load builds it";
 	if (initramfs_fingerprint(p->kernel, p->capture_conf_text, p->chain_text,
-				  p->fingerprint_files, fingerprint,
+				  p->modplan_id, p->fingerprint_files, fingerprint,
 				  sizeof(fingerprint)) < 0 ||
 	    !initramfs_is_current(p->initramfs, fingerprint))
 		return "out of date: the next load rebuilds it";
@@ -933,6 +1006,8 @@ int plan_make(struct plan *p, const struct kdump_conf *conf,
 		r = plan_extras(p);
 	if (r >= 0)
 		r = plan_net_files(p);
+	if (r >= 0)
+		r = plan_modules(p);
 	if (r >= 0)
 		r = plan_capture_conf(p);
 	if (r >= 0)

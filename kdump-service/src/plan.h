@@ -45,7 +45,19 @@ struct plan {
 	bool chain_known;
 	char chain_what[PATH_MAX];	/* the device it was resolved for */
 	char chain_text[4096];		/* as the capture reads it */
-	char chain_drivers[4096];	/* for dracut --add-drivers */
+	char chain_drivers[4096];	/* the chain's, helpers', extra modules */
+	/*
+	 * The module plan the capture loads from (modplan.h): the names it
+	 * is made for (chain_drivers and the drivers bound to every disk and
+	 * NIC), the modules it holds with their dependencies and softdeps
+	 * (for dracut --add-drivers), how many, their files' bytes, and its
+	 * size and CRC for the initramfs fingerprint.
+	 */
+	char modplan_names[8192];
+	char modplan_drivers[16384];
+	unsigned int modplan_count;
+	unsigned long long modplan_bytes;
+	char modplan_id[96];
 	/* The helpers' modules, "" when none, " (built in)" appended if so. */
 	char pstore[96];		/* keeps a failed capture's record */
 	bool pstore_ram;		/* ...in RAM (ramoops), not EFI variables */
@@ -113,10 +125,18 @@ int plan_check_dump_base(const char *base, const char *config, char *msg,
 const char *plan_initramfs_state(const struct plan *p);
 
 /*
- * The module files the capture loads for the target and extra_modules (0
- * when built in), for the estimate: a modular kernel holds them again.
+ * The module files the capture may load (the module plan's: the target's,
+ * the helpers', extra_modules, the drivers of every disk and NIC, with
+ * what they need; 0 when all are built in), for the estimate: a modular
+ * kernel holds them again, loaded.
  */
 unsigned long long plan_modules_bytes(const struct plan *p);
+
+/*
+ * The module plan's text (JSON, modplan.h) for p->modplan_names, in
+ * *ret (free it); p->error says why on failure.
+ */
+int plan_modplan_text(struct plan *p, char **ret);
 
 /* System RAM as the crashed kernel will have it: MemTotal + the reservation. */
 unsigned long long plan_system_ram(void);

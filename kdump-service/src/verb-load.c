@@ -107,6 +107,8 @@ int ensure_initramfs(struct plan *p, bool force)
 	};
 	char fingerprint[32768], conf_file[] = RUN_DIR "/capture.conf";
 	char chain_file[] = RUN_DIR "/capture-chain";
+	char modplan_file[] = RUN_DIR "/modules.json";
+	_cleanup_free_ char *modplan = NULL;
 	struct input_violation bad;
 	unsigned long long t0;
 	int r;
@@ -114,8 +116,9 @@ int ensure_initramfs(struct plan *p, bool force)
 	if (!p->initramfs_managed)
 		return 0;
 	r = initramfs_fingerprint(p->kernel, p->capture_conf_text,
-				  p->chain_text, p->fingerprint_files,
-				  fingerprint, sizeof(fingerprint));
+				  p->chain_text, p->modplan_id,
+				  p->fingerprint_files, fingerprint,
+				  sizeof(fingerprint));
 	if (r < 0) {
 		log_error("cannot inspect the capture inputs (is the dracut module installed in %s?): %s",
 			  KDUMP_FILE_DRACUT_MODULE, strerror(-r));
@@ -148,13 +151,24 @@ int ensure_initramfs(struct plan *p, bool force)
 		log_error("cannot write %s: %s", chain_file, strerror(-r));
 		return r;
 	}
+	/* The plan as the fingerprint saw it: made again from the same names. */
+	r = plan_modplan_text(p, &modplan);
+	if (r < 0) {
+		log_error("%s", p->error);
+		return r;
+	}
+	r = write_file_atomic(modplan_file, modplan, strlen(modplan), 0600);
+	if (r < 0) {
+		log_error("cannot write %s: %s", modplan_file, strerror(-r));
+		return r;
+	}
 	log_info("building capture initramfs %s", p->initramfs);
 	fflush(stdout);
 	t0 = now_ms();
 	b.t0 = t0;
 	b.live = !arg_quiet && isatty(STDOUT_FILENO);
 	r = initramfs_build(p->initramfs, p->release, conf_file, chain_file,
-			    p->chain_drivers, p->extra_files,
+			    modplan_file, p->modplan_drivers, p->extra_files,
 			    conf_net_to_string(p->conf.net),
 			    p->conf.net == CONF_NET_SSH ? p->conf.ssh_key : NULL,
 			    fingerprint, &progress);

@@ -931,6 +931,8 @@ static int show_json(const struct plan *p, const struct plan_problems *pp)
 		r = show_net_json(p, j);
 	if (r == 0)
 		r = json_set_bool(j, "chain_known", p->chain_known);
+	if (r == 0)
+		r = json_set_int(j, "plan_modules", p->modplan_count);
 	for (unsigned int i = 0; p->chain_known && i < p->chain.n && r == 0; i++) {
 		const struct devchain_module *m = &p->chain.mods[i];
 		struct json_object *o;
@@ -1007,6 +1009,8 @@ static void show_text(const struct plan *p)
 	if (p->extra_files[0])
 		printf("# hooks and extra binaries packed into the capture initramfs: %s\n",
 		       p->extra_files);
+	printf("# module plan: %u modules in the capture initramfs (the chain's, the helpers', extra_modules, the drivers of every disk%s, with what they need)\n",
+	       p->modplan_count, p->conf.net == CONF_NET_NONE ? "" : " and NIC");
 	if (!p->chain_known) {
 		printf("# the capture loads the drivers of the devices it finds\n");
 		return;
@@ -1147,8 +1151,9 @@ int verb_estimate(int argc _unused_, char *argv[] _unused_)
 	printf("capture initramfs  %7.1f MiB  %s (compressed, held while it unpacks)\n",
 	       mib_f(e.initramfs), p.initramfs);
 	printf("  unpacked         %7.1f MiB\n", mib_f(e.initramfs_unpacked));
-	printf("target's modules   %7.1f MiB  (held again once loaded; 0 when built in%s)\n",
-	       mib_f(e.modules), p.conf.net == CONF_NET_NONE ? "" :
+	printf("modules            %7.1f MiB  (the module plan's %u, held again once loaded; 0 when built in%s)\n",
+	       mib_f(e.modules), p.modplan_count,
+	       p.conf.net == CONF_NET_NONE ? "" :
 	       p.conf.net == CONF_NET_NFS ? "; the NIC's drivers and NFS's" :
 	       "; the NIC's drivers");
 	printf("run time           %7.1f MiB  (capture kernel, init and makedumpfile, measured)\n",

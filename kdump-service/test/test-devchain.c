@@ -123,6 +123,51 @@ static int find(const struct devchain *c, const char *name)
 	return -1;
 }
 
+/*
+ * The drivers bound to the disks and NICs: the virtio disk's (its
+ * partition adds nothing), an AHCI disk with a built-in controller
+ * driver, not the CD-ROM (removable), the loop device or dm-0 (virtual);
+ * the NIC's only when asked for, not lo.
+ */
+static void test_bound_drivers(void)
+{
+	char buf[256], small[20];
+
+	link_to("bus/scsi/drivers/sd/module", "../../../../module/sd_mod");
+	link_to("bus/scsi/drivers/sr/module", "../../../../module/sr_mod");
+	link_to("bus/virtio/drivers/virtio_net/module", "../../../../module/virtio_net");
+	link_to(PCI "/virtio1/driver", "../../../../bus/virtio/drivers/virtio_blk");
+	link_to("devices/pci0000:00/0000:00:1f.2/driver", "../../../bus/pci/drivers/ahci");
+	link_to("devices/pci0000:00/0000:00:1f.2/ata1/host0/target0:0:0/0:0:0:0/driver",
+		"../../../../../../../bus/scsi/drivers/sd");
+	put("devices/pci0000:00/0000:00:1f.2/ata1/host0/target0:0:0/0:0:0:0/block/sda/removable", "0\n");
+	link_to("devices/pci0000:00/0000:00:1f.2/ata2/host1/target1:0:0/1:0:0:0/driver",
+		"../../../../../../../bus/scsi/drivers/sr");
+	put("devices/pci0000:00/0000:00:1f.2/ata2/host1/target1:0:0/1:0:0:0/block/sr0/removable", "1\n");
+	put("devices/virtual/block/loop0/removable", "0\n");
+	link_to("class/block/vda", "../../" VDA);
+	link_to("class/block/vda1", "../../" VDA "/vda1");
+	link_to("class/block/sda", "../../devices/pci0000:00/0000:00:1f.2/ata1/host0/target0:0:0/0:0:0:0/block/sda");
+	link_to("class/block/sr0", "../../devices/pci0000:00/0000:00:1f.2/ata2/host1/target1:0:0/1:0:0:0/block/sr0");
+	link_to("class/block/loop0", "../../devices/virtual/block/loop0");
+	link_to("class/block/dm-0", "../../devices/virtual/block/dm-0");
+	link_to("devices/pci0000:00/0000:00:05.0/driver", "../../../bus/pci/drivers/virtio-pci");
+	link_to("devices/pci0000:00/0000:00:05.0/virtio2/driver", "../../../../bus/virtio/drivers/virtio_net");
+	put("devices/pci0000:00/0000:00:05.0/virtio2/net/eth0/address", "52:54:00:12:34:56\n");
+	put("devices/virtual/net/lo/address", "00:00:00:00:00:00\n");
+	link_to("class/net/eth0", "../../devices/pci0000:00/0000:00:05.0/virtio2/net/eth0");
+	link_to("class/net/lo", "../../devices/virtual/net/lo");
+
+	CHECK(devchain_bound_drivers(sys, false, buf, sizeof(buf)) == 0);
+	CHECK(strcmp(buf, "ahci sd_mod virtio-pci virtio_blk") == 0);
+	CHECK(devchain_bound_drivers(sys, true, buf, sizeof(buf)) == 0);
+	CHECK(strcmp(buf, "ahci sd_mod virtio-pci virtio_blk virtio_net") == 0);
+	CHECK(devchain_bound_drivers(sys, true, small, sizeof(small)) == -ENOBUFS);
+	CHECK(strcmp(small, "ahci sd_mod") == 0);
+	CHECK(devchain_bound_drivers("/nonexistent", true, buf, sizeof(buf)) == 0);
+	CHECK(buf[0] == '\0');
+}
+
 int main(void)
 {
 	struct modload *km;
@@ -208,6 +253,7 @@ int main(void)
 	CHECK(devchain_resolve(sys, makedev(252, 0), "ext4", km, &c) == -EMEDIUMTYPE);
 	/* A device this sysfs does not have. */
 	CHECK(resolve_fails(km, makedev(8, 0), &c) == -ENOENT);
+	test_bound_drivers();
 
 	modload_free(km);
 	{

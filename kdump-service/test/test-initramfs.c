@@ -698,7 +698,8 @@ static void test_build(void)
 			 "echo \"dracut: *** Creating initramfs image file '$out' done ***\" >&2");
 	build_got[0] = '\0';
 	CHECK(initramfs_build(img, "6.1.0-test", "/run/c.conf", "/run/chain",
-			      "", NULL, NULL, NULL, "fp 1\n", &p) == 0);
+			      "/run/modules.json", "virtio_blk ext4", NULL,
+			      NULL, NULL, "fp 1\n", &p) == 0);
 	snprintf(path, sizeof(path),
 		 "stage Including module: kdump-file\n"
 		 "stage Hardlinking files\n"
@@ -710,13 +711,21 @@ static void test_build(void)
 	/* A local target: no network kind, whatever ours holds. */
 	CHECK(text && strncmp(text, "/run/chain||||", 14) == 0);
 	CHECK(text && !strstr(text, "--quiet"));
+	/*
+	 * Our module alone (not kernel-modules), the plan's drivers, the
+	 * plan at the path the capture reads.
+	 */
+	CHECK(text && strstr(text, " --modules kdump-file --include "));
+	CHECK(text && !strstr(text, "kernel-modules"));
+	CHECK(text && strstr(text, " --include /run/modules.json /etc/kdump-file/modules.json "));
+	CHECK(text && strstr(text, " --add-drivers virtio_blk ext4 "));
 	CHECK(initramfs_is_current(img, "fp 1\n"));
 	CHECK(access(tmp, F_OK) < 0);
 	CHECK(!getenv("KDUMP_FILE_CHAIN"));
 
 	/* Without a progress to show, dracut runs quiet. */
 	CHECK(initramfs_build(img, "6.1.0-test", "/run/c.conf", "/run/chain",
-			      "", "/bin/true", "ssh", "/etc/kdump-file/ssh/id_ed25519",
+			      "/run/modules.json", "", "/bin/true", "ssh", "/etc/kdump-file/ssh/id_ed25519",
 			      "fp 2\n", NULL) == 0);
 	CHECK(read_file_max(img, &quiet, 4096) > 0);
 	CHECK(quiet && strncmp(quiet, "/run/chain|/bin/true|ssh|/etc/kdump-file/ssh/id_ed25519|", 56) == 0);
@@ -726,7 +735,8 @@ static void test_build(void)
 	put_dracut(base, "echo 'dracut: FAILED: no space' >&2\nexit 1");
 	build_got[0] = '\0';
 	CHECK(initramfs_build(img, "6.1.0-test", "/run/c.conf", "/run/chain",
-			      "", NULL, NULL, NULL, "fp 3\n", &p) == -EIO);
+			      "/run/modules.json", "", NULL, NULL, NULL,
+			      "fp 3\n", &p) == -EIO);
 	CHECK(strstr(build_got, "output FAILED: no space\n") != NULL);
 	CHECK(read_file_max(img, &again, 4096) > 0);
 	CHECK(again && quiet && strcmp(again, quiet) == 0);

@@ -22,6 +22,12 @@ enum modload_state {
 
 /* moddir: /lib/modules/<release> of the kernel the modules are for. */
 int modload_new(const char *moddir, struct modload **ret);
+/*
+ * The same with modprobe.d configuration from config (a NULL-terminated
+ * list of files or directories) instead of the system's.
+ */
+int modload_new_config(const char *moddir, const char *const *config,
+		       struct modload **ret);
 void modload_free(struct modload *m);
 
 /*
@@ -60,5 +66,20 @@ enum modload_state modload_lookup(struct modload *m, const char *name,
  */
 int modload_files_bytes(struct modload *m, const char *const *names,
 			unsigned int n, unsigned long long *ret);
+
+/*
+ * The module plan (modplan.h) for release: the modules names[0..n) stand
+ * for (a name or an alias, each module an alias matches), everything they
+ * depend on and their softdeps, each with its path, dependencies in load
+ * order, softdeps, modprobe.d options and alias patterns; and the names
+ * that resolve to built-in modules.  Names that resolve to nothing are
+ * left out.  In *ret_text (free it), JSON.  -ENOEXEC for a module the
+ * capture cannot insert as it is (compressed: finit_module(2) of a .ko.xz
+ * needs the kernel's module decompression, which Debian 12's kernels lack),
+ * its name in ret_module (module_size bytes).
+ */
+int modload_plan(struct modload *m, const char *release,
+		 const char *const *names, unsigned int n, char **ret_text,
+		 char *ret_module, size_t module_size);
 
 #endif

@@ -15,8 +15,10 @@
 #               by kdump-file load and the loaded capture kernel stays
 #   var-btrfs   all of /var in a btrfs subvolume mounted with subvol=, the
 #               default subvolume being another one (/dev/vdb)
-#   rounds      the root disk, with a capture initramfs whose target chain
-#               is empty: the fallback, driver rounds over sysfs, alone
+#   rounds      the root disk, with kdump-file's own capture initramfs
+#               whose target chain an appended archive empties: the
+#               fallback, driver rounds over sysfs matched against the
+#               module plan's aliases, alone
 # shellcheck source=test/lib/common.sh
 . "$(dirname "$0")/common.sh"
 

@@ -84,18 +84,31 @@ step_layout_var_btrfs() {
     say "prepared: 1"
 }
 
-# The fallback alone: a capture initramfs like kdump-file's but with an
-# empty target chain, so the capture finds the disk's drivers only by its
-# rounds over devices without a driver; loaded as a user's own initramfs.
+# The fallback alone: kdump-file's own capture initramfs (its module plan
+# included) with an empty target chain, so the capture finds the disk's
+# drivers only by its rounds over devices without a driver, matching their
+# modaliases against the plan's alias patterns; loaded as a user's own
+# initramfs.  The empty chain comes in an uncompressed newc archive
+# appended to the image: the kernel unpacks concatenated archives in order
+# and a later entry replaces an earlier one (init/initramfs.c), and an
+# uncompressed archive must start on a multiple of 4 bytes from the start
+# of the file, hence the zeros before it.
 step_layout_rounds() {
     run systemctl enable --now kdump-file || say "FAIL: enable --now"
-    : > /tmp/empty-chain
-    run dracut --force --quiet --hostonly --hostonly-mode strict \
-        --no-hostonly-cmdline --no-early-microcode --compress gzip \
-        --modules "kdump-file kernel-modules" \
-        --include /run/kdump-file/capture.conf /etc/kdump-file/capture.conf \
-        --include /tmp/empty-chain /etc/kdump-file/chain \
-        --kver "$(uname -r)" /root/rounds.img || return
+    img=/var/lib/kdump-file/initramfs-$(uname -r).img
+    if [ ! -s "$img" ]; then
+        say "FAIL: no capture initramfs $img"
+        return
+    fi
+    rm -rf /tmp/rounds
+    mkdir -p /tmp/rounds/etc/kdump-file
+    : > /tmp/rounds/etc/kdump-file/chain
+    run cp "$img" /root/rounds.img || return
+    size=$(stat -c %s /root/rounds.img)
+    head -c $(((4 - size % 4) % 4)) /dev/zero >> /root/rounds.img
+    (cd /tmp/rounds && find etc | cpio -o -H newc -R 0:0 --quiet) \
+        >> /root/rounds.img || return
+    say "rounds image: $(stat -c %s /root/rounds.img) bytes, chain emptied"
     echo "initramfs = /root/rounds.img" >> /etc/kdump-file.conf
     run kdump-file load || return
     run kdump-file status
