@@ -191,6 +191,13 @@ one_kernel() {
 	else
 		check "kdump-file hotplug found that the kernel updates the headers in place" \
 			grep -qE "$IN_PLACE" "$out/journal.txt"
+		u0=$(sed -n 's/.*KDUMP-FILE-TEST: header rewrites before the hotplug: //p' "$con")
+		u1=$(sed -n 's/.*KDUMP-FILE-TEST: header rewrites after the hotplug: //p' "$con")
+		check "the kernel rewrote the headers for the new memory (${u0:-?} -> ${u1:-?})" \
+			test "${u1:-0}" -gt "${u0:-0}" 2>/dev/null
+		line=$(grep -o "cpu1 offline and online again: header rewrites .*" "$con" || true)
+		check "a CPU offline/online cycle rewrote nothing (${line:-not run})" \
+			grep -qE "rewrites ([0-9]+) -> \1$" <<<"$line"
 		check "no load or reload after the hotplug" \
 			bash -c "! grep -qE \"\$1\" '$out/journal.txt'" _ "$LOADED"
 		check "a capture kernel loaded in every sample after the hotplug (${zeros:-?} without)" \

@@ -92,6 +92,25 @@ hotplug_wait_reload() {
     fi
 }
 
+# hotplug_updates: how many times the kernel rewrote the loaded ELF
+# headers ("absent" on a kernel that does not count them).
+hotplug_updates() {
+    mountpoint -q /sys/kernel/debug || mount -t debugfs debugfs /sys/kernel/debug 2> /dev/null
+    hotplug_attr /sys/kernel/debug/crash_hotplug_updates
+}
+
+# A CPU offline and online again: the notes cover every possible CPU, so
+# a kernel that updates the headers itself has nothing to rewrite.
+hotplug_cpu_cycle() {
+    [ -d "$HOTPLUG_CPU/cpu1" ] || return 0
+    u0=$(hotplug_updates)
+    if echo 0 > "$HOTPLUG_CPU/cpu1/online" && echo 1 > "$HOTPLUG_CPU/cpu1/online"; then
+        say "cpu1 offline and online again: header rewrites $u0 -> $(hotplug_updates)"
+    else
+        say "FAIL: cannot take cpu1 offline and online again"
+    fi
+}
+
 step_hotplug() {
     himark=/usr/local/lib/kdump-file-test/kdump_file_himark.ko
     i=0
@@ -113,6 +132,7 @@ step_hotplug() {
     bs=$((0x$(cat "$HOTPLUG_MEM/block_size_bytes" 2> /dev/null || echo 8000000)))
     want=$((1073741824 / bs))
     n0=$(hotplug_blocks)
+    say "header rewrites before the hotplug: $(hotplug_updates)"
     rm -f "$HOTPLUG_STOP" "$HOTPLUG_STOP.out"
     hotplug_watch_loaded "$HOTPLUG_STOP" &
     wpid=$!
@@ -155,6 +175,7 @@ step_hotplug() {
         fi
     done
     say "onlined memory blocks: $on"
+    say "header rewrites after the hotplug: $(hotplug_updates)"
     say "online cpus: $(cat "$HOTPLUG_CPU/online")"
     grep "System RAM" /proc/iomem | while IFS= read -r line; do
         say "iomem: $line"
@@ -167,6 +188,7 @@ step_hotplug() {
     read -r samples zeros windows longest < "$HOTPLUG_STOP.out"
     say "capture kernel watch: samples=$samples not-loaded=$zeros windows=$windows longest=${longest}ms"
     say "kexec_crash_loaded after the hotplug: $(cat /sys/kernel/kexec_crash_loaded)"
+    hotplug_cpu_cycle
 
     # Everything kdump-file and its units logged since the hotplug, and
     # what udev said about the programs its rules ran.
