@@ -1,31 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
-#include <fcntl.h>
-#include <ftw.h>
 #include <json-c/json.h>
 #include <libkmod.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "modload.h"
 
-#define MAX_TRIED 4096
-
 struct modload {
 	struct kmod_ctx *ctx;
-	char *loaded;		/* "a b c" */
-	size_t loaded_len;
-	unsigned int failures;
-	char last_failed[64];
-	int last_errno;
-	char *tried[MAX_TRIED];	/* aliases already tried by coldplug */
-	unsigned int n_tried;
-	/* The current round's aliases, collected by the sysfs walk. */
-	char **found;
-	unsigned int n_found, cap_found;
 };
 
 int modload_new(const char *moddir, struct modload **ret)
@@ -58,193 +42,8 @@ void modload_free(struct modload *m)
 {
 	if (!m)
 		return;
-	for (unsigned int i = 0; i < m->n_tried; i++)
-		free(m->tried[i]);
-	free(m->found);
-	free(m->loaded);
 	kmod_unref(m->ctx);
 	free(m);
-}
-
-/*
- * libkmod calls print_action (without user data) for each module it is
- * about to insert, dependencies included: that is the list of what a probe
- * inserted.  The capture is single-threaded.
- */
-static struct modload *current;
-
-static void note_insert(struct kmod_module *mod, bool install,
-			const char *options)
-{
-	const char *name = kmod_module_get_name(mod);
-	size_t n = strlen(name);
-	char *p;
-
-	(void)install;
-	(void)options;
-	if (!current)
-		return;
-	p = realloc(current->loaded, current->loaded_len + n + 2);
-	if (!p)
-		return;
-	current->loaded = p;
-	if (current->loaded_len)
-		p[current->loaded_len++] = ' ';
-	memcpy(p + current->loaded_len, name, n + 1);
-	current->loaded_len += n;
-}
-
-static unsigned int count_words(const char *s)
-{
-	unsigned int n = 0;
-
-	for (; s && *s; s++)
-		if (*s != ' ' && (s[1] == ' ' || s[1] == '\0'))
-			n++;
-	return n;
-}
-
-/* Insert every module the lookup of name gives; the number inserted. */
-static int insert_lookup(struct modload *m, const char *name, bool *ret_found)
-{
-	struct kmod_list *list = NULL, *l;
-	unsigned int before = count_words(m->loaded);
-	bool found = false;
-	int r;
-
-	r = kmod_module_new_from_lookup(m->ctx, name, &list);
-	if (r < 0)
-		return r;
-	current = m;
-	kmod_list_foreach(l, list) {
-		struct kmod_module *mod = kmod_module_get_module(l);
-
-		found = true;
-		if (kmod_module_get_initstate(mod) == KMOD_MODULE_BUILTIN) {
-			kmod_module_unref(mod);
-			continue;
-		}
-		r = kmod_module_probe_insert_module(mod, 0, NULL, NULL, NULL,
-						    note_insert);
-		/* A driver that finds no device of its own refuses: ENODEV. */
-		if (r < 0 && r != -EEXIST) {
-			m->failures++;
-			snprintf(m->last_failed, sizeof(m->last_failed), "%s",
-				 kmod_module_get_name(mod));
-			m->last_errno = -r;
-		}
-		kmod_module_unref(mod);
-	}
-	current = NULL;
-	kmod_module_unref_list(list);
-	*ret_found = found;
-	return (int)(count_words(m->loaded) - before);
-}
-
-int modload_insert(struct modload *m, const char *name)
-{
-	bool found;
-	int r;
-
-	r = insert_lookup(m, name, &found);
-	if (r < 0)
-		return r;
-	return found ? r : -ENOENT;
-}
-
-static struct modload *walking;
-
-static int collect(const char *path, const struct stat *st, int type,
-		   struct FTW *ftw)
-{
-	char drv[4096], buf[512];
-	ssize_t n;
-	int fd;
-
-	(void)st;
-	if (type != FTW_F || strcmp(path + ftw->base, "modalias") != 0)
-		return 0;
-	/* A device that has its driver needs nothing more. */
-	snprintf(drv, sizeof(drv), "%.*sdriver", ftw->base, path);
-	if (access(drv, F_OK) == 0)
-		return 0;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
-	if (!buf[0])
-		return 0;
-	for (unsigned int i = 0; i < walking->n_tried; i++)
-		if (strcmp(walking->tried[i], buf) == 0)
-			return 0;
-	for (unsigned int i = 0; i < walking->n_found; i++)
-		if (strcmp(walking->found[i], buf) == 0)
-			return 0;
-	if (walking->n_found == walking->cap_found) {
-		unsigned int cap = walking->cap_found ? walking->cap_found * 2 : 64;
-		char **p = realloc(walking->found, cap * sizeof(*p));
-
-		if (!p)
-			return FTW_STOP;
-		walking->found = p;
-		walking->cap_found = cap;
-	}
-	walking->found[walking->n_found] = strdup(buf);
-	if (!walking->found[walking->n_found])
-		return FTW_STOP;
-	walking->n_found++;
-	return 0;
-}
-
-int modload_coldplug_round(struct modload *m, const char *sysfs_root)
-{
-	int loaded = 0, r;
-
-	m->n_found = 0;
-	walking = m;
-	r = nftw(sysfs_root, collect, 32, FTW_PHYS | FTW_ACTIONRETVAL);
-	walking = NULL;
-	if (r < 0) {
-		r = -errno;
-		goto out;
-	}
-	for (unsigned int i = 0; i < m->n_found; i++) {
-		bool found;
-		int n = insert_lookup(m, m->found[i], &found);
-
-		if (n > 0)
-			loaded += n;
-		if (m->n_tried < MAX_TRIED) {
-			m->tried[m->n_tried++] = m->found[i];
-			m->found[i] = NULL;
-		}
-	}
-	r = loaded;
-out:
-	for (unsigned int i = 0; i < m->n_found; i++)
-		free(m->found[i]);
-	m->n_found = 0;
-	return r;
-}
-
-const char *modload_loaded(const struct modload *m)
-{
-	return m->loaded ? m->loaded : "";
-}
-
-unsigned int modload_failures(const struct modload *m, const char **ret_name,
-			      int *ret_errno)
-{
-	if (ret_name)
-		*ret_name = m->last_failed;
-	if (ret_errno)
-		*ret_errno = m->last_errno;
-	return m->failures;
 }
 
 /* The names of what mod needs, space-separated, in buf ("" if none). */
@@ -298,69 +97,6 @@ enum modload_state modload_lookup(struct modload *m, const char *name,
 		ret_deps[0] = '\0';
 	kmod_module_unref(mod);
 	return s;
-}
-
-/* Add path's size unless it is in seen already; -ENOMEM on no room. */
-static int count_file(const char *path, char ***seen, unsigned int *n_seen,
-		      unsigned long long *total)
-{
-	struct stat st;
-	char **p;
-
-	if (!path)
-		return 0;
-	for (unsigned int i = 0; i < *n_seen; i++)
-		if (strcmp((*seen)[i], path) == 0)
-			return 0;
-	p = realloc(*seen, (*n_seen + 1) * sizeof(*p));
-	if (!p)
-		return -ENOMEM;
-	*seen = p;
-	p[*n_seen] = strdup(path);
-	if (!p[*n_seen])
-		return -ENOMEM;
-	(*n_seen)++;
-	if (stat(path, &st) == 0)
-		*total += st.st_size;
-	return 0;
-}
-
-int modload_files_bytes(struct modload *m, const char *const *names,
-			unsigned int n, unsigned long long *ret)
-{
-	unsigned long long total = 0;
-	unsigned int n_seen = 0;
-	char **seen = NULL;
-	int r = 0;
-
-	for (unsigned int i = 0; i < n && r == 0; i++) {
-		struct kmod_list *list = NULL, *deps, *l;
-		struct kmod_module *mod;
-
-		if (kmod_module_new_from_lookup(m->ctx, names[i], &list) < 0 ||
-		    !list)
-			continue;
-		mod = kmod_module_get_module(list);
-		kmod_module_unref_list(list);
-		r = count_file(kmod_module_get_path(mod), &seen, &n_seen, &total);
-		deps = kmod_module_get_dependencies(mod);
-		kmod_list_foreach(l, deps) {
-			struct kmod_module *d = kmod_module_get_module(l);
-
-			if (r == 0)
-				r = count_file(kmod_module_get_path(d), &seen,
-					       &n_seen, &total);
-			kmod_module_unref(d);
-		}
-		kmod_module_unref_list(deps);
-		kmod_module_unref(mod);
-	}
-	for (unsigned int i = 0; i < n_seen; i++)
-		free(seen[i]);
-	free(seen);
-	if (r == 0)
-		*ret = total;
-	return r;
 }
 
 /* The modules of a plan being built, each once, in the order found. */

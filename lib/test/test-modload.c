@@ -66,11 +66,7 @@ static bool make_moddir(void)
 static void test_empty(void)
 {
 	char name[64] = "unset", deps[64] = "unset";
-	unsigned long long bytes = 1;
-	const char *names[] = { "nosuchmodule" };
 	struct modload *m = NULL;
-	const char *failed = NULL;
-	int e = -1;
 
 	/* A directory without indexes: a kernel without modules. */
 	CHECK(modload_new(root, &m) == 0 && m);
@@ -80,19 +76,13 @@ static void test_empty(void)
 			     sizeof(deps)) == MODLOAD_MISSING);
 	/* Missing: the buffers as they were. */
 	CHECK(strcmp(name, "unset") == 0 && strcmp(deps, "unset") == 0);
-	CHECK(modload_insert(m, "nosuchmodule") == -ENOENT);
-	CHECK(strcmp(modload_loaded(m), "") == 0);
-	CHECK(modload_failures(m, &failed, &e) == 0);
-	CHECK(modload_files_bytes(m, names, 1, &bytes) == 0 && bytes == 0);
 	modload_free(m);
 	modload_free(NULL);
 }
 
 static void test_builtin(void)
 {
-	char moddir[512], sys[512], name[64], deps[64] = "unset";
-	const char *names[] = { "kdumpfixture", "fs-kdumpfixture" };
-	unsigned long long bytes = 1;
+	char moddir[512], name[64], deps[64] = "unset";
 	struct modload *m = NULL;
 
 	if (!make_moddir()) {
@@ -112,31 +102,6 @@ static void test_builtin(void)
 	CHECK(strcmp(name, "kdumpfixture") == 0);
 	CHECK(modload_lookup(m, "fs-nosuch", NULL, 0, NULL, 0) ==
 	      MODLOAD_MISSING);
-	/* Built in: nothing to insert, no error, nothing counted. */
-	CHECK(modload_insert(m, "fs-kdumpfixture") == 0);
-	CHECK(strcmp(modload_loaded(m), "") == 0);
-	CHECK(modload_failures(m, NULL, NULL) == 0);
-	CHECK(modload_files_bytes(m, names, 2, &bytes) == 0 && bytes == 0);
-
-	/*
-	 * Coldplug: a device without a driver whose alias is built in, one
-	 * with an alias nothing has, one that has its driver already.
-	 */
-	mkdirs("sys");
-	mkdirs("sys/a");
-	mkdirs("sys/b");
-	mkdirs("sys/c");
-	mkdirs("sys/c/driver");
-	snprintf(sys, sizeof(sys), "%s/sys", root);
-	test_put(sys, "a/modalias", "fs-kdumpfixture\n");
-	test_put(sys, "b/modalias", "pci:v0000FFFFd0000FFFF\n");
-	test_put(sys, "c/modalias", "fs-kdumpfixture\n");
-	CHECK(modload_coldplug_round(m, sys) == 0);
-	CHECK(modload_coldplug_round(m, sys) == 0);
-	CHECK(modload_failures(m, NULL, NULL) == 0);
-	CHECK(strcmp(modload_loaded(m), "") == 0);
-	snprintf(sys, sizeof(sys), "%s/nosys", root);
-	CHECK(modload_coldplug_round(m, sys) == -ENOENT);
 	modload_free(m);
 }
 
