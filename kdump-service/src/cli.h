@@ -203,6 +203,7 @@ int verb_test(int argc, char *argv[]);
 int verb_status(int argc, char *argv[]);
 int verb_show(int argc, char *argv[]);
 int verb_estimate(int argc, char *argv[]);
+int verb_mem_usage(int argc, char *argv[]);
 int verb_list(int argc, char *argv[]);
 int verb_info(int argc, char *argv[]);
 int verb_debug(int argc, char *argv[]);

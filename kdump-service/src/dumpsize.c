@@ -141,6 +141,33 @@ static int memusage_entry(bool fresh, struct memusage_entry *e,
 	return 0;
 }
 
+int dumpsize_refresh(bool *ret_ran, char *why, size_t size)
+{
+	const char *path = cache_path(), *slash = strrchr(path, '/');
+	struct memusage_entry *e;
+	char dir[PATH_MAX];
+	bool cached = false;
+	int r;
+
+	if (!slash || (size_t)(slash - path) >= sizeof(dir))
+		return -EINVAL;
+	snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+	r = mkdir_p(dir[0] ? dir : "/", 0700);
+	if (r < 0)
+		return r;
+	e = calloc(1, sizeof(*e));
+	if (!e)
+		return -ENOMEM;
+	r = memusage_entry(false, e, &cached);
+	if (r == 0 && e->error < 0) {
+		r = e->error;
+		snprintf(why, size, "%s", e->why);
+	}
+	*ret_ran = !cached;
+	free(e);
+	return r;
+}
+
 /*
  * Free pages makedumpfile cannot tell: the dump it writes and the one it
  * would had it excluded them, from MemTotal and MemFree when --mem-usage
@@ -181,8 +208,12 @@ static void free_unexcluded(const struct kdump_conf *c, struct dumpsize *d)
 		 */
 		if (strstr(d->run.why, "No memory is reserved for crashkernel"))
 			return;
-		/* Nor for another user than root, whom /proc/kcore refuses. */
-		if (geteuid() != 0)
+		/*
+		 * Nor for another user than root, whom /proc/kcore refuses,
+		 * nor in a sandbox that hides it (kdump-file.service's:
+		 * "kdump-file mem-usage" counts before it, with /proc/kcore).
+		 */
+		if (geteuid() != 0 || strstr(d->run.why, "/proc/kcore"))
 			return;
 		if (meminfo_bytes("MemTotal", &total) < 0 || total <= mem_free)
 			return;

@@ -60,6 +60,14 @@ struct dumpsize {
  * dump_level = dmesg (no vmcore); a failed run is not a failure: see
  * ret->run.error.
  */
+/*
+ * Run makedumpfile --mem-usage unless the cache holds its count for this
+ * kernel, makedumpfile and memory, and cache what it said (making the
+ * cache's directory, 0700, when missing).  *ret_ran: it ran.  A failed
+ * run is cached too and returns its error, why it failed in why.
+ */
+int dumpsize_refresh(bool *ret_ran, char *why, size_t size);
+
 int dumpsize_get(const struct kdump_conf *c, bool fresh,
 		 const char *last_dump_dir, struct dumpsize *ret);
 

@@ -96,6 +96,8 @@ static const struct verb {
 	  "for kdump-file-report.service, before and after its report (which may not mount): mount a dump target nothing mounts on " REPORT_TARGET_DIR ", writable, or unmount it" },
 	{ "estimate", verb_estimate, OPT_JSON, 0, 0, "",
 	  "recommend a crashkernel= size for this machine, with the reasoning, and say how large and slow a dump would be" },
+	{ "mem-usage", verb_mem_usage, 0, 0, 0, "",
+	  "for kdump-file.service, before load (whose sandbox hides /proc/kcore): count with makedumpfile --mem-usage the pages a dump would hold, unless counted already for this kernel, makedumpfile and memory" },
 	{ "recover", verb_recover, 0, 0, 0, "",
 	  "copy a dump from the raw dump device into a dump directory" },
 	{ "test", verb_test, OPT_YES, 0, 0, "",

@@ -1110,6 +1110,32 @@ static int estimate_json(const struct plan *p, const struct estimate *e,
 	return print_json(j);
 }
 
+/*
+ * mem-usage: for kdump-file.service, before load, whose sandbox hides
+ * /proc/kcore (ProtectKernelTunables=): the count load's expected dump and
+ * its warnings come from, made once per kernel, makedumpfile and RAM.
+ */
+int verb_mem_usage(int argc _unused_, char *argv[] _unused_)
+{
+	char why[512] = "";
+	bool ran = false;
+	int r;
+
+	r = dumpsize_refresh(&ran, why, sizeof(why));
+	if (r == -ENOENT) {
+		log_error("cannot count the pages a dump would hold: makedumpfile is not installed (apt-get install makedumpfile)");
+		return EXIT_FAILURE;
+	}
+	if (r < 0) {
+		log_error("cannot count the pages a dump would hold: makedumpfile --mem-usage /proc/kcore failed: %s",
+			  why[0] ? why : strerror(-r));
+		return EXIT_FAILURE;
+	}
+	if (ran)
+		printf("counted the pages a dump would hold (makedumpfile --mem-usage)\n");
+	return EXIT_SUCCESS;
+}
+
 int verb_estimate(int argc _unused_, char *argv[] _unused_)
 {
 	unsigned long long reserved = 0;

@@ -815,6 +815,31 @@ expect "estimate, another compression than the dump's" 0 -- "${mdfenv[@]}" "$kf"
 json "estimate --json: the bench's figures for another compression" \
 	'.expected_dump.measured == false and .expected_dump.compression == "zlib"'
 
+# mem-usage, before load in kdump-file.service: the count made once, its
+# directory made when missing; a sandbox that hides /proc/kcore is no
+# free-page warning.
+rm -f "$mdf/runs"
+muenv=(env PATH="$mdf/bin:$PATH" KDUMP_FILE_MEMUSAGE_CACHE="$mdf/state/mem-usage.json")
+expect "mem-usage: counted" 0 -- "${muenv[@]}" "$kf" mem-usage
+has "mem-usage: says it counted" "$t/out" "counted the pages a dump would hold (makedumpfile --mem-usage)"
+if [ "$(stat -c %a "$mdf/state" 2>/dev/null)" = 700 ] && [ -f "$mdf/state/mem-usage.json" ]; then
+	pass "mem-usage: the cache's directory made, 0700, and the cache written"
+else
+	fail "mem-usage: no cache in a 0700 $mdf/state"
+fi
+expect "mem-usage: counted already" 0 -- "${muenv[@]}" "$kf" mem-usage
+if [ -s "$t/out" ]; then fail "mem-usage: said something the second time: $(cat "$t/out")"; else pass "mem-usage: nothing said when counted already"; fi
+if [ "$(runs)" = 1 ]; then pass "mem-usage: makedumpfile ran once"; else fail "mem-usage: makedumpfile ran $(runs) times, not 1"; fi
+# shellcheck disable=SC2016 # the stand-in's own $1
+printf '#!/bin/sh\n[ "$1" = -v ] && { echo "makedumpfile: version 1.7.3"; exit 0; }\necho "check_elf_format: Can'"'"'t read /proc/kcore. Success" >&2\necho "makedumpfile Failed." >&2\nexit 1\n' \
+	>"$mdf/bin/makedumpfile"
+expect "mem-usage: makedumpfile fails" 1 -- "${muenv[@]}" "$kf" mem-usage
+has "mem-usage: why" "$t/err" "kdump-file: error: cannot count the pages a dump would hold: makedumpfile --mem-usage /proc/kcore failed: check_elf_format: Can't read /proc/kcore. Success"
+conf "path = $t/ed" "$bz" "initramfs = $t/initrd.img"
+expect "status, /proc/kcore hidden" 0 3 -- "${muenv[@]}" "$kf" -c "$t/conf" status
+if grep -q "cannot tell free pages" "$t/err"; then fail "status: a hidden /proc/kcore taken for a makedumpfile that cannot tell free pages"; else pass "status: no free-page warning when /proc/kcore is hidden"; fi
+stand_in "$mdf/table"
+
 # show exits 1 where load would fail, one line for each reason, with the
 # checks load makes: the capture kernel, the initramfs, the target.
 conf "path = $dumps" "kernel = $t/no-vmlinuz"
