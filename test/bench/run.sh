@@ -22,6 +22,9 @@
 #                            ram ram-stock crashkernel crashkernel-stock"
 #   KDUMP_FILE_BENCH_RAM     guest sizes in MiB of the ram parts (default
 #                            "2048 4096 8192 16384"; 1024 is the phases')
+#   KDUMP_FILE_BENCH_CK      the runs of the crashkernel parts (default
+#                            "kdump-file kdump-tools kdump-file-stock
+#                            kdump-tools-stock")
 # shellcheck source=test/lib/common.sh
 . "$(dirname "$0")/../lib/common.sh"
 
@@ -30,6 +33,7 @@ runs=${KDUMP_FILE_BENCH_RUNS:-3}
 all_parts="sizes phases phases-stock variants load load-stock ram ram-stock crashkernel crashkernel-stock"
 parts=${KDUMP_FILE_BENCH_PARTS:-$all_parts}
 ram_sizes=${KDUMP_FILE_BENCH_RAM:-2048 4096 8192 16384}
+ck_products=${KDUMP_FILE_BENCH_CK:-kdump-file kdump-tools kdump-file-stock kdump-tools-stock}
 for p in $parts; do
 	[[ " $all_parts " == *" $p "* ]] ||
 		fail "KDUMP_FILE_BENCH_PARTS: no part '$p' (the parts: $all_parts)"
@@ -379,6 +383,7 @@ done
 # 128M (/etc/default/grub.d/kdump-tools.cfg).
 ck_part() {
 	local prod=$1 guess=$2
+	[[ " $ck_products " == *" $prod "* ]] || return 0
 	# shellcheck disable=SC2086 # two numbers
 	ck_search "$prod" 1024 $guess &
 	# shellcheck disable=SC2086
