@@ -204,6 +204,12 @@ int verb_status(int argc, char *argv[]);
 int verb_show(int argc, char *argv[]);
 int verb_estimate(int argc, char *argv[]);
 int verb_mem_usage(int argc, char *argv[]);
+/*
+ * What a crash now would write, said before it happens (load, mem-usage):
+ * a dump target without room for it, a makedumpfile that cannot tell free
+ * pages; on stderr, from the cache of makedumpfile --mem-usage.
+ */
+int dump_warnings(const struct kdump_conf *c);
 int verb_list(int argc, char *argv[]);
 int verb_info(int argc, char *argv[]);
 int verb_debug(int argc, char *argv[]);

@@ -832,23 +832,17 @@ static void load_refused(const struct plan *p, int kfd, int ifd, int r)
 
 /*
  * What a crash now would write, said at load rather than learnt after the
- * crash: a dump target without room for it, a makedumpfile that cannot
- * exclude free pages in this kernel.  From the cache of makedumpfile
- * --mem-usage (a run takes seconds); a warning, never a failure.
+ * crash; a warning, never a failure.  Not in kdump-file's own units: their
+ * "kdump-file mem-usage" said it before load, with the privileges to look
+ * at a dump target nothing mounts, which this sandbox lacks.
  */
 static void load_warn_dump(const struct plan *p)
 {
-	struct dumpsize_expected *x;
+	const char *unit = getenv("KDUMP_FILE_UNIT");
 
-	x = calloc(1, sizeof(*x));
-	if (!x)
+	if (unit && unit[0])
 		return;
-	dumpsize_expect(&p->conf, p->config, false, x);
-	if (x->free_pages[0])
-		fprintf(stderr, "kdump-file: warning: %s\n", x->free_pages);
-	if (x->room[0])
-		fprintf(stderr, "kdump-file: warning: %s\n", x->room);
-	free(x);
+	(void)dump_warnings(&p->conf);
 }
 
 /* The kernel took the set: check, record it, and say so. */

@@ -598,6 +598,15 @@ static struct json_object *expected_json(const struct kdump_conf *c,
 	return o;
 }
 
+/* A dump target without room, a makedumpfile that cannot tell free pages. */
+static void print_dump_warnings(const struct dumpsize_expected *x)
+{
+	if (x->free_pages[0])
+		fprintf(stderr, "kdump-file: warning: %s\n", x->free_pages);
+	if (x->room[0])
+		fprintf(stderr, "kdump-file: warning: %s\n", x->room);
+}
+
 /*
  * The expected dump and its warnings, as load gives them: into j, or
  * printed (the warnings on stderr, in load's words).  For estimate
@@ -638,14 +647,23 @@ static int status_expected(const struct kdump_conf *c, bool estimate,
 		if (x->note[0])
 			printf("makedumpfile: %s\n", x->note);
 		fflush(stdout);
-		if (x->free_pages[0])
-			fprintf(stderr, "kdump-file: warning: %s\n",
-				x->free_pages);
-		if (x->room[0])
-			fprintf(stderr, "kdump-file: warning: %s\n", x->room);
+		print_dump_warnings(x);
 	}
 	free(x);
 	return m;
+}
+
+int dump_warnings(const struct kdump_conf *c)
+{
+	struct dumpsize_expected *x;
+
+	x = calloc(1, sizeof(*x));
+	if (!x)
+		return -ENOMEM;
+	dumpsize_expect(c, arg_config, false, x);
+	print_dump_warnings(x);
+	free(x);
+	return 0;
 }
 
 int verb_status(int argc _unused_, char *argv[] _unused_)
@@ -1117,6 +1135,7 @@ static int estimate_json(const struct plan *p, const struct estimate *e,
  */
 int verb_mem_usage(int argc _unused_, char *argv[] _unused_)
 {
+	struct kdump_conf c;
 	char why[512] = "";
 	bool ran = false;
 	int r;
@@ -1133,6 +1152,12 @@ int verb_mem_usage(int argc _unused_, char *argv[] _unused_)
 	}
 	if (ran)
 		printf("counted the pages a dump would hold (makedumpfile --mem-usage)\n");
+	/*
+	 * And load's warnings, here where the dump target can be looked at
+	 * even when nothing mounts it (load's sandbox cannot mount it).
+	 */
+	if (load_config(&c) == 0)
+		(void)dump_warnings(&c);
 	return EXIT_SUCCESS;
 }
 

@@ -839,6 +839,12 @@ conf "path = $t/ed" "$bz" "initramfs = $t/initrd.img"
 expect "status, /proc/kcore hidden" 0 3 -- "${muenv[@]}" "$kf" -c "$t/conf" status
 if grep -q "cannot tell free pages" "$t/err"; then fail "status: a hidden /proc/kcore taken for a makedumpfile that cannot tell free pages"; else pass "status: no free-page warning when /proc/kcore is hidden"; fi
 stand_in "$mdf/table"
+if unshare -m true 2>/dev/null; then
+	conf "path = $t/small/dumps" "$bz" "initramfs = $t/initrd.img"
+	expect "mem-usage, a 16M dump target" 0 -- with_tmpfs 16m "$t/small" "${muenv[@]}" "$kf" -c "$t/conf" mem-usage
+	has "mem-usage: load's warning of the target too small" "$t/err" \
+		"kdump-file: warning: dump target $t/small/dumps has 16 MiB free, less than the 32 MiB a dump is expected to need"
+fi
 
 # show exits 1 where load would fail, one line for each reason, with the
 # checks load makes: the capture kernel, the initramfs, the target.
