@@ -68,7 +68,9 @@ lvm-xfs)
 	luks=$(grep -m1 "KDUMP-FILE-TEST: case luks:" "$b" || true)
 	log "luks: $luks"
 	check "LUKS target: kdump-file load exits 1" grep -q "case luks: rc=1 " <<<"$luks"
-	check "LUKS target: one message" grep -q " lines=1 " <<<"$luks"
+	check "LUKS target: one error" grep -q " errors=1 " <<<"$luks"
+	check "LUKS target: the capture kernel loaded before named as still loaded" \
+		grep -q "KDUMP-FILE-TEST: luks load: kdump-file: still loaded: " "$b"
 	check "LUKS target: the message names dm-crypt and the fix" \
 		grep -qE "luks load: kdump-file: error: cannot use dump target /dev/[^ ]+ for the capture: it is on dm-crypt \(LUKS\) device kdump-luks .*unencrypted" "$b"
 	check "LUKS target: the earlier capture kernel still loaded" \

@@ -32,7 +32,7 @@ luks_refused() {
     kdump-file -c /tmp/luks.conf load > /tmp/luks.out 2>&1
     rc=$?
     while IFS= read -r line; do say "luks load: $line"; done < /tmp/luks.out
-    say "case luks: rc=$rc lines=$(wc -l < /tmp/luks.out) loaded=$(cat /sys/kernel/kexec_crash_loaded) kernel-before=$before kernel-after=$(sed -n 's/^kernel=//p' /run/kdump-file/loaded 2> /dev/null)"
+    say "case luks: rc=$rc errors=$(grep -c 'error:' /tmp/luks.out) loaded=$(cat /sys/kernel/kexec_crash_loaded) kernel-before=$before kernel-after=$(sed -n 's/^kernel=//p' /run/kdump-file/loaded 2> /dev/null)"
     run kdump-file status
     umount /mnt/luks
     cryptsetup close kdump-luks
