@@ -49,6 +49,8 @@ def table(k; name):
 	row("**panic -> back up (s)**"; $o.total; $p.total; ""),
 	row("**panic -> dump saved (s)**"; (if $o.panic_to_capture_up and $o.capture_up_to_saved then $o.panic_to_capture_up + $o.capture_up_to_saved else null end); (if $p.panic_to_capture_up and $p.capture_up_to_saved then $p.panic_to_capture_up + $p.capture_up_to_saved else null end); "<= 0.15x"),
 	row("of which: panic -> capture kernel banner"; $o.panic_to_capture_kernel; $p.panic_to_capture_kernel; ""),
+	row("  of which: panic -> capture kernel starts (panic, purgatory'"'"'s digest check, decompression)"; $o.panic_to_capture_start; $p.panic_to_capture_start; ""),
+	row("  of which: capture kernel starts -> banner on the console"; $o.capture_start_to_banner; $p.capture_start_to_banner; ""),
 	row("of which: capture kernel boot to /init"; $o.capture_kernel_boot; $p.capture_kernel_boot; ""),
 	row("of which: /init -> makedumpfile starts"; $o.capture_to_dump; $p.capture_to_dump; ""),
 	row("of which: vmcore written"; $o.dump; $p.dump; ""),

@@ -157,7 +157,16 @@ phases() {
 		next
 	}
 	up1 && !pa && /Kernel panic - not syncing/ { pa = t; next }
-	pa && !ck && /Linux version [0-9]/ { ck = t; next }
+	pa && !ck && /Linux version [0-9]/ { ck = t; ks = kstart(); next }
+	# The capture kernel clock'"'"'s zero in host time: its log is written
+	# out late (replayed once the serial console registers), so the
+	# smallest host time less kernel time of its lines is when it started.
+	ck && !ci && match($0, /^[0-9.]+ \[ *[0-9]+\.[0-9]+\]/) {
+		kt = substr($0, RSTART, RLENGTH)
+		sub(/^[0-9.]+ \[ */, "", kt)
+		sub(/\]$/, "", kt)
+		if (t - kt < ks) ks = t - kt
+	}
 	ck && !ci && /Run \/init as init process/ { ci = t; next }
 	ci && !dst && $0 ~ ds { dst = t; next }
 	dst && !den && $0 ~ de {
@@ -172,10 +181,12 @@ phases() {
 		for (i = 1; i <= NF; i++)
 			if ($i == "dump") { size = $(i + 1); break }
 	}
-	function d(a, b) { return (a && b) ? sprintf("%.2f", b - a) : "null" }
+	function kstart() { return 1e30 }
+	function d(a, b) { return (a && b && a < 1e29 && b < 1e29) ? sprintf("%.2f", b - a) : "null" }
 	END {
 		printf "{\"complete\": %s, \"panic_to_capture_kernel\": %s, ", \
 			(up2 && size) ? "true" : "false", d(pa, ck)
+		printf "\"panic_to_capture_start\": %s, \"capture_start_to_banner\": %s, ", d(pa, ks), d(ks, ck)
 		printf "\"capture_kernel_boot\": %s, \"capture_to_dump\": %s, ", d(ck, ci), d(ci, dst)
 		printf "\"dump\": %s, \"dump_to_reboot\": %s, \"reboot_to_up\": %s, ", d(dst, den), d(den, bk), d(bk, up2)
 		printf "\"panic_to_capture_up\": %s, \"capture_up_to_saved\": %s, \"saved_to_up\": %s, ", d(pa, ci), d(ci, den), d(den, up2)
@@ -402,8 +413,8 @@ fi
 
 # The results.
 products="kdump-file kdump-tools kdump-file-stock kdump-tools-stock"
-phase_fields="panic_to_capture_kernel capture_kernel_boot capture_to_dump dump
-	dump_to_reboot reboot_to_up panic_to_capture_up capture_up_to_saved
+phase_fields="panic_to_capture_kernel panic_to_capture_start
+	capture_start_to_banner capture_kernel_boot capture_to_dump dump dump_to_reboot reboot_to_up panic_to_capture_up capture_up_to_saved
 	saved_to_up total makedumpfile dump_bytes kernel_data_pages"
 # json_or_null FILE: its content, or null.
 json_or_null() {

@@ -23,12 +23,20 @@ step_bench_crash() {
         return 0
     fi
     i=0
-    while [ "$(cat /sys/kernel/kexec_crash_loaded)" != 1 ] && [ "$i" -lt 300 ]; do
+    # A loader that failed (a reservation too small to load into, say) ends
+    # the wait: nothing will load.
+    while [ "$(cat /sys/kernel/kexec_crash_loaded)" != 1 ] && [ "$i" -lt 300 ] &&
+        ! bench_loader_failed; do
         sleep 1
         i=$((i + 1))
     done
     if [ "$(cat /sys/kernel/kexec_crash_loaded)" != 1 ]; then
         say "bench: not loaded after ${i}s"
+        for u in kdump-file.service kdump-tools.service; do
+            systemctl -q is-failed "$u" 2>/dev/null &&
+                journalctl -b -u "$u" -o cat --no-pager 2>/dev/null | tail -n 5 |
+                while IFS= read -r l; do say "  $u: $l"; done
+        done
         return 0
     fi
     say "bench: loaded"
@@ -38,6 +46,12 @@ step_bench_crash() {
         awk '/^(ZERO|NON_PRI_CACHE|PRI_CACHE|USER|FREE|KERN_DATA)[ \t]/ { printf "%s %s ", $1, $2 } END { print "" }' > /tmp/bench.mem
     say "bench: pages $(cat /tmp/bench.mem)"
     crash_now
+}
+
+# bench_loader_failed: either product's service has failed.
+bench_loader_failed() {
+    systemctl -q is-failed kdump-file.service 2>/dev/null ||
+        systemctl -q is-failed kdump-tools.service 2>/dev/null
 }
 
 # Boot 1 of the larger guests: before the crash, half of the memory is
