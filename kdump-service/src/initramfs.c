@@ -4,11 +4,13 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -757,6 +759,89 @@ out:
 		ret_problem->offset = bad;
 		ret_problem->what = what ? what : "corrupt data";
 	}
+	return r;
+}
+
+#define MEMO_SETTLE_SECONDS 1
+
+/* The identity initramfs_verify_memo() compares, one line. */
+static int verify_identity(const struct stat *st, char *buf, size_t size)
+{
+	int n;
+
+	n = snprintf(buf, size, "verified %llu %llu %lld %lld.%09ld %lld.%09ld\n",
+		     (unsigned long long)st->st_dev,
+		     (unsigned long long)st->st_ino, (long long)st->st_size,
+		     (long long)st->st_mtim.tv_sec, st->st_mtim.tv_nsec,
+		     (long long)st->st_ctim.tv_sec, st->st_ctim.tv_nsec);
+	return n < 0 ? -EINVAL : (size_t)n >= size ? -ENOBUFS : 0;
+}
+
+static bool memo_matches(const char *memo, const char *id)
+{
+	char old[256];
+	struct stat st;
+	ssize_t n;
+	int fd;
+
+	fd = open(memo, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY);
+	if (fd < 0)
+		return false;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    st.st_uid != geteuid() || (st.st_mode & 0022)) {
+		close(fd);
+		return false;
+	}
+	n = read(fd, old, sizeof(old) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	old[n] = '\0';
+	return strcmp(old, id) == 0;
+}
+
+static void memo_write(const char *memo, const char *id)
+{
+	char tmp[PATH_MAX];
+	size_t len = strlen(id);
+	int fd;
+
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp", memo) >= (int)sizeof(tmp))
+		return;
+	(void)unlink(tmp);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW,
+		  0600);
+	if (fd < 0)
+		return;
+	if (write(fd, id, len) != (ssize_t)len || close(fd) < 0 ||
+	    rename(tmp, memo) < 0)
+		(void)unlink(tmp);
+}
+
+int initramfs_verify_memo(int fd, const char *memo,
+			  struct initramfs_problem *ret_problem)
+{
+	char id[256];
+	struct stat st;
+	int r;
+
+	if (!memo)
+		return initramfs_verify(fd, ret_problem);
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	r = verify_identity(&st, id, sizeof(id));
+	if (r < 0)
+		return r;
+	if (S_ISREG(st.st_mode) && memo_matches(memo, id))
+		return 0;
+	r = initramfs_verify(fd, ret_problem);
+	/*
+	 * Change times are taken from a coarse clock: a write within a tick
+	 * of the verification could leave them as they were, so a file
+	 * changed in the last second is verified again next time.
+	 */
+	if (r == 0 && time(NULL) - st.st_ctim.tv_sec > MEMO_SETTLE_SECONDS)
+		memo_write(memo, id);
 	return r;
 }
 

@@ -88,6 +88,19 @@ struct initramfs_problem {
  */
 int initramfs_verify(int fd, struct initramfs_problem *ret_problem);
 
+/*
+ * initramfs_verify(), remembered: when memo (a path, or NULL for none)
+ * holds the identity fd's file had when it last passed (device, inode,
+ * size, modification and change times), the file has not been written
+ * since and is not read again; otherwise it is verified and, when valid,
+ * its identity written to memo (best effort: a memo that cannot be written
+ * only costs the next load a verification).  A memo that is not a regular
+ * file of this user's, writable by no one else, is ignored.  Returns as
+ * initramfs_verify().
+ */
+int initramfs_verify_memo(int fd, const char *memo,
+			  struct initramfs_problem *ret_problem);
+
 /* Why a file may not go into the capture initramfs. */
 enum input_fault {
 	INPUT_FOREIGN_OWNER = 1,	/* not owned by root */

@@ -751,6 +751,68 @@ static void test_build(void)
 	CHECK(test_rm_rf(base) == 0);
 }
 
+/*
+ * The memo: a valid image's identity is written, and honoured while the
+ * file is unchanged; a memo others may write, or of another identity, is
+ * not; an invalid image writes none.
+ */
+static void test_memo(void)
+{
+	char dir[] = "/tmp/test-initramfs-memo.XXXXXX", img[PATH_MAX],
+	     memo[PATH_MAX], id[256];
+	struct img good = { 0 };
+	struct stat st;
+	FILE *f;
+	int fd;
+
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(img, sizeof(img), "%s/initramfs.img", dir);
+	snprintf(memo, sizeof(memo), "%s/initramfs.img.verified", dir);
+	gzip_archive(&good);
+
+	fd = open(img, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	CHECK(fd >= 0);
+	CHECK(write(fd, good.p, good.len) == (ssize_t)good.len);
+	/* Just written: verified, but not remembered yet. */
+	CHECK(initramfs_verify_memo(fd, memo, NULL) == 0);
+	CHECK(access(memo, F_OK) < 0);
+	sleep(2);
+	CHECK(initramfs_verify_memo(fd, memo, NULL) == 0);
+	CHECK(access(memo, F_OK) == 0);
+	CHECK(initramfs_verify_memo(fd, memo, NULL) == 0);
+
+	/*
+	 * The image damaged: its change time moves, the memo no longer
+	 * matches, the verification runs and fails, the memo stays as it was.
+	 */
+	CHECK(pwrite(fd, "XXXX", 4, 10) == 4);
+	CHECK(initramfs_verify_memo(fd, memo, NULL) == -EBADMSG);
+
+	/* A memo of the damaged file's identity is believed: no read. */
+	CHECK(fstat(fd, &st) == 0);
+	snprintf(id, sizeof(id), "verified %llu %llu %lld %lld.%09ld %lld.%09ld\n",
+		 (unsigned long long)st.st_dev, (unsigned long long)st.st_ino,
+		 (long long)st.st_size, (long long)st.st_mtim.tv_sec,
+		 st.st_mtim.tv_nsec, (long long)st.st_ctim.tv_sec,
+		 st.st_ctim.tv_nsec);
+	f = fopen(memo, "we");
+	CHECK(f != NULL);
+	fputs(id, f);
+	fclose(f);
+	CHECK(initramfs_verify_memo(fd, memo, NULL) == 0);
+	/* ... unless others may write it. */
+	CHECK(chmod(memo, 0666) == 0);
+	CHECK(initramfs_verify_memo(fd, memo, NULL) == -EBADMSG);
+	/* No memo at all: every call verifies. */
+	CHECK(initramfs_verify_memo(fd, NULL, NULL) == -EBADMSG);
+
+	close(fd);
+	unlink(memo);
+	unlink(img);
+	rmdir(dir);
+	free(good.p);
+}
+
 int main(void)
 {
 	test_good();
@@ -763,5 +825,6 @@ int main(void)
 	test_root_only();
 	test_program_and_identity();
 	test_build();
+	test_memo();
 	return tests_done();
 }
