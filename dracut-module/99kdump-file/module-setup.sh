@@ -10,7 +10,8 @@
 #          --add-drivers "<the module plan's modules>"
 # with KDUMP_FILE_CHAIN naming the target chain file and KDUMP_FILE_INSTALL
 # the user's hooks and extra_binaries (blank-separated absolute paths that
-# kdump-file(8) checked; extra_modules go in with --add-drivers).  For a
+# kdump-file(8) checked; extra_modules go in with --add-drivers).
+# KDUMP_FILE_SHELL is 1 for failure_action = shell, the one use of sh.  For a
 # network target KDUMP_FILE_NET is ssh or nfs, and for ssh
 # KDUMP_FILE_SSH_KEY names the dedicated key, the pinned known_hosts
 # beside it.
@@ -61,8 +62,14 @@ install() {
     inst_binary /usr/lib/kdump-file/kdump-file-capture
     ln_r /usr/lib/kdump-file/kdump-file-capture /init
     inst_binary makedumpfile
-    # For failure_action = shell only.
-    inst_binary sh
+    # sh for failure_action = shell alone (KDUMP_FILE_SHELL=1): nothing
+    # else in the capture runs one.  Its hooks are run by path, and a
+    # script hook brings its own interpreter (inst_multiple below:
+    # dracut-install resolves a #! line); ssh runs with -F /dev/null, so
+    # no ProxyCommand or LocalCommand; makedumpfile and lvm run none.
+    if [ "${KDUMP_FILE_SHELL:-}" = 1 ]; then
+        inst_binary sh
+    fi
     # A target on LVM: lvm activates just its volume (kdump-file(8)
     # resolved which), without udev.
     if [ -n "${KDUMP_FILE_CHAIN:-}" ] && grep -q '^lvm ' "$KDUMP_FILE_CHAIN"; then

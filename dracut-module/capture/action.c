@@ -224,8 +224,15 @@ static int action_shell(struct capture *cap)
 		cap->exit_status = CAPTURE_EXIT_SHELL;
 		return 0;
 	}
-	execl("/bin/sh", "sh", NULL);
-	capture_say(cap, "error: no shell in the capture initramfs: rebooting");
+	execl(cap->paths.shell, "sh", NULL);
+	/*
+	 * kdump-file(8) puts sh in the image for failure_action = shell
+	 * (KDUMP_FILE_SHELL, module-setup.sh): without it, an image built
+	 * by hand or by an older kdump-file.  A reboot is what a capture
+	 * without its action can still do.
+	 */
+	capture_say(cap, "error: cannot run %s: %s: the capture initramfs has no shell for failure_action = shell (rebuild it with 'kdump-file rebuild'): rebooting",
+		    cap->paths.shell, strerror(errno));
 	return cap->reboot(RB_AUTOBOOT);
 }
 

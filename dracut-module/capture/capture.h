@@ -42,6 +42,7 @@ struct capture_paths {
 	const char *pstore_backend;	/* pstore's backend parameter */
 	const char *sys_class_net;	/* /sys/class/net */
 	const char *ssh;		/* run for an ssh:// target */
+	const char *shell;		/* /bin/sh, for failure_action = shell */
 	const char *net_stage;		/* an ssh dump's local files */
 	const char *sys_class_block;	/* /sys/class/block */
 	const char *dev;		/* /dev, the nodes of its names */

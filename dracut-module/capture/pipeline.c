@@ -126,6 +126,7 @@ void capture_init(struct capture *cap)
 		.pstore_backend = "/sys/module/pstore/parameters/backend",
 		.sys_class_net = "/sys/class/net",
 		.ssh = "ssh",
+		.shell = "/bin/sh",
 		.net_stage = "/tmp/kdump-file-net",
 		.sys_class_block = "/sys/class/block",
 		.dev = "/dev",

@@ -943,6 +943,14 @@ static void test_actions(void)
 	}
 	/* Not PID 1: the shell is an exit status. */
 	CHECK(cap.exit_status == CAPTURE_EXIT_SHELL);
+	/* PID 1 in an image without sh: said, and a reboot instead. */
+	cap.is_init = true;
+	cap.paths.shell = "/nonexistent/sh";
+	reboot_cmd = -1;
+	CHECK(capture_action(&cap, ACTION_SHELL) == 0);
+	cap.is_init = false;
+	CHECK(reboot_cmd == RB_AUTOBOOT);
+	CHECK(log_has("error: cannot run /nonexistent/sh: No such file or directory: the capture initramfs has no shell for failure_action = shell"));
 	teardown(&cap);
 }
 

@@ -245,7 +245,7 @@ static void dracut_line(const char *line, size_t len, void *userdata)
 int initramfs_build(const char *img, const char *kver,
 		    const char *capture_conf_file, const char *chain_file,
 		    const char *modplan_file, const char *drivers, const char *files, const char *net,
-		    const char *ssh_key, const char *fingerprint,
+		    const char *ssh_key, bool shell, const char *fingerprint,
 		    const struct initramfs_progress *progress)
 {
 	struct dracut_lines lines = { .progress = progress };
@@ -253,7 +253,7 @@ int initramfs_build(const char *img, const char *kver,
 	_cleanup_free_ char *net_env = NULL, *key_env = NULL;
 	struct process_opts o = PROCESS_OPTS_INIT;
 	char tmp[PATH_MAX], stamp[PATH_MAX], *text;
-	char *env[5] = { NULL, NULL, NULL, NULL, NULL };
+	char *env[6] = { NULL, NULL, NULL, NULL, NULL, NULL };
 	struct process_result res;
 	struct stat st;
 	int r;
@@ -305,9 +305,10 @@ int initramfs_build(const char *img, const char *kver,
 		/*
 		 * The dracut module reads the chain (lvm goes in when
 		 * needed), the user's hooks and extra binaries, and for a
-		 * network target its kind and the ssh key from its
-		 * environment: set in dracut's alone, an empty value for
-		 * none over whatever ours holds.
+		 * network target its kind and the ssh key, and whether
+		 * the capture may run a shell, from its environment: set
+		 * in dracut's alone, an empty value for none over whatever
+		 * ours holds.
 		 */
 		if (asprintf(&chain_env, "KDUMP_FILE_CHAIN=%s",
 			     chain_file) < 0 ||
@@ -321,6 +322,8 @@ int initramfs_build(const char *img, const char *kver,
 		env[1] = files_env;
 		env[2] = net_env;
 		env[3] = key_env;
+		env[4] = shell ? (char *)"KDUMP_FILE_SHELL=1" :
+				 (char *)"KDUMP_FILE_SHELL=";
 		o.env_add = env;
 		if (progress) {
 			o.on_line = dracut_line;

@@ -57,14 +57,17 @@ bool initramfs_is_current(const char *img, const char *fingerprint);
  * absolute paths, may be empty) installed with their libraries, then
  * record the fingerprint.  net: "ssh" or "nfs" for a network target (the
  * module installs ssh, ssh_key and its known_hosts for "ssh"), NULL or ""
- * for a local one. Returns dracut's non-zero exit status as -EIO;
+ * for a local one.  shell: failure_action = shell, the one use of sh in
+ * the capture (the module installs sh only then; the fingerprint sees
+ * the change through capture_conf, which names failure_action).
+ * Returns dracut's non-zero exit status as -EIO;
  * img is replaced only on success.  With progress NULL, dracut runs quiet
  * and says what it has to on our stderr; otherwise see below.
  */
 int initramfs_build(const char *img, const char *kver,
 		    const char *capture_conf_file, const char *chain_file,
 		    const char *modplan_file, const char *drivers, const char *files, const char *net,
-		    const char *ssh_key, const char *fingerprint,
+		    const char *ssh_key, bool shell, const char *fingerprint,
 		    const struct initramfs_progress *progress);
 
 /* Where an initramfs image stops being one the kernel unpacks completely. */

@@ -261,8 +261,6 @@ static int plan_helper(struct plan *p, struct modload *km, const char *kind,
 	return 0;
 }
 
-#define SYS_WATCHDOG "/sys/class/watchdog/watchdog0"
-
 static bool pstore_backend_is(const char *name)
 {
 	char b[64];
@@ -310,22 +308,25 @@ static int ramoops_cmdline(char *buf, size_t size)
  * in sysfs (i6300esb registers none): the driver whose name is the
  * watchdog's identity, on any bus.
  */
-static int watchdog_module(char *ret, size_t size)
+static int watchdog_module(const char *sysfs, char *ret, size_t size)
 {
 	char identity[128], pat[PATH_MAX], link[PATH_MAX];
 	glob_t g;
 	ssize_t n = -1;
 
-	n = readlink(SYS_WATCHDOG "/device/driver/module", link,
-		     sizeof(link) - 1);
+	snprintf(pat, sizeof(pat), "%s/class/watchdog/watchdog0/device/driver/module",
+		 sysfs);
+	n = readlink(pat, link, sizeof(link) - 1);
 	if (n > 0)
 		goto found;
-	if (read_line_file(SYS_WATCHDOG "/identity", identity,
-			   sizeof(identity)) < 0 || !identity[0] ||
-	    strchr(identity, '/') || strchr(identity, '*') ||
+	snprintf(pat, sizeof(pat), "%s/class/watchdog/watchdog0/identity",
+		 sysfs);
+	if (read_line_file(pat, identity, sizeof(identity)) < 0 ||
+	    !identity[0] || strchr(identity, '/') || strchr(identity, '*') ||
 	    strchr(identity, '?') || strchr(identity, '['))
 		return -ENOENT;
-	snprintf(pat, sizeof(pat), "/sys/bus/*/drivers/%s/module", identity);
+	snprintf(pat, sizeof(pat), "%s/bus/*/drivers/%s/module", sysfs,
+		 identity);
 	if (glob(pat, 0, NULL, &g) != 0)
 		return -ENOENT;
 	n = readlink(g.gl_pathv[0], link, sizeof(link) - 1);
@@ -339,16 +340,86 @@ found:
 }
 
 /*
+ * The first device on bus whose modalias resolves to a module under
+ * kernel/drivers/watchdog/, in the order of the devices' names (glob(3)
+ * sorts them: PCI addresses, platform device names), so that the same
+ * hardware gives the same answer.
+ */
+static int watchdog_on_bus(struct modload *km, const char *sysfs,
+			   const char *bus, char *ret, size_t size)
+{
+	char pat[PATH_MAX], alias[512], name[64];
+	int r = -ENOENT;
+	glob_t g;
+
+	snprintf(pat, sizeof(pat), "%s/bus/%s/devices/*/modalias", sysfs, bus);
+	if (glob(pat, 0, NULL, &g) != 0)
+		return -ENOENT;
+	for (size_t i = 0; i < g.gl_pathc && r == -ENOENT; i++) {
+		if (read_line_file(g.gl_pathv[i], alias, sizeof(alias)) < 0 ||
+		    !alias[0] ||
+		    modload_lookup_under(km, alias, "kernel/drivers/watchdog/",
+					 name, sizeof(name)) == MODLOAD_MISSING)
+			continue;
+		r = snprintf(ret, size, "%s", name) >= (int)size ?
+			    -ENAMETOOLONG : 0;
+	}
+	globfree(&g);
+	return r;
+}
+
+int plan_watchdog_driver(struct modload *km, const char *sysfs, char *ret,
+			 size_t size)
+{
+	char path[PATH_MAX], alias[512], name[64];
+	int r;
+
+	/*
+	 * The hardware first: its devices are there from the start of
+	 * the boot, where watchdog0 comes only once udev has loaded its
+	 * driver, so that a load before that would plan no watchdog and
+	 * the next one a watchdog, a rebuild of the capture initramfs
+	 * for no change.  PCI before platform: a platform watchdog is
+	 * often made by another driver (lpc_ich makes iTCO_wdt), as late
+	 * as watchdog0.
+	 */
+	r = watchdog_on_bus(km, sysfs, "pci", name, sizeof(name));
+	if (r == -ENOENT)
+		r = watchdog_on_bus(km, sysfs, "platform", name, sizeof(name));
+	if (r == 0)
+		goto found;
+	if (r != -ENOENT)
+		return r;
+	/*
+	 * A watchdog no device's modalias names (a driver that probes
+	 * for its hardware, softdog): watchdog0's, by its device's
+	 * modalias, else by the name of the module bound to it.
+	 */
+	snprintf(path, sizeof(path), "%s/class/watchdog/watchdog0/device/modalias",
+		 sysfs);
+	if (read_line_file(path, alias, sizeof(alias)) == 0 &&
+	    modload_lookup(km, alias, name, sizeof(name), NULL, 0) !=
+		    MODLOAD_MISSING)
+		goto found;
+	r = watchdog_module(sysfs, name, sizeof(name));
+	if (r < 0)
+		return r;
+found:
+	return snprintf(ret, size, "%s", name) >= (int)size ? -ENAMETOOLONG :
+								 0;
+}
+
+/*
  * What the capture loads besides the target's drivers: the pstore backend
  * in EFI variables, which keeps a failed capture's record across the
- * reboot, and the driver of the machine's hardware watchdog (the one this
- * system has: watchdog0's), which the capture arms as a backstop to
+ * reboot, and the driver of the machine's hardware watchdog
+ * (plan_watchdog_driver()), which the capture arms as a backstop to
  * capture_timeout.  Neither is an error when missing: status and show say
  * what is not covered.
  */
 static int plan_helpers(struct plan *p)
 {
-	char moddir[PATH_MAX], link[PATH_MAX], name[64];
+	char moddir[PATH_MAX], name[64];
 	struct modload *km;
 	int r = 0;
 
@@ -367,20 +438,11 @@ static int plan_helpers(struct plan *p)
 		r = plan_helper(p, km, "pstore", "efi_pstore", p->pstore,
 				sizeof(p->pstore));
 	}
-	/*
-	 * The watchdog's driver for the capture kernel: by the device's
-	 * modalias, else by the name of the module bound to it here.
-	 */
-	if (r == 0 && read_line_file(SYS_WATCHDOG "/device/modalias", link,
-				     sizeof(link)) == 0 &&
-	    modload_lookup(km, link, name, sizeof(name), NULL, 0) !=
-		    MODLOAD_MISSING) {
+	/* The watchdog's driver for the capture kernel. */
+	if (r == 0 && plan_watchdog_driver(km, "/sys", name,
+					   sizeof(name)) == 0)
 		r = plan_helper(p, km, "watchdog", name, p->watchdog,
 				sizeof(p->watchdog));
-	} else if (r == 0 && watchdog_module(link, sizeof(link)) == 0) {
-		r = plan_helper(p, km, "watchdog", link, p->watchdog,
-				sizeof(p->watchdog));
-	}
 	modload_free(km);
 	return r;
 }

@@ -121,6 +121,17 @@ int plan_check(const struct plan *p, struct plan_problems *problems);
 int plan_check_dump_base(const char *base, const char *config, char *msg,
 			 size_t size);
 
+/*
+ * The driver of the machine's hardware watchdog, for the capture kernel
+ * (km over its modules), from sysfs at sysfs ("/sys"): the first device
+ * on the PCI bus, then on the platform bus, by name, whose modalias
+ * resolves to a module under kernel/drivers/watchdog/; else watchdog0's
+ * driver.  The hardware comes first, so that the answer does not depend
+ * on whether udev has loaded the driver yet.  -ENOENT when there is none.
+ */
+int plan_watchdog_driver(struct modload *km, const char *sysfs, char *ret,
+			 size_t size);
+
 /* What the plan's initramfs is to the next load: current, out of date... */
 const char *plan_initramfs_state(const struct plan *p);
 

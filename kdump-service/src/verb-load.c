@@ -171,6 +171,7 @@ int ensure_initramfs(struct plan *p, bool force)
 			    modplan_file, p->modplan_drivers, p->extra_files,
 			    conf_net_to_string(p->conf.net),
 			    p->conf.net == CONF_NET_SSH ? p->conf.ssh_key : NULL,
+			    p->capture.failure_action == ACTION_SHELL,
 			    fingerprint, &progress);
 	build_line_clear(&b);
 	if (r < 0) {

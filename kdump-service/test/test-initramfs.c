@@ -691,15 +691,17 @@ static void test_build(void)
 	/* Ours, which dracut must not see: no extra files is none. */
 	CHECK(setenv("KDUMP_FILE_INSTALL", "/bin/stale", 1) == 0);
 	CHECK(setenv("KDUMP_FILE_NET", "nfs", 1) == 0);
+	CHECK(setenv("KDUMP_FILE_SHELL", "1", 1) == 0);
 
-	put_dracut(base, "printf '%s|%s|%s|%s|%s\\n' \"$KDUMP_FILE_CHAIN\" "
+	put_dracut(base, "printf '%s|%s|%s|%s|%s|%s\\n' \"$KDUMP_FILE_CHAIN\" "
 			 "\"$KDUMP_FILE_INSTALL\" \"$KDUMP_FILE_NET\" "
-			 "\"$KDUMP_FILE_SSH_KEY\" \"$*\" >\"$out\"\n"
+			 "\"$KDUMP_FILE_SSH_KEY\" \"$KDUMP_FILE_SHELL\" "
+			 "\"$*\" >\"$out\"\n"
 			 "echo \"dracut: *** Creating initramfs image file '$out' done ***\" >&2");
 	build_got[0] = '\0';
 	CHECK(initramfs_build(img, "6.1.0-test", "/run/c.conf", "/run/chain",
 			      "/run/modules.json", "virtio_blk ext4", NULL,
-			      NULL, NULL, "fp 1\n", &p) == 0);
+			      NULL, NULL, false, "fp 1\n", &p) == 0);
 	snprintf(path, sizeof(path),
 		 "stage Including module: kdump-file\n"
 		 "stage Hardlinking files\n"
@@ -708,8 +710,11 @@ static void test_build(void)
 		 "stage Creating initramfs image file '%s' done\n", tmp);
 	CHECK(strcmp(build_got, path) == 0);
 	CHECK(read_file_max(img, &text, 4096) > 0);
-	/* A local target: no network kind, whatever ours holds. */
-	CHECK(text && strncmp(text, "/run/chain||||", 14) == 0);
+	/*
+	 * A local target: no network kind, and no shell for an action
+	 * other than shell, whatever ours holds.
+	 */
+	CHECK(text && strncmp(text, "/run/chain|||||", 15) == 0);
 	CHECK(text && !strstr(text, "--quiet"));
 	/*
 	 * Our module alone (not kernel-modules), the plan's drivers, the
@@ -726,9 +731,10 @@ static void test_build(void)
 	/* Without a progress to show, dracut runs quiet. */
 	CHECK(initramfs_build(img, "6.1.0-test", "/run/c.conf", "/run/chain",
 			      "/run/modules.json", "", "/bin/true", "ssh", "/etc/kdump-file/ssh/id_ed25519",
-			      "fp 2\n", NULL) == 0);
+			      true, "fp 2\n", NULL) == 0);
 	CHECK(read_file_max(img, &quiet, 4096) > 0);
-	CHECK(quiet && strncmp(quiet, "/run/chain|/bin/true|ssh|/etc/kdump-file/ssh/id_ed25519|", 56) == 0);
+	/* failure_action = shell: the module is told to install sh. */
+	CHECK(quiet && strncmp(quiet, "/run/chain|/bin/true|ssh|/etc/kdump-file/ssh/id_ed25519|1|", 58) == 0);
 	CHECK(quiet && strstr(quiet, " --quiet "));
 
 	/* dracut failed: said as -EIO, the image as it was. */
@@ -736,7 +742,7 @@ static void test_build(void)
 	build_got[0] = '\0';
 	CHECK(initramfs_build(img, "6.1.0-test", "/run/c.conf", "/run/chain",
 			      "/run/modules.json", "", NULL, NULL, NULL,
-			      "fp 3\n", &p) == -EIO);
+			      false, "fp 3\n", &p) == -EIO);
 	CHECK(strstr(build_got, "output FAILED: no space\n") != NULL);
 	CHECK(read_file_max(img, &again, 4096) > 0);
 	CHECK(again && quiet && strcmp(again, quiet) == 0);
@@ -748,6 +754,7 @@ static void test_build(void)
 	free(old_path);
 	CHECK(unsetenv("KDUMP_FILE_INSTALL") == 0);
 	CHECK(unsetenv("KDUMP_FILE_NET") == 0);
+	CHECK(unsetenv("KDUMP_FILE_SHELL") == 0);
 	CHECK(test_rm_rf(base) == 0);
 }
 

@@ -13,6 +13,7 @@
 #include <sys/utsname.h>
 
 #include "plan.h"
+#include "process.h"
 #include "target.h"
 #include "tests.h"
 
@@ -267,6 +268,151 @@ static void test_raw_identity_warn(void)
 	CHECK(p.warnings[0] == '\0');
 }
 
+/* Runs argv: false when it cannot or fails. */
+static bool run_ok(char *const argv[])
+{
+	struct process_result r;
+
+	return access(argv[0], X_OK) == 0 && process_run(argv, NULL, &r) == 0 &&
+	       process_succeeded(&r);
+}
+
+/* mkdir -p of root/rel. */
+static void mkdirs_under(const char *root, const char *rel)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	for (char *s = path + strlen(root) + 1; (s = strchr(s, '/')); s++) {
+		*s = '\0';
+		(void)mkdir(path, 0755);
+		*s = '/';
+	}
+	CHECK(mkdir(path, 0755) == 0 || errno == EEXIST);
+}
+
+/* A device at sysfs/bus/BUS/devices/NAME with this modalias. */
+static void put_device(const char *sysfs, const char *bus, const char *name,
+		       const char *modalias)
+{
+	char rel[PATH_MAX], dir[PATH_MAX + 16];
+
+	snprintf(rel, sizeof(rel), "sys/bus/%s/devices/%s", bus, name);
+	mkdirs_under(sysfs, rel);
+	snprintf(dir, sizeof(dir), "%s/%s", sysfs, rel);
+	test_put(dir, "modalias", modalias);
+}
+
+#define WDT_ALIAS "pci:v00008086d000025ABsv00001AF4sd00001100bc08sc80i00\n"
+#define LPC_ALIAS "pci:v00008086d00002918sv00001AF4sd00001100bc06sc01i00\n"
+#define MOD_ALIAS "pci:v00001234d00005678sv00000000sd00000000bc08sc80i00\n"
+
+/*
+ * The watchdog's driver from the hardware: a fixture kernel with wdtfix
+ * (kernel/drivers/watchdog/) and lpcfix (kernel/drivers/mfd/) built in,
+ * wdtmod a loadable module under kernel/drivers/watchdog/; a fake sysfs
+ * whose PCI devices' modaliases name them.  Before udev loaded anything
+ * (no watchdog0) and after (watchdog0 on the same device), the same
+ * driver; watchdog0 alone for a watchdog no modalias names.
+ */
+static void test_watchdog_driver(void)
+{
+	static const char modinfo[] =
+		"lpcfix.alias=pci:v00008086d00002918sv*sd*bc*sc*i*\0"
+		"wdtfix.alias=pci:v00008086d000025ABsv*sd*bc*sc*i*";
+	static const char mod_src[] =
+		"__attribute__((section(\".modinfo\"), used)) static const char mi[] = \"license=GPL\\0alias=pci:v00001234d00005678sv*sd*bc*sc*i*\";\n";
+	char root[] = "/tmp/test-plan-wd.XXXXXX";
+	char moddir[PATH_MAX], wdir[PATH_MAX + 32], sys[PATH_MAX];
+	char path[PATH_MAX + 64], c[PATH_MAX + 16], ko[PATH_MAX + 64];
+	char name[64] = "unset", confdir[PATH_MAX];
+	char *depmod[] = { "/sbin/depmod", "-b", root, "6.1.0-wd", NULL };
+	char *cc[] = { "/usr/bin/cc", "-c", "-o", ko, c, NULL };
+	const char *config[] = { confdir, NULL };
+	struct modload *km = NULL;
+	FILE *f;
+
+	CHECK(mkdtemp(root) != NULL);
+	mkdirs_under(root, "lib/modules/6.1.0-wd/kernel/drivers/watchdog");
+	mkdirs_under(root, "modprobe.d");
+	snprintf(confdir, sizeof(confdir), "%s/modprobe.d", root);
+	snprintf(moddir, sizeof(moddir), "%s/lib/modules/6.1.0-wd", root);
+	snprintf(wdir, sizeof(wdir), "%s/kernel/drivers/watchdog", moddir);
+	snprintf(sys, sizeof(sys), "%s/sys", root);
+	test_put(moddir, "modules.builtin",
+		 "kernel/drivers/mfd/lpcfix.ko\n"
+		 "kernel/drivers/watchdog/wdtfix.ko\n");
+	test_put(moddir, "modules.order",
+		 "kernel/drivers/watchdog/wdtmod.ko\n");
+	snprintf(path, sizeof(path), "%s/modules.builtin.modinfo", moddir);
+	f = fopen(path, "we");
+	CHECK(f != NULL);
+	if (f) {
+		fwrite(modinfo, 1, sizeof(modinfo), f);
+		fclose(f);
+	}
+	snprintf(c, sizeof(c), "%s/wdtmod.c", root);
+	snprintf(ko, sizeof(ko), "%s/wdtmod.ko", wdir);
+	test_put(root, "wdtmod.c", mod_src);
+	if (!run_ok(cc) || !run_ok(depmod)) {
+		printf("no C compiler or depmod: the watchdog from the hardware skipped\n");
+		CHECK(test_rm_rf(root) == 0);
+		return;
+	}
+	CHECK(modload_new_config(moddir, config, &km) == 0 && km);
+	if (!km) {
+		CHECK(test_rm_rf(root) == 0);
+		return;
+	}
+
+	/* No device, no watchdog0: none, ret untouched. */
+	CHECK(plan_watchdog_driver(km, sys, name, sizeof(name)) == -ENOENT);
+	CHECK(strcmp(name, "unset") == 0);
+
+	/*
+	 * Before udev: no watchdog0.  The LPC bridge sorts first, but its
+	 * module is not a watchdog's; an unknown device resolves to
+	 * nothing.
+	 */
+	put_device(root, "pci", "0000:00:01.0", LPC_ALIAS);
+	put_device(root, "pci", "0000:00:02.0",
+		   "pci:v0000FFFFd0000FFFFsv00000000sd00000000bc00sc00i00\n");
+	put_device(root, "pci", "0000:00:03.0", WDT_ALIAS);
+	CHECK(plan_watchdog_driver(km, sys, name, sizeof(name)) == 0);
+	CHECK(strcmp(name, "wdtfix") == 0);
+
+	/* After: watchdog0 on that device, the same answer. */
+	mkdirs_under(root, "sys/class/watchdog/watchdog0");
+	snprintf(path, sizeof(path), "%s/class/watchdog/watchdog0/device", sys);
+	CHECK(symlink("../../../bus/pci/devices/0000:00:03.0", path) == 0);
+	CHECK(plan_watchdog_driver(km, sys, name, sizeof(name)) == 0);
+	CHECK(strcmp(name, "wdtfix") == 0);
+	CHECK(plan_watchdog_driver(km, sys, name, 4) == -ENAMETOOLONG);
+
+	/* A loadable watchdog module sorting first wins over the rest. */
+	put_device(root, "pci", "0000:00:00.5", MOD_ALIAS);
+	CHECK(plan_watchdog_driver(km, sys, name, sizeof(name)) == 0);
+	CHECK(strcmp(name, "wdtmod") == 0);
+
+	/*
+	 * No device's modalias names a watchdog: watchdog0's, by the
+	 * module of the driver whose name is its identity.
+	 */
+	CHECK(test_rm_rf(sys) == 0);
+	mkdirs_under(root, "sys/class/watchdog/watchdog0");
+	mkdirs_under(root, "sys/bus/platform/drivers/softfix");
+	snprintf(path, sizeof(path), "%s/class/watchdog/watchdog0", sys);
+	test_put(path, "identity", "softfix\n");
+	snprintf(path, sizeof(path), "%s/bus/platform/drivers/softfix/module",
+		 sys);
+	CHECK(symlink("../../../../module/softfix", path) == 0);
+	CHECK(plan_watchdog_driver(km, sys, name, sizeof(name)) == 0);
+	CHECK(strcmp(name, "softfix") == 0);
+
+	modload_free(km);
+	CHECK(test_rm_rf(root) == 0);
+}
+
 int main(void)
 {
 	test_kver_missing();
@@ -278,5 +424,6 @@ int main(void)
 	test_local_path_link();
 	test_check();
 	test_raw_identity_warn();
+	test_watchdog_driver();
 	return tests_done();
 }

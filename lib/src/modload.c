@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <limits.h>
 #include <json-c/json.h>
 #include <libkmod.h>
 #include <stdio.h>
@@ -96,6 +97,91 @@ enum modload_state modload_lookup(struct modload *m, const char *name,
 	else if (s == MODLOAD_BUILTIN && ret_deps && deps_size)
 		ret_deps[0] = '\0';
 	kmod_module_unref(mod);
+	return s;
+}
+
+/* Module names: '-' and '_' are the same (as in kmod). */
+static bool same_name(const char *a, const char *b);
+
+/*
+ * Whether modules.builtin names name's file under dir: libkmod gives a
+ * built-in module no path, and modules.builtin (the kernel build's list,
+ * "kernel/drivers/watchdog/i6300esb.ko") is where it is said.
+ */
+static bool builtin_under(struct modload *m, const char *name,
+			  const char *dir)
+{
+	char path[PATH_MAX], line[PATH_MAX];
+	size_t dl = strlen(dir);
+	bool found = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/modules.builtin",
+		 kmod_get_dirname(m->ctx));
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f)) {
+		char *base;
+		size_t len;
+
+		line[strcspn(line, "\n")] = '\0';
+		if (strncmp(line, dir, dl) != 0)
+			continue;
+		base = strrchr(line, '/') + 1;
+		len = strlen(base);
+		if (len < 3 || strcmp(base + len - 3, ".ko") != 0)
+			continue;
+		base[len - 3] = '\0';
+		found = same_name(base, name);
+	}
+	fclose(f);
+	return found;
+}
+
+/* Whether mod's file, loadable or built in, lies under dir. */
+static enum modload_state module_under(struct modload *m,
+				       struct kmod_module *mod,
+				       const char *dir)
+{
+	const char *top = kmod_get_dirname(m->ctx), *path;
+	size_t tl = strlen(top);
+
+	if (kmod_module_get_initstate(mod) == KMOD_MODULE_BUILTIN)
+		return builtin_under(m, kmod_module_get_name(mod), dir) ?
+			       MODLOAD_BUILTIN : MODLOAD_MISSING;
+	path = kmod_module_get_path(mod);
+	if (path && strncmp(path, top, tl) == 0 && path[tl] == '/' &&
+	    strncmp(path + tl + 1, dir, strlen(dir)) == 0)
+		return MODLOAD_MODULE;
+	return MODLOAD_MISSING;
+}
+
+enum modload_state modload_lookup_under(struct modload *m, const char *alias,
+					const char *dir, char *ret_name,
+					size_t size)
+{
+	struct kmod_list *list = NULL, *l;
+	enum modload_state s = MODLOAD_MISSING;
+	char name[64];
+
+	if (kmod_module_new_from_lookup(m->ctx, alias, &list) < 0 || !list)
+		return MODLOAD_MISSING;
+	kmod_list_foreach(l, list) {
+		struct kmod_module *mod = kmod_module_get_module(l);
+		enum modload_state st = module_under(m, mod, dir);
+		const char *n = kmod_module_get_name(mod);
+
+		if (st != MODLOAD_MISSING && strlen(n) < sizeof(name) &&
+		    (s == MODLOAD_MISSING || strcmp(n, name) < 0)) {
+			s = st;
+			snprintf(name, sizeof(name), "%s", n);
+		}
+		kmod_module_unref(mod);
+	}
+	kmod_module_unref_list(list);
+	if (s != MODLOAD_MISSING && ret_name && size)
+		snprintf(ret_name, size, "%s", name);
 	return s;
 }
 

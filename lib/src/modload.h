@@ -40,6 +40,17 @@ enum modload_state modload_lookup(struct modload *m, const char *name,
 				  size_t deps_size);
 
 /*
+ * Of the modules alias resolves to (a device's modalias may match several),
+ * the one whose file lies under dir of the module directory (e.g.
+ * "kernel/drivers/watchdog/"), loadable (modules.dep's path) or built in
+ * (modules.builtin's); the first by name when several do.  Its name in
+ * ret_name (size bytes); MODLOAD_MISSING, ret_name untouched, when none.
+ */
+enum modload_state modload_lookup_under(struct modload *m, const char *alias,
+					const char *dir, char *ret_name,
+					size_t size);
+
+/*
  * The module plan (modplan.h) for release: the modules names[0..n) stand
  * for (a name or an alias, each module an alias matches), everything they
  * depend on and their softdeps, each with its path, dependencies in load

@@ -102,6 +102,18 @@ static void test_builtin(void)
 	CHECK(strcmp(name, "kdumpfixture") == 0);
 	CHECK(modload_lookup(m, "fs-nosuch", NULL, 0, NULL, 0) ==
 	      MODLOAD_MISSING);
+	/* Where it lies, from modules.builtin. */
+	name[0] = '\0';
+	CHECK(modload_lookup_under(m, "fs-kdumpfixture", "kernel/fs/", name,
+				   sizeof(name)) == MODLOAD_BUILTIN);
+	CHECK(strcmp(name, "kdumpfixture") == 0);
+	snprintf(name, sizeof(name), "unset");
+	CHECK(modload_lookup_under(m, "fs-kdumpfixture",
+				   "kernel/drivers/watchdog/", name,
+				   sizeof(name)) == MODLOAD_MISSING);
+	CHECK(strcmp(name, "unset") == 0);
+	CHECK(modload_lookup_under(m, "fs-nosuch", "kernel/", name,
+				   sizeof(name)) == MODLOAD_MISSING);
 	modload_free(m);
 }
 
@@ -233,6 +245,15 @@ static void test_plan(void)
 	}
 	/* Paths relative to the module directory. */
 	CHECK(strstr(text, "\"path\":\"kernel/fix_a.ko\"") != NULL);
+	/* A loadable module's place, from its path in modules.dep. */
+	CHECK(modload_lookup_under(m, "pci:v00001234d00005678sv00000000",
+				   "kernel/", bad, sizeof(bad)) ==
+	      MODLOAD_MODULE);
+	CHECK(strcmp(bad, "fix_a") == 0);
+	CHECK(modload_lookup_under(m, "pci:v00001234d00005678sv00000000",
+				   "kernel/drivers/", bad, sizeof(bad)) ==
+	      MODLOAD_MISSING);
+	bad[0] = '\0';
 	CHECK(modplan_parse(text, strlen(text), &p) == 0 && p);
 	free(text);
 	if (p) {

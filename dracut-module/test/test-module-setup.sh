@@ -1,0 +1,67 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The stubs below are called by the sourced module alone.
+# shellcheck disable=SC2317
+# module-setup.sh's install() with dracut's functions replaced by ones that
+# record what they are asked to install: sh goes in for failure_action =
+# shell (KDUMP_FILE_SHELL=1) and for nothing else.
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+log=$work/installed
+failed=0
+
+# dracut's, as module-setup.sh uses them (dracut-init.sh).
+inst_binary() { echo "binary $*" >> "$log"; }
+inst_simple() {
+    echo "simple $*" >> "$log"
+    mkdir -p "$initdir${2%/*}" && : > "$initdir$2"
+}
+inst_multiple() { echo "multiple $*" >> "$log"; }
+ln_r() { echo "link $*" >> "$log"; }
+# Read by the sourced module.
+# shellcheck disable=SC2034
+initdir=$work/root
+
+# Checked on its own (make check).
+# shellcheck disable=SC1091
+. "$here/../99kdump-file/module-setup.sh"
+
+# run NAME EXPECT(yes|no) [VAR=VALUE ...]: install() in a subshell with
+# the given environment, and whether it asked for sh.
+run() {
+    name=$1 expect=$2
+    shift 2
+    : > "$log"
+    (
+        unset KDUMP_FILE_SHELL KDUMP_FILE_INSTALL KDUMP_FILE_NET \
+            KDUMP_FILE_CHAIN KDUMP_FILE_SSH_KEY
+        for kv; do
+            export "${kv?}"
+        done
+        install
+    )
+    if grep -qx 'binary sh' "$log"; then got=yes; else got=no; fi
+    if [ "$got" = "$expect" ]; then
+        echo "ok: $name"
+    else
+        echo "FAIL: $name: sh installed: $got, expected $expect" >&2
+        sed 's/^/    /' "$log" >&2
+        failed=1
+    fi
+}
+
+run "reboot on failure: no sh" no
+run "shell on failure: sh" yes KDUMP_FILE_SHELL=1
+run "empty KDUMP_FILE_SHELL: no sh" no KDUMP_FILE_SHELL=
+run "a script hook: its interpreter by inst_multiple, no sh" no \
+    KDUMP_FILE_INSTALL=/etc/kdump-file/pre.sh
+grep -qx 'multiple /etc/kdump-file/pre.sh' "$log" || {
+    echo "FAIL: the hook is not installed with inst_multiple" >&2
+    failed=1
+}
+run "an ssh target: no sh" no KDUMP_FILE_NET=ssh \
+    KDUMP_FILE_SSH_KEY="$work/ssh/id_ed25519"
+exit "$failed"
