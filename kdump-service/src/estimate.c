@@ -192,6 +192,9 @@ unsigned int estimate_capture_timeout(unsigned int target_timeout,
 	return t > 86400 ? 86400 : (unsigned int)t;
 }
 
+/* More than any capture needs: a need not known. */
+#define THREADS_NEED_MAX (1ULL << 50)
+
 unsigned long long estimate_threads_need(const struct estimate *e)
 {
 	return e->needed + e->needed * MARGIN_PERCENT / 100;
@@ -221,11 +224,15 @@ void estimate_threads(unsigned int requested, unsigned int cpus,
 	} else {
 		t.threads = requested;
 		t.limit = THREADS_BY_REQUEST;
-		t.reserve_for_request = need + (requested - 1) *
-						       THREADS_EXTRA_BYTES;
-		/* Reservations are made in whole MiB: 8 MiB steps, as estimate's. */
-		t.reserve_for_request = (t.reserve_for_request + 8 * MIB - 1) /
-					(8 * MIB) * (8 * MIB);
+		/* Not for a need not known (~0: the estimate failed). */
+		if (need <= THREADS_NEED_MAX) {
+			t.reserve_for_request = need + (requested - 1) *
+							THREADS_EXTRA_BYTES;
+			/* In 8 MiB steps, as estimate's recommendation. */
+			t.reserve_for_request =
+				(t.reserve_for_request + 8 * MIB - 1) /
+				(8 * MIB) * (8 * MIB);
+		}
 		if (t.cpus < t.threads) {
 			t.threads = t.cpus;
 			t.limit = THREADS_BY_CPUS;
@@ -271,7 +278,7 @@ int estimate_threads_text(const struct threads_choice *t, char *buf,
 		break;
 	case THREADS_BY_MEMORY:
 		if (t->requested != CONF_THREADS_AUTO &&
-		    t->requested > t->threads)
+		    t->requested > t->threads && t->reserve_for_request)
 			n = snprintf(buf, size,
 				     "%u (%s: %s; crashkernel=%lluM would allow %u)",
 				     t->threads, asked, mem,
@@ -297,11 +304,16 @@ int estimate_threads_warning(const struct threads_choice *t, char *buf,
 	if (t->limit != THREADS_BY_MEMORY ||
 	    t->requested == CONF_THREADS_AUTO || t->requested <= t->threads)
 		return 0;
-	n = snprintf(buf, size,
-		     "makedumpfile threads: %u asked for, %u used: the %lluM crashkernel= reservation leaves room for %u more beyond the capture's %llu MiB (%d MiB each); crashkernel=%lluM would allow %u",
-		     t->requested, t->threads, t->reserved >> 20, t->room,
-		     (t->need + MIB - 1) >> 20,
-		     THREADS_BUFFER_COST_MIB + THREADS_CPU_COST_MIB,
-		     t->reserve_for_request >> 20, t->requested);
+	if (!t->reserve_for_request)
+		n = snprintf(buf, size,
+			     "makedumpfile threads: %u asked for, %u used: what the capture needs of the %lluM crashkernel= reservation is not known (see 'kdump-file estimate')",
+			     t->requested, t->threads, t->reserved >> 20);
+	else
+		n = snprintf(buf, size,
+			     "makedumpfile threads: %u asked for, %u used: the %lluM crashkernel= reservation leaves room for %u more beyond the capture's %llu MiB (%d MiB each); crashkernel=%lluM would allow %u",
+			     t->requested, t->threads, t->reserved >> 20,
+			     t->room, (t->need + MIB - 1) >> 20,
+			     THREADS_BUFFER_COST_MIB + THREADS_CPU_COST_MIB,
+			     t->reserve_for_request >> 20, t->requested);
 	return n < 0 || (size_t)n >= size ? -ENOBUFS : 1;
 }

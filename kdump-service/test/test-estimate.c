@@ -259,6 +259,14 @@ static void test_threads_text(void)
 	CHECK(estimate_threads_text(&t, buf, sizeof(buf)) == 0);
 	CHECK(strcmp(buf, "1 (auto: no reservation leaves room for more)") == 0);
 	CHECK(estimate_threads_text(&t, buf, 8) == -ENOBUFS);
+
+	/* The capture's need not known: one thread, no figure made up. */
+	estimate_threads(8, 16, 0, 256 * MIB, ~0ULL, &t);
+	CHECK(t.threads == 1 && t.room == 0 && t.reserve_for_request == 0);
+	CHECK(estimate_threads_text(&t, buf, sizeof(buf)) == 0);
+	CHECK(strcmp(buf, "1 (8 asked for: the 256M reservation leaves room for 0 more)") == 0);
+	CHECK(estimate_threads_warning(&t, buf, sizeof(buf)) == 1);
+	CHECK(strcmp(buf, "makedumpfile threads: 8 asked for, 1 used: what the capture needs of the 256M crashkernel= reservation is not known (see 'kdump-file estimate')") == 0);
 }
 
 int main(void)
