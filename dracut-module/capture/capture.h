@@ -229,6 +229,8 @@ int capture_run(struct capture *cap, const struct capture_phase *phases);
 /* config.c */
 int phase_config(struct capture *cap);
 unsigned int capture_cmdline_timeout(const char *cmdline);
+/* makedumpfile's threads from the command line, 1 without them. */
+unsigned int capture_cmdline_threads(const char *cmdline);
 
 /* action.c: deadline, watchdog, final action */
 int phase_deadline(struct capture *cap);

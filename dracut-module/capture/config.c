@@ -2,7 +2,7 @@
 /*
  * The configuration phase: is this a capture kernel at all, capture.conf
  * as kdump-file(8) wrote it at load time, and an automatic
- * capture_timeout from the command line.
+ * capture_timeout and makedumpfile's threads from the command line.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -14,13 +14,14 @@
 #include "util.h"
 
 /*
- * An automatic capture_timeout (0 in capture.conf): the value the loader
- * chose from the RAM at load time, from the command line, or the fallback
- * when it is missing or not a number of seconds from 1 to 86400.
+ * The number of parameter key ("name=") on the command line, within
+ * min..max; fallback when it is missing or out of bounds.
  */
-unsigned int capture_cmdline_timeout(const char *cmdline)
+static unsigned int cmdline_number(const char *cmdline, const char *key,
+				   unsigned long min, unsigned long max,
+				   unsigned int fallback)
 {
-	static const char key[] = CONF_CMDLINE_CAPTURE_TIMEOUT "=";
+	size_t len = strlen(key);
 	const char *p = cmdline;
 
 	while ((p = strstr(p, key))) {
@@ -32,13 +33,35 @@ unsigned int capture_cmdline_timeout(const char *cmdline)
 			continue;
 		}
 		errno = 0;
-		v = strtoul(p + sizeof(key) - 1, &end, 10);
-		if (errno || end == p + sizeof(key) - 1 ||
-		    (*end && *end != ' ') || v < 1 || v > 86400)
+		v = strtoul(p + len, &end, 10);
+		if (errno || end == p + len || (*end && *end != ' ') ||
+		    v < min || v > max)
 			break;
 		return (unsigned int)v;
 	}
-	return CONF_CAPTURE_TIMEOUT_FALLBACK;
+	return fallback;
+}
+
+/*
+ * makedumpfile's threads: what the loader chose from the reservation and
+ * the CPUs, from the command line (it brings up as many CPUs); one when
+ * it is missing or not a number from 1 to CONF_THREADS_MAX.
+ */
+unsigned int capture_cmdline_threads(const char *cmdline)
+{
+	return cmdline_number(cmdline, CONF_CMDLINE_THREADS "=", 1,
+			      CONF_THREADS_MAX, 1);
+}
+
+/*
+ * An automatic capture_timeout (0 in capture.conf): the value the loader
+ * chose from the RAM at load time, from the command line, or the fallback
+ * when it is missing or not a number of seconds from 1 to 86400.
+ */
+unsigned int capture_cmdline_timeout(const char *cmdline)
+{
+	return cmdline_number(cmdline, CONF_CMDLINE_CAPTURE_TIMEOUT "=", 1,
+			      86400, CONF_CAPTURE_TIMEOUT_FALLBACK);
 }
 
 static void say_started(struct capture *cap)
@@ -94,5 +117,10 @@ int phase_config(struct capture *cap)
 		cmdline[0] = '\0';
 	if (!cap->conf.capture_timeout)
 		cap->conf.capture_timeout = capture_cmdline_timeout(cmdline);
+	/*
+	 * The threads load chose: they follow the reservation, so they come
+	 * on the command line and not in capture.conf.
+	 */
+	(void)conf_threads_set(&cap->conf, capture_cmdline_threads(cmdline));
 	return 0;
 }

@@ -544,6 +544,14 @@ static void test_config(void)
 	CHECK(capture_cmdline_timeout(CONF_CMDLINE_CAPTURE_TIMEOUT "=0") ==
 	      CONF_CAPTURE_TIMEOUT_FALLBACK);
 	CHECK(capture_cmdline_timeout("") == CONF_CAPTURE_TIMEOUT_FALLBACK);
+	/* makedumpfile's threads, one unless load chose more. */
+	CHECK(capture_cmdline_threads("nr_cpus=2 " CONF_CMDLINE_THREADS "=2 x") == 2);
+	CHECK(capture_cmdline_threads(CONF_CMDLINE_THREADS "=64") == 64);
+	CHECK(capture_cmdline_threads(CONF_CMDLINE_THREADS "=65") == 1);
+	CHECK(capture_cmdline_threads(CONF_CMDLINE_THREADS "=0") == 1);
+	CHECK(capture_cmdline_threads(CONF_CMDLINE_THREADS "=2x") == 1);
+	CHECK(capture_cmdline_threads("x" CONF_CMDLINE_THREADS "=2") == 1);
+	CHECK(capture_cmdline_threads("") == 1);
 }
 
 /* Read the header of a raw "device" (a file here). */

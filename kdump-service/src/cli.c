@@ -425,6 +425,27 @@ int crashkernel_recommended(unsigned long long *ret_bytes)
 	return 0;
 }
 
+int threads_current(struct threads_choice *ret)
+{
+	const struct plan_input in = { .config = arg_config, .kver = arg_kver };
+	static struct kdump_conf c;
+	static struct plan p;
+	int r;
+
+	r = conf_parse_file(&c, arg_config, NULL);
+	if (r == -ENOENT && strcmp(arg_config, CONF_PATH_DEFAULT) == 0) {
+		conf_init(&c);
+		r = 0;
+	}
+	/* plan_make() chooses them from the files it finds. */
+	if (r >= 0)
+		r = plan_make(&p, &c, &in);
+	if (r < 0)
+		return r;
+	*ret = p.threads;
+	return 0;
+}
+
 void crashkernel_advice(char *buf, size_t size)
 {
 	unsigned long long want;

@@ -135,6 +135,12 @@ char *format_bytes(unsigned long long bytes, char *buf, size_t size);
  */
 int crashkernel_recommended(unsigned long long *ret_bytes);
 /*
+ * The makedumpfile threads a load now would choose, and why, quietly as
+ * crashkernel_recommended(): status says them.
+ */
+struct threads_choice;
+int threads_current(struct threads_choice *ret);
+/*
  * What to do when no crashkernel= memory is reserved, with the size
  * crashkernel_recommended() gives when it can: "run 'kdump-file setup' and
  * reboot, or add crashkernel=112M to the kernel command line".

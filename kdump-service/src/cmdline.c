@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cmdline.h"
@@ -106,8 +107,61 @@ static int append(char *buf, size_t size, size_t *pos, const char *s,
 	return 0;
 }
 
-int cmdline_build(const char *running, const struct kdump_conf *c, char *buf,
-		  size_t size)
+unsigned int cmdline_user_cpus(const struct kdump_conf *c)
+{
+	const char *p = c->cmdline_append;
+	unsigned int cpus = 0;
+
+	while (*p) {
+		size_t n;
+
+		while (*p == ' ' || *p == '\t')
+			p++;
+		n = token_len(p);
+		if (n == 0)
+			break;
+		/* The kernel's early_param() takes the last one. */
+		if (n > 8 && strncmp(p, "nr_cpus=", 8) == 0) {
+			unsigned long v = strtoul(p + 8, NULL, 10);
+
+			cpus = v > 4096 ? 4096 : (unsigned int)v;
+		}
+		p += n;
+	}
+	return cpus;
+}
+
+/*
+ * CMDLINE_CAPTURE_ADD with nr_cpus=cpus for nr_cpus=1: the capture kernel
+ * brings up a CPU for each of makedumpfile's threads.
+ */
+static int append_capture(char *buf, size_t size, size_t *pos,
+			  unsigned int cpus)
+{
+	const char *p = CMDLINE_CAPTURE_ADD;
+	char nr[32];
+	int r = 0;
+
+	snprintf(nr, sizeof(nr), "nr_cpus=%u", cpus ? cpus : 1);
+	while (*p && r == 0) {
+		size_t n;
+
+		while (*p == ' ')
+			p++;
+		n = token_len(p);
+		if (n == 0)
+			break;
+		if (n == strlen("nr_cpus=1") && strncmp(p, "nr_cpus=1", n) == 0)
+			r = append(buf, size, pos, nr, strlen(nr));
+		else
+			r = append(buf, size, pos, p, n);
+		p += n;
+	}
+	return r;
+}
+
+int cmdline_build(const char *running, const struct kdump_conf *c,
+		  unsigned int cpus, char *buf, size_t size)
 {
 	const char *p = running;
 	size_t pos = 0;
@@ -134,8 +188,7 @@ int cmdline_build(const char *running, const struct kdump_conf *c, char *buf,
 		}
 		p += n;
 	}
-	r = append(buf, size, &pos, CMDLINE_CAPTURE_ADD,
-		   strlen(CMDLINE_CAPTURE_ADD));
+	r = append_capture(buf, size, &pos, cpus);
 	if (r >= 0)
 		r = append(buf, size, &pos, c->cmdline_append,
 			   strlen(c->cmdline_append));

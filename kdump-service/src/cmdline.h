@@ -29,11 +29,17 @@
  * Build the capture kernel's command line from the running one: drop the
  * parameters that must not reach a capture kernel and those named in
  * c->cmdline_remove, then add the capture parameters and c->cmdline_append.
- * Returns the length, -E2BIG when the result leaves no room for the
- * elfcorehdr= the kernel adds, or -ENOBUFS when buf is too small.
+ * cpus: the CPUs the capture kernel brings up, nr_cpus=cpus in place of
+ * CMDLINE_CAPTURE_ADD's nr_cpus=1 (an nr_cpus= of cmdline_append comes
+ * after it, and wins).  Returns the length, -E2BIG when the result leaves
+ * no room for the elfcorehdr= the kernel adds, or -ENOBUFS when buf is
+ * too small.
  */
-int cmdline_build(const char *running, const struct kdump_conf *c, char *buf,
-		  size_t size);
+int cmdline_build(const char *running, const struct kdump_conf *c,
+		  unsigned int cpus, char *buf, size_t size);
+
+/* nr_cpus=N of c->cmdline_append (its last), 0 when there is none. */
+unsigned int cmdline_user_cpus(const struct kdump_conf *c);
 
 /*
  * Append " tok" to the command line in buf. Returns 0, or -E2BIG when the

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -189,4 +190,130 @@ unsigned int estimate_capture_timeout(unsigned int target_timeout,
 	unsigned long long t = target_timeout + 120ULL + gib * (zlib ? 60 : 30);
 
 	return t > 86400 ? 86400 : (unsigned int)t;
+}
+
+/* More than any capture needs: a need not known. */
+#define THREADS_NEED_MAX (1ULL << 50)
+
+unsigned long long estimate_threads_need(const struct estimate *e)
+{
+	return e->needed + e->needed * MARGIN_PERCENT / 100;
+}
+
+void estimate_threads(unsigned int requested, unsigned int cpus,
+		      unsigned int nr_cpus, unsigned long long reserved,
+		      unsigned long long need, struct threads_choice *ret)
+{
+	struct threads_choice t = {
+		.requested = requested,
+		.cpus = cpus ? cpus : 1,
+		.nr_cpus = nr_cpus,
+		.reserved = reserved,
+		.need = need,
+	};
+	unsigned long long room = 0;
+
+	if (reserved > need)
+		room = (reserved - need) / THREADS_EXTRA_BYTES;
+	t.room = room > CONF_THREADS_MAX ? CONF_THREADS_MAX : (unsigned int)room;
+	if (requested == CONF_THREADS_AUTO) {
+		/* makedumpfile takes no more than CONF_THREADS_MAX. */
+		t.threads = t.cpus > CONF_THREADS_MAX ? CONF_THREADS_MAX :
+							t.cpus;
+		t.limit = THREADS_BY_CPUS;
+	} else {
+		t.threads = requested;
+		t.limit = THREADS_BY_REQUEST;
+		/* Not for a need not known (~0: the estimate failed). */
+		if (need <= THREADS_NEED_MAX) {
+			t.reserve_for_request = need + (requested - 1) *
+							THREADS_EXTRA_BYTES;
+			/* In 8 MiB steps, as estimate's recommendation. */
+			t.reserve_for_request =
+				(t.reserve_for_request + 8 * MIB - 1) /
+				(8 * MIB) * (8 * MIB);
+		}
+		if (t.cpus < t.threads) {
+			t.threads = t.cpus;
+			t.limit = THREADS_BY_CPUS;
+		}
+	}
+	if (nr_cpus && nr_cpus < t.threads) {
+		t.threads = nr_cpus;
+		t.limit = THREADS_BY_NR_CPUS;
+	}
+	if (t.room + 1 < t.threads) {
+		t.threads = t.room + 1;
+		t.limit = THREADS_BY_MEMORY;
+	}
+	*ret = t;
+}
+
+int estimate_threads_text(const struct threads_choice *t, char *buf,
+			  size_t size)
+{
+	char asked[32], mem[96];
+	int n;
+
+	if (t->requested == CONF_THREADS_AUTO)
+		snprintf(asked, sizeof(asked), "auto");
+	else
+		snprintf(asked, sizeof(asked), "%u asked for", t->requested);
+	if (t->reserved)
+		snprintf(mem, sizeof(mem),
+			 "the %lluM reservation leaves room for %u more",
+			 t->reserved >> 20, t->room);
+	else
+		snprintf(mem, sizeof(mem),
+			 "no reservation leaves room for more");
+	switch (t->limit) {
+	case THREADS_BY_CPUS:
+		n = snprintf(buf, size, "%u (%s: %u CPU%s online; %s)",
+			     t->threads, asked, t->cpus,
+			     t->cpus == 1 ? "" : "s", mem);
+		break;
+	case THREADS_BY_NR_CPUS:
+		n = snprintf(buf, size, "%u (%s: nr_cpus=%u in cmdline_append; %s)",
+			     t->threads, asked, t->nr_cpus, mem);
+		break;
+	case THREADS_BY_MEMORY:
+		if (t->requested != CONF_THREADS_AUTO &&
+		    t->requested > t->threads && t->reserve_for_request)
+			n = snprintf(buf, size,
+				     "%u (%s: %s; crashkernel=%lluM would allow %u)",
+				     t->threads, asked, mem,
+				     t->reserve_for_request >> 20,
+				     t->requested);
+		else
+			n = snprintf(buf, size, "%u (%s: %s)", t->threads,
+				     asked, mem);
+		break;
+	default:
+		n = snprintf(buf, size, "%u (%s; %s)", t->threads, asked, mem);
+		break;
+	}
+	return n < 0 || (size_t)n >= size ? -ENOBUFS : 0;
+}
+
+int estimate_threads_warning(const struct threads_choice *t, char *buf,
+			     size_t size)
+{
+	int n;
+
+	buf[0] = '\0';
+	if (t->limit != THREADS_BY_MEMORY ||
+	    t->requested == CONF_THREADS_AUTO || t->requested <= t->threads)
+		return 0;
+	if (!t->reserve_for_request)
+		n = snprintf(buf, size,
+			     "makedumpfile threads: %u asked for, %u used: what the capture needs of the %lluM crashkernel= reservation is not known (see 'kdump-file estimate')",
+			     t->requested, t->threads, t->reserved >> 20);
+	else
+		n = snprintf(buf, size,
+			     "makedumpfile threads: %u asked for, %u used: the %lluM crashkernel= reservation leaves room for %u more beyond the capture's %llu MiB (%d MiB each); crashkernel=%lluM would allow %u",
+			     t->requested, t->threads, t->reserved >> 20,
+			     t->room, (t->need + MIB - 1) >> 20,
+			     THREADS_BUFFER_COST_MIB + THREADS_CPU_COST_MIB,
+			     t->reserve_for_request >> 20, t->requested);
+	return n < 0 || (size_t)n >= size ? -ENOBUFS : 1;
 }

@@ -3,6 +3,7 @@
 #define KDUMP_FILE_ESTIMATE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "conf.h"
 
@@ -33,6 +34,71 @@ struct estimate {
 int estimate_capture(int kernel_fd, int initramfs_fd,
 		     unsigned long long ram_bytes,
 		     unsigned long long modules_bytes, struct estimate *ret);
+
+/*
+ * makedumpfile's threads in the capture.  Each thread beyond the first
+ * costs its buffers (makedumpfile 1.7.2: about 1 MiB each) and the CPU
+ * the capture kernel brings up to run it: its per-CPU areas, stacks and
+ * runqueues.  THREADS_CPU_COST_MIB is an estimate, to be replaced by the
+ * figures of the bench's crashkernel search with nr_cpus > 1.
+ */
+#define THREADS_BUFFER_COST_MIB 1
+#define THREADS_CPU_COST_MIB 3
+#define THREADS_EXTRA_BYTES                                                   \
+	((unsigned long long)(THREADS_BUFFER_COST_MIB + THREADS_CPU_COST_MIB) \
+	 << 20)
+
+/* What decided the threads: the smallest of the limits. */
+enum threads_limit {
+	THREADS_BY_REQUEST,	/* what was asked for */
+	THREADS_BY_CPUS,	/* the CPUs online here */
+	THREADS_BY_NR_CPUS,	/* nr_cpus= of cmdline_append */
+	THREADS_BY_MEMORY,	/* the reservation */
+};
+
+struct threads_choice {
+	unsigned int threads;		/* 1..CONF_THREADS_MAX */
+	unsigned int requested;		/* CONF_THREADS_AUTO or N */
+	unsigned int cpus;		/* online here */
+	unsigned int nr_cpus;		/* of cmdline_append, 0: none */
+	unsigned int room;		/* threads beyond one the memory allows */
+	enum threads_limit limit;
+	unsigned long long reserved;	/* 0: none or unknown */
+	unsigned long long need;	/* the capture's with one thread */
+	/* The crashkernel= that allows the request (0: auto), bytes. */
+	unsigned long long reserve_for_request;
+};
+
+/*
+ * The capture's own need for the threads rule: the estimate with its
+ * margin (what 'estimate' recommends, before rounding), so that threads
+ * only use memory the recommendation leaves beyond the capture's need.
+ */
+unsigned long long estimate_threads_need(const struct estimate *e);
+
+/*
+ * The threads makedumpfile runs with: the request (CONF_THREADS_AUTO: the
+ * CPUs online), at most the CPUs online, nr_cpus (0: no such limit) and
+ * one more per THREADS_EXTRA_BYTES the reservation leaves beyond need;
+ * never fewer than one.  reserved 0: unknown or none (one thread).
+ */
+void estimate_threads(unsigned int requested, unsigned int cpus,
+		      unsigned int nr_cpus, unsigned long long reserved,
+		      unsigned long long need, struct threads_choice *ret);
+
+/*
+ * The choice and why, for status and estimate: "1 (auto: the 64M
+ * reservation leaves room for 0 more)".  -ENOBUFS when size is too small.
+ */
+int estimate_threads_text(const struct threads_choice *t, char *buf,
+			  size_t size);
+
+/*
+ * The warning load prints when the reservation cut an explicit request;
+ * 0 and "" when there is none to print, 1 when buf holds one.
+ */
+int estimate_threads_warning(const struct threads_choice *t, char *buf,
+			     size_t size);
 
 /*
  * The automatic capture_timeout: the wait for the target, a fixed margin

@@ -1013,7 +1013,8 @@ static int plan_cmdline(struct plan *p)
 		plan_error(p, "cannot read /proc/cmdline: %s", strerror(-r));
 		return r;
 	}
-	r = cmdline_build(running, &p->conf, p->cmdline, sizeof(p->cmdline));
+	r = cmdline_build(running, &p->conf, p->threads.threads, p->cmdline,
+			  sizeof(p->cmdline));
 	if (r >= 0 && p->cmdline_pstore[0])
 		r = cmdline_add(p->cmdline, sizeof(p->cmdline), p->cmdline_pstore);
 	if (r >= 0 && p->auto_timeout) {
@@ -1023,10 +1024,43 @@ static int plan_cmdline(struct plan *p)
 			 p->auto_timeout);
 		r = cmdline_add(p->cmdline, sizeof(p->cmdline), t);
 	}
+	if (r >= 0 && p->threads.threads > 1) {
+		char t[64];
+
+		snprintf(t, sizeof(t), CONF_CMDLINE_THREADS "=%u",
+			 p->threads.threads);
+		r = cmdline_add(p->cmdline, sizeof(p->cmdline), t);
+	}
 	if (r < 0)
 		plan_error(p, "the capture command line is too long (the kernel takes %d bytes including elfcorehdr=): shorten cmdline_append or remove parameters with cmdline_remove in %s",
 			   CMDLINE_KERNEL_MAX - 1, p->config);
 	return r;
+}
+
+/* The threads for the files as they are now, and the reservation. */
+static void plan_threads_choose(struct plan *p, int kernel_fd,
+				int initramfs_fd)
+{
+	unsigned long long reserved = 0, need = ~0ULL;
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	struct estimate e;
+
+	(void)read_ull_file(SYS_CRASH_SIZE, &reserved);
+	/* Without the capture's need, no memory is known to be left over. */
+	if (kernel_fd >= 0 &&
+	    estimate_capture(kernel_fd, initramfs_fd, plan_system_ram(),
+			     plan_modules_bytes(p), &e) == 0)
+		need = estimate_threads_need(&e);
+	estimate_threads(conf_threads_requested(&p->conf),
+			 cpus > 0 ? (unsigned int)cpus : 1,
+			 cmdline_user_cpus(&p->conf), reserved, need,
+			 &p->threads);
+}
+
+int plan_threads(struct plan *p, int kernel_fd, int initramfs_fd)
+{
+	plan_threads_choose(p, kernel_fd, initramfs_fd);
+	return plan_cmdline(p);
 }
 
 int plan_make(struct plan *p, const struct kdump_conf *conf,
@@ -1046,6 +1080,13 @@ int plan_make(struct plan *p, const struct kdump_conf *conf,
 	 * get it, and a change to it does not rebuild the initramfs.
 	 */
 	p->capture.panic_on = 0;
+	/*
+	 * The threads follow the reservation, which changes without a
+	 * rebuild: they go on the command line each load writes
+	 * (CONF_CMDLINE_THREADS), and the capture's copy says one thread,
+	 * what it runs without that parameter.
+	 */
+	(void)conf_threads_set(&p->capture, 1);
 	/*
 	 * An automatic capture_timeout follows the RAM, which memory hotplug
 	 * changes: it goes on the capture kernel's command line, which each
@@ -1072,8 +1113,16 @@ int plan_make(struct plan *p, const struct kdump_conf *conf,
 		r = plan_modules(p);
 	if (r >= 0)
 		r = plan_capture_conf(p);
-	if (r >= 0)
-		r = plan_cmdline(p);
+	if (r >= 0) {
+		int kfd = open(p->kernel, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+		int ifd = open(p->initramfs, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+
+		r = plan_threads(p, kfd, ifd);
+		if (ifd >= 0)
+			close(ifd);
+		if (kfd >= 0)
+			close(kfd);
+	}
 	return r < 0 ? r : 0;
 }
 

@@ -16,6 +16,7 @@
 #include "cmdline.h"
 #include "conf.h"
 #include "devchain.h"
+#include "estimate.h"
 #include "initramfs.h"
 #include "netplan.h"
 
@@ -63,6 +64,12 @@ struct plan {
 	bool pstore_ram;		/* ...in RAM (ramoops), not EFI variables */
 	char cmdline_pstore[512];	/* ramoops' layout for the capture kernel */
 	unsigned int auto_timeout;	/* capture_timeout chosen here, or 0 */
+	/*
+	 * makedumpfile's threads in the capture (plan_threads()): on the
+	 * command line, as nr_cpus= and CONF_CMDLINE_THREADS, when more
+	 * than one.
+	 */
+	struct threads_choice threads;
 	char watchdog[96];		/* resets a capture that hangs */
 	/* The hooks and extra binaries, blank-separated, for dracut. */
 	char extra_files[3 * CONF_VALUE_MAX + 4];
@@ -92,6 +99,16 @@ struct plan {
  */
 int plan_make(struct plan *p, const struct kdump_conf *conf,
 	      const struct plan_input *in);
+
+/*
+ * Choose makedumpfile's threads (estimate_threads()) for the capture
+ * kernel and initramfs open as kernel_fd and initramfs_fd (-1: not built
+ * yet), the reservation now and the CPUs online, and make the command line
+ * again for them.  plan_make() chooses them from the files as it finds
+ * them; load chooses again from those it loads.  Returns 0, or a negative
+ * errno with p->error set when the command line does not fit.
+ */
+int plan_threads(struct plan *p, int kernel_fd, int initramfs_fd);
 
 /* What plan_check() found; the first PLAN_PROBLEMS_MAX are said. */
 #define PLAN_PROBLEMS_MAX 8

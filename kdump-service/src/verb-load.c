@@ -674,6 +674,27 @@ static int check_fits(const struct plan *p, int kfd, int ifd,
 }
 
 /*
+ * makedumpfile's threads, chosen again from the files loaded now (the
+ * plan's were those found before a rebuild); an explicit request the
+ * reservation cannot hold is cut, and said once.
+ */
+static int load_threads(struct plan *p, int kfd, int ifd)
+{
+	char warning[512];
+	int r;
+
+	r = plan_threads(p, kfd, ifd);
+	if (r < 0) {
+		log_error("%s", p->error);
+		return r;
+	}
+	if (estimate_threads_warning(&p->threads, warning,
+				     sizeof(warning)) > 0)
+		fprintf(stderr, "kdump-file: warning: %s\n", warning);
+	return 0;
+}
+
+/*
  * What the network target must have room for: the capture refuses to begin
  * a vmcore that would leave less than min_free_mb free, so less than that
  * now means no dump would be saved.
@@ -811,6 +832,8 @@ static int prepare_load(struct plan *p, unsigned long long reserved,
 		r = open_capture_initramfs(p, &ifd);
 	if (r >= 0)
 		r = check_fits(p, kfd, ifd, reserved);
+	if (r >= 0)
+		r = load_threads(p, kfd, ifd);
 	if (r >= 0)
 		r = net_check(p);
 	if (r < 0) {

@@ -666,6 +666,25 @@ int dump_warnings(const struct kdump_conf *c)
 	return 0;
 }
 
+/* makedumpfile's threads in a capture loaded now, and why. */
+static int status_threads(struct json_object *j)
+{
+	struct threads_choice t;
+	char text[256];
+
+	if (threads_current(&t) < 0) {
+		if (j)
+			return cli_json_int(j, "makedumpfile_threads", -1);
+		printf("makedumpfile threads: unknown (see 'kdump-file show')\n");
+		return 0;
+	}
+	if (j)
+		return cli_json_int(j, "makedumpfile_threads", t.threads);
+	if (estimate_threads_text(&t, text, sizeof(text)) == 0)
+		printf("makedumpfile threads: %s\n", text);
+	return 0;
+}
+
 int verb_status(int argc _unused_, char *argv[] _unused_)
 {
 	struct json_object *j = NULL;
@@ -698,6 +717,8 @@ int verb_status(int argc _unused_, char *argv[] _unused_)
 		m = status_last_dump(&c, j, &d, &have_dump);
 	if (m == 0)
 		m = status_crashes(&c, j, have_dump ? &d : NULL);
+	if (m == 0)
+		m = status_threads(j);
 	if (m == 0)
 		m = status_expected(&c, false, j);
 	if (j) {
@@ -747,8 +768,13 @@ static void show_makedumpfile(const struct plan *p, char *dmesg, char *vmcore,
 			      size_t size)
 {
 	static struct conf_makedumpfile_cmd cmd;
+	static struct kdump_conf c;
 	char dir[PATH_MAX + 16], out[PATH_MAX + 48];
 	size_t pos = 0;
+
+	/* The threads come on the command line, not in the capture's copy. */
+	c = p->capture;
+	(void)conf_threads_set(&c, p->threads.threads);
 
 	snprintf(dir, sizeof(dir), "%s/<time>",
 		 strcmp(p->conf.path, "/") ? p->conf.path : "");
@@ -761,7 +787,7 @@ static void show_makedumpfile(const struct plan *p, char *dmesg, char *vmcore,
 		snprintf(dmesg, size, "makedumpfile --dump-dmesg /proc/vmcore <file>, sent to %s@%s (ssh: dmesg <time>)",
 			 p->conf.net_user, p->conf.net_host);
 		if (p->capture.dmesg_only ||
-		    conf_makedumpfile_cmd(&p->capture, "/proc/vmcore", NULL,
+		    conf_makedumpfile_cmd(&c, "/proc/vmcore", NULL,
 					  "/tmp", &cmd) < 0)
 			return;
 		for (char **a = cmd.argv; *a && pos < size; a++)
@@ -783,7 +809,7 @@ static void show_makedumpfile(const struct plan *p, char *dmesg, char *vmcore,
 	if (p->capture.dmesg_only)
 		return;
 	snprintf(out, sizeof(out), "%s/vmcore-incomplete", dir);
-	if (conf_makedumpfile_cmd(&p->capture, "/proc/vmcore",
+	if (conf_makedumpfile_cmd(&c, "/proc/vmcore",
 				  p->conf.raw[0] ? NULL : out, dir, &cmd) < 0)
 		return;
 	for (char **a = cmd.argv; *a && pos < size; a++)
@@ -1009,6 +1035,9 @@ static void show_text(const struct plan *p)
 			printf("vmcore:      %s\n", vmcore);
 		else
 			printf("vmcore:      none: dump_level = dmesg saves the kernel log alone\n");
+		if (estimate_threads_text(&p->threads, vmcore,
+					  sizeof(vmcore)) == 0)
+			printf("threads:     %s\n", vmcore);
 	}
 	show_net(p);
 	printf("# as the capture kernel sees it:\n%s", p->capture_conf_text);
@@ -1120,6 +1149,8 @@ static int estimate_json(const struct plan *p, const struct estimate *e,
 		m = cli_json_int(j, "reserved_bytes", reserved == ~0ULL ? -1 :
 				 (long long)reserved);
 	if (m == 0)
+		m = cli_json_int(j, "makedumpfile_threads", p->threads.threads);
+	if (m == 0)
 		m = status_expected(&p->conf, true, j);
 	if (m < 0) {
 		json_object_put(j);
@@ -1214,6 +1245,12 @@ int verb_estimate(int argc _unused_, char *argv[] _unused_)
 	printf("needed             %7.1f MiB\n", mib_f(e.needed));
 	printf("recommended: crashkernel=%lluM (needed plus a quarter, in 8M steps)\n",
 	       e.recommended >> 20);
+	{
+		char text[256];
+
+		if (estimate_threads_text(&p.threads, text, sizeof(text)) == 0)
+			printf("makedumpfile threads: %s\n", text);
+	}
 	/*
 	 * The figures are of the initramfs as built: one built for another
 	 * configuration (before a network target, which adds ssh and its

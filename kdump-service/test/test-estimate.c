@@ -169,10 +169,112 @@ static void test_dump(void)
 	CHECK(d.bytes == 7);
 }
 
+/* The threads rule: reservation, CPUs and request -> threads. */
+static void test_threads(void)
+{
+	static const struct {
+		unsigned int requested, cpus, nr_cpus;
+		unsigned long long reserved_mib, need_mib;
+		unsigned int threads, room;
+		enum threads_limit limit;
+	} rows[] = {
+		/* The default: one thread, whatever the memory. */
+		{ 1, 4, 0, 256, 75, 1, 45, THREADS_BY_REQUEST },
+		/* auto: the memory first, then the CPUs. */
+		{ CONF_THREADS_AUTO, 4, 0, 64, 75, 1, 0, THREADS_BY_MEMORY },
+		{ CONF_THREADS_AUTO, 4, 0, 80, 75, 2, 1, THREADS_BY_MEMORY },
+		{ CONF_THREADS_AUTO, 4, 0, 83, 75, 3, 2, THREADS_BY_MEMORY },
+		{ CONF_THREADS_AUTO, 4, 0, 256, 75, 4, 45, THREADS_BY_CPUS },
+		{ CONF_THREADS_AUTO, 1, 0, 256, 75, 1, 45, THREADS_BY_CPUS },
+		{ CONF_THREADS_AUTO, 16, 2, 256, 75, 2, 45, THREADS_BY_NR_CPUS },
+		/* No reservation or an unknown one: one thread. */
+		{ CONF_THREADS_AUTO, 8, 0, 0, 75, 1, 0, THREADS_BY_MEMORY },
+		/* More CPUs than makedumpfile takes threads. */
+		{ CONF_THREADS_AUTO, 256, 0, 4096, 75, 64, 64, THREADS_BY_CPUS },
+		/* An explicit request: cut by the CPUs, nr_cpus, the memory. */
+		{ 8, 4, 0, 256, 75, 4, 45, THREADS_BY_CPUS },
+		{ 8, 16, 3, 256, 75, 3, 45, THREADS_BY_NR_CPUS },
+		{ 8, 16, 0, 64, 75, 1, 0, THREADS_BY_MEMORY },
+		{ 8, 16, 0, 88, 75, 4, 3, THREADS_BY_MEMORY },
+		{ 2, 16, 0, 88, 75, 2, 3, THREADS_BY_REQUEST },
+		/* CPUs unknown (0) count as one. */
+		{ CONF_THREADS_AUTO, 0, 0, 256, 75, 1, 45, THREADS_BY_CPUS },
+	};
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct threads_choice t;
+
+		estimate_threads(rows[i].requested, rows[i].cpus,
+				 rows[i].nr_cpus, rows[i].reserved_mib * MIB,
+				 rows[i].need_mib * MIB, &t);
+		CHECK(t.threads == rows[i].threads);
+		CHECK(t.room == rows[i].room);
+		CHECK(t.limit == rows[i].limit);
+		if (t.threads != rows[i].threads || t.room != rows[i].room ||
+		    t.limit != rows[i].limit)
+			fprintf(stderr, "  row %zu: threads %u room %u limit %d\n",
+				i, t.threads, t.room, t.limit);
+	}
+}
+
+/* What status, estimate and load say of the choice. */
+static void test_threads_text(void)
+{
+	struct threads_choice t;
+	struct estimate e = { .needed = 60 * MIB };
+	char buf[512];
+
+	CHECK(estimate_threads_need(&e) == 75 * MIB);
+	estimate_threads(CONF_THREADS_AUTO, 4, 0, 64 * MIB, 75 * MIB, &t);
+	CHECK(estimate_threads_text(&t, buf, sizeof(buf)) == 0);
+	CHECK(strcmp(buf, "1 (auto: the 64M reservation leaves room for 0 more)") == 0);
+	CHECK(estimate_threads_warning(&t, buf, sizeof(buf)) == 0 && !buf[0]);
+
+	estimate_threads(CONF_THREADS_AUTO, 2, 0, 256 * MIB, 75 * MIB, &t);
+	CHECK(estimate_threads_text(&t, buf, sizeof(buf)) == 0);
+	CHECK(strcmp(buf, "2 (auto: 2 CPUs online; the 256M reservation leaves room for 45 more)") == 0);
+
+	estimate_threads(1, 2, 0, 256 * MIB, 75 * MIB, &t);
+	CHECK(estimate_threads_text(&t, buf, sizeof(buf)) == 0);
+	CHECK(strcmp(buf, "1 (1 asked for; the 256M reservation leaves room for 45 more)") == 0);
+
+	/* An explicit 8 in 64M: cut, with the reservation that allows it. */
+	estimate_threads(8, 16, 0, 64 * MIB, 75 * MIB, &t);
+	CHECK(t.reserve_for_request == 104 * MIB);
+	CHECK(estimate_threads_text(&t, buf, sizeof(buf)) == 0);
+	CHECK(strcmp(buf, "1 (8 asked for: the 64M reservation leaves room for 0 more; crashkernel=104M would allow 8)") == 0);
+	CHECK(estimate_threads_warning(&t, buf, sizeof(buf)) == 1);
+	CHECK(strcmp(buf, "makedumpfile threads: 8 asked for, 1 used: the 64M crashkernel= reservation leaves room for 0 more beyond the capture's 75 MiB (4 MiB each); crashkernel=104M would allow 8") == 0);
+	CHECK(estimate_threads_warning(&t, buf, 16) == -ENOBUFS);
+
+	/* Cut by the CPUs, not the memory: no warning. */
+	estimate_threads(8, 2, 0, 256 * MIB, 75 * MIB, &t);
+	CHECK(estimate_threads_warning(&t, buf, sizeof(buf)) == 0);
+	CHECK(estimate_threads_text(&t, buf, sizeof(buf)) == 0);
+	CHECK(strcmp(buf, "2 (8 asked for: 2 CPUs online; the 256M reservation leaves room for 45 more)") == 0);
+	estimate_threads(CONF_THREADS_AUTO, 8, 2, 256 * MIB, 75 * MIB, &t);
+	CHECK(estimate_threads_text(&t, buf, sizeof(buf)) == 0);
+	CHECK(strcmp(buf, "2 (auto: nr_cpus=2 in cmdline_append; the 256M reservation leaves room for 45 more)") == 0);
+	estimate_threads(CONF_THREADS_AUTO, 8, 0, 0, 75 * MIB, &t);
+	CHECK(estimate_threads_text(&t, buf, sizeof(buf)) == 0);
+	CHECK(strcmp(buf, "1 (auto: no reservation leaves room for more)") == 0);
+	CHECK(estimate_threads_text(&t, buf, 8) == -ENOBUFS);
+
+	/* The capture's need not known: one thread, no figure made up. */
+	estimate_threads(8, 16, 0, 256 * MIB, ~0ULL, &t);
+	CHECK(t.threads == 1 && t.room == 0 && t.reserve_for_request == 0);
+	CHECK(estimate_threads_text(&t, buf, sizeof(buf)) == 0);
+	CHECK(strcmp(buf, "1 (8 asked for: the 256M reservation leaves room for 0 more)") == 0);
+	CHECK(estimate_threads_warning(&t, buf, sizeof(buf)) == 1);
+	CHECK(strcmp(buf, "makedumpfile threads: 8 asked for, 1 used: what the capture needs of the 256M crashkernel= reservation is not known (see 'kdump-file estimate')") == 0);
+}
+
 int main(void)
 {
 	test_estimate();
 	test_capture_timeout();
+	test_threads();
+	test_threads_text();
 	test_dump();
 	return tests_done();
 }

@@ -69,6 +69,7 @@ void conf_init(struct kdump_conf *c)
 	c->nfs_version = 4;
 	strcpy(c->ssh_key, CONF_SSH_KEY_DEFAULT);
 	c->net_timeout = CONF_NET_TIMEOUT_DEFAULT;
+	c->makedumpfile_threads = CONF_THREADS_DEFAULT;
 }
 
 const char *conf_net_to_string(enum conf_net n)
@@ -374,6 +375,7 @@ enum key_id {
 	KEY_FALLBACK,
 	KEY_NET_TIMEOUT,
 	KEY_RAW_IDENTITY,
+	KEY_MAKEDUMPFILE_THREADS,
 	KEY_MAX,
 };
 
@@ -408,6 +410,7 @@ static const char *const key_names[KEY_MAX] = {
 	[KEY_FALLBACK] = "fallback",
 	[KEY_NET_TIMEOUT] = "net_timeout",
 	[KEY_RAW_IDENTITY] = "raw_identity",
+	[KEY_MAKEDUMPFILE_THREADS] = "makedumpfile_threads",
 };
 
 /*
@@ -454,6 +457,42 @@ static const struct {
 bool conf_makedumpfile_has(const struct kdump_conf *c, const char *opt)
 {
 	return word_in_list(opt, c->makedumpfile_args);
+}
+
+unsigned int conf_threads_requested(const struct kdump_conf *c)
+{
+	const char *w = c->makedumpfile_args;
+	size_t pos = 0;
+	char word[32];
+
+	/* The parser left "--num-threads N", N a plain number. */
+	while (conf_list_next(w, &pos, word, sizeof(word)))
+		if (strcmp(word, "--num-threads") == 0 &&
+		    conf_list_next(w, &pos, word, sizeof(word)))
+			return (unsigned int)strtoul(word, NULL, 10);
+	return c->makedumpfile_threads;
+}
+
+int conf_threads_set(struct kdump_conf *c, unsigned int threads)
+{
+	char out[CONF_VALUE_MAX] = "", word[CONF_VALUE_MAX];
+	size_t pos = 0, n = 0;
+
+	if (threads < 1 || threads > CONF_THREADS_MAX)
+		return -ERANGE;
+	while (conf_list_next(c->makedumpfile_args, &pos, word, sizeof(word))) {
+		if (strcmp(word, "--num-threads") == 0) {
+			(void)conf_list_next(c->makedumpfile_args, &pos, word,
+					     sizeof(word));
+			continue;
+		}
+		n += snprintf(out + n, sizeof(out) - n, "%s%s", n ? " " : "",
+			      word);
+	}
+	/* Never longer than what it was made from. */
+	strcpy(c->makedumpfile_args, out);
+	c->makedumpfile_threads = threads;
+	return 0;
 }
 
 static int parse_makedumpfile_args(struct kdump_conf *c, const char *v,
@@ -891,6 +930,27 @@ static int set_choice_key(struct kdump_conf *c, enum key_id k, const char *v,
 	}
 }
 
+/* makedumpfile_threads = auto | 1..CONF_THREADS_MAX */
+static int parse_threads(struct kdump_conf *c, const char *v,
+			 unsigned int line, struct conf_error *err)
+{
+	unsigned long long x;
+	int r;
+
+	if (strcmp(v, "auto") == 0) {
+		c->makedumpfile_threads = CONF_THREADS_AUTO;
+		return 0;
+	}
+	r = parse_uint(v, CONF_THREADS_MAX, &x);
+	if (r < 0 || x == 0)
+		return fail(err, line, "makedumpfile_threads",
+			    r < 0 ? r : -ERANGE,
+			    "'%s' is not auto or a number of threads from 1 to %d (write makedumpfile_threads = auto to let the reservation and the CPUs decide, or a number such as 2)",
+			    v, CONF_THREADS_MAX);
+	c->makedumpfile_threads = x;
+	return 0;
+}
+
 /* Set key k from v: by the kind of value it takes. */
 static int set_key(struct kdump_conf *c, enum key_id k, const char *v,
 		   unsigned int line, struct conf_error *err)
@@ -928,6 +988,8 @@ static int set_key(struct kdump_conf *c, enum key_id k, const char *v,
 		return set_choice_key(c, k, v, line, err);
 	case KEY_MAKEDUMPFILE_ARGS:
 		return parse_makedumpfile_args(c, v, line, err);
+	case KEY_MAKEDUMPFILE_THREADS:
+		return parse_threads(c, v, line, err);
 	case KEY_PRE_HOOK:
 	case KEY_POST_HOOK:
 		return set_list(k == KEY_PRE_HOOK ? c->pre_hook : c->post_hook,
@@ -954,6 +1016,12 @@ static int check_makedumpfile(const struct kdump_conf *c,
 {
 	unsigned int line = seen_line[KEY_MAKEDUMPFILE_ARGS];
 
+	/* Two ways to ask for threads: one request, not two that disagree. */
+	if (seen_line[KEY_MAKEDUMPFILE_THREADS] &&
+	    conf_makedumpfile_has(c, "--num-threads"))
+		return fail(err, line, "makedumpfile_args", -EINVAL,
+			    "'--num-threads' asks for threads as makedumpfile_threads (line %u) does: remove --num-threads and keep makedumpfile_threads",
+			    seen_line[KEY_MAKEDUMPFILE_THREADS]);
 	if (c->dmesg_only && c->raw[0])
 		return fail(err, seen_line[KEY_DUMP_LEVEL], "dump_level",
 			    -EINVAL,
@@ -1333,6 +1401,22 @@ int conf_write(const struct kdump_conf *c, char *buf, size_t size)
 	if ((size_t)m >= size - n)
 		return -ENOBUFS;
 	n += m;
+	/* --num-threads in makedumpfile_args is the request then: not twice. */
+	if (!conf_makedumpfile_has(c, "--num-threads")) {
+		char t[16];
+
+		if (c->makedumpfile_threads == CONF_THREADS_AUTO)
+			strcpy(t, "auto");
+		else
+			snprintf(t, sizeof(t), "%u", c->makedumpfile_threads);
+		m = snprintf(buf + n, size - n, "makedumpfile_threads = %s\n",
+			     t);
+		if (m < 0)
+			return -EINVAL;
+		if ((size_t)m >= size - n)
+			return -ENOBUFS;
+		n += m;
+	}
 	m = write_net(c, buf + n, size - n);
 	return m < 0 ? m : n + m;
 }
@@ -1356,10 +1440,17 @@ int conf_makedumpfile_cmd(const struct kdump_conf *c, const char *in,
 	ret->argv[n++] = ret->level;
 	for (w = strtok_r(ret->words, " ", &save); w;
 	     w = strtok_r(NULL, " ", &save)) {
-		/* Room for --work-dir DIR, in, out and the NULL. */
-		if (n + 5 >= CONF_MAKEDUMPFILE_ARGV_MAX)
+		/* Room for --work-dir DIR, --num-threads T, in, out and NULL. */
+		if (n + 7 >= CONF_MAKEDUMPFILE_ARGV_MAX)
 			return -E2BIG;
 		ret->argv[n++] = w;
+	}
+	if (c->makedumpfile_threads > 1 &&
+	    !conf_makedumpfile_has(c, "--num-threads")) {
+		snprintf(ret->threads, sizeof(ret->threads), "%u",
+			 c->makedumpfile_threads);
+		ret->argv[n++] = "--num-threads";
+		ret->argv[n++] = ret->threads;
 	}
 	if (workdir && conf_makedumpfile_has(c, "-e")) {
 		ret->argv[n++] = "--work-dir";

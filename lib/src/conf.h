@@ -79,6 +79,13 @@ struct kdump_conf {
 	 * validated, separated by one space ("" when none).
 	 */
 	char makedumpfile_args[CONF_VALUE_MAX];
+	/*
+	 * makedumpfile_threads: CONF_THREADS_AUTO, or the threads asked for
+	 * (1..CONF_THREADS_MAX); load lowers them to what the reservation and
+	 * the CPUs allow.  --num-threads N in makedumpfile_args asks the same
+	 * (conf_threads_requested()).
+	 */
+	unsigned int makedumpfile_threads;
 	/* dump_level = dmesg: only the kernel log is saved, no vmcore. */
 	bool dmesg_only;
 
@@ -122,6 +129,20 @@ struct kdump_conf {
 
 #define CONF_SSH_KEY_DEFAULT "/etc/kdump-file/ssh/id_ed25519"
 #define CONF_NET_TIMEOUT_DEFAULT 90
+
+/*
+ * makedumpfile's threads.  The default is the one place to change once
+ * the bench measures what more threads gain in a capture kernel.
+ */
+#define CONF_THREADS_AUTO 0
+#define CONF_THREADS_MAX 64
+#define CONF_THREADS_DEFAULT 1
+/*
+ * The threads load chose, on the capture kernel's command line as
+ * CONF_CMDLINE_THREADS=T (T > 1 only): they follow the reservation, which
+ * changes without the capture initramfs being rebuilt.
+ */
+#define CONF_CMDLINE_THREADS "kdump_file.threads"
 
 #define CONF_LIST_MAX 16
 #define CONF_HOOK_TIMEOUT_DEFAULT 30
@@ -172,13 +193,15 @@ const char *conf_compression_flag(enum conf_compression c);
  * The makedumpfile command line that saves the vmcore, as the capture runs
  * it and show prints it: -F for a raw target (out NULL: standard output),
  * the compression's flag, -d dump_level, makedumpfile_args (and --work-dir
- * workdir when they hold -e), then in and out.  argv points into c, the
+ * workdir when they hold -e), --num-threads makedumpfile_threads when more
+ * than one and makedumpfile_args do not give it, then in and out.  argv points into c, the
  * arguments and the struct itself; it ends with NULL.
  */
 #define CONF_MAKEDUMPFILE_ARGV_MAX 48
 struct conf_makedumpfile_cmd {
 	char words[CONF_VALUE_MAX];
 	char level[16];
+	char threads[16];
 	char *argv[CONF_MAKEDUMPFILE_ARGV_MAX];
 };
 int conf_makedumpfile_cmd(const struct kdump_conf *c, const char *in,
@@ -186,6 +209,17 @@ int conf_makedumpfile_cmd(const struct kdump_conf *c, const char *in,
 			  struct conf_makedumpfile_cmd *ret);
 /* Whether makedumpfile_args holds the word opt. */
 bool conf_makedumpfile_has(const struct kdump_conf *c, const char *opt);
+/*
+ * The threads c asks for: --num-threads N of makedumpfile_args, else
+ * makedumpfile_threads (CONF_THREADS_AUTO: as many as the system allows).
+ */
+unsigned int conf_threads_requested(const struct kdump_conf *c);
+/*
+ * Make c run makedumpfile with threads (1..CONF_THREADS_MAX) threads:
+ * --num-threads leaves makedumpfile_args, and conf_makedumpfile_cmd()
+ * gives it when threads > 1.  -ERANGE for another number, c untouched.
+ */
+int conf_threads_set(struct kdump_conf *c, unsigned int threads);
 
 /*
  * The capture arms the hardware watchdog for capture_timeout and this

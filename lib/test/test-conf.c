@@ -724,6 +724,71 @@ static void test_net_targets(void)
 	       "net_timeout");
 }
 
+/* makedumpfile_threads: auto or 1..64, printed back, one request only. */
+static void test_makedumpfile_threads(void)
+{
+	struct conf_makedumpfile_cmd cmd;
+	struct kdump_conf c, back;
+	struct conf_error e;
+	char buf[8192];
+
+	CHECK(parse("", &c, &e) == 0);
+	CHECK(c.makedumpfile_threads == CONF_THREADS_DEFAULT);
+	CHECK(conf_threads_requested(&c) == CONF_THREADS_DEFAULT);
+	CHECK(parse("makedumpfile_threads = auto\n", &c, &e) == 0);
+	CHECK(c.makedumpfile_threads == CONF_THREADS_AUTO);
+	CHECK(conf_write(&c, buf, sizeof(buf)) > 0);
+	CHECK(strstr(buf, "\nmakedumpfile_threads = auto\n") != NULL);
+	CHECK(parse("makedumpfile_threads = 64\n", &c, &e) == 0);
+	CHECK(c.makedumpfile_threads == 64 && conf_threads_requested(&c) == 64);
+	CHECK(conf_write(&c, buf, sizeof(buf)) > 0);
+	CHECK(strstr(buf, "\nmakedumpfile_threads = 64\n") != NULL);
+	CHECK(conf_parse_buffer(&back, buf, strlen(buf), &e) == 0);
+	CHECK(back.makedumpfile_threads == 64);
+
+	reject("makedumpfile_threads = 0\n", -ERANGE, 1, "makedumpfile_threads");
+	CHECK(strstr(e_last.msg, "'0'") && strstr(e_last.msg, "auto"));
+	reject("makedumpfile_threads = 65\n", -ERANGE, 1,
+	       "makedumpfile_threads");
+	reject("makedumpfile_threads = many\n", -EINVAL, 1,
+	       "makedumpfile_threads");
+	CHECK(strstr(e_last.msg, "'many'") && strstr(e_last.msg, "1 to 64"));
+	reject("makedumpfile_threads = 2\nmakedumpfile_args = --num-threads 4\n",
+	       -EINVAL, 2, "makedumpfile_args");
+	CHECK(strstr(e_last.msg, "line 1") != NULL);
+
+	/* --num-threads in makedumpfile_args is the request, written once. */
+	CHECK(parse("makedumpfile_args = -D --num-threads 8\n", &c, &e) == 0);
+	CHECK(conf_threads_requested(&c) == 8);
+	CHECK(conf_write(&c, buf, sizeof(buf)) > 0);
+	CHECK(strstr(buf, "makedumpfile_threads") == NULL);
+	CHECK(conf_parse_buffer(&back, buf, strlen(buf), &e) == 0);
+	CHECK(conf_threads_requested(&back) == 8);
+
+	/* Set to what the memory allows: the request leaves the words. */
+	CHECK(conf_threads_set(&c, 0) == -ERANGE);
+	CHECK(conf_threads_set(&c, 65) == -ERANGE);
+	CHECK(conf_threads_requested(&c) == 8);
+	CHECK(conf_threads_set(&c, 3) == 0);
+	CHECK(strcmp(c.makedumpfile_args, "-D") == 0);
+	CHECK(conf_threads_requested(&c) == 3);
+	CHECK(conf_makedumpfile_cmd(&c, "/proc/vmcore", "/d/v", "/d", &cmd) == 0);
+	CHECK(strcmp(cmd.argv[4], "-D") == 0 &&
+	      strcmp(cmd.argv[5], "--num-threads") == 0 &&
+	      strcmp(cmd.argv[6], "3") == 0 &&
+	      strcmp(cmd.argv[7], "/proc/vmcore") == 0);
+	/* One thread: no option, as before threads were chosen. */
+	CHECK(conf_threads_set(&c, 1) == 0);
+	CHECK(conf_makedumpfile_cmd(&c, "/proc/vmcore", "/d/v", "/d", &cmd) == 0);
+	CHECK(strcmp(cmd.argv[5], "/proc/vmcore") == 0 && cmd.argv[7] == NULL);
+	/* Asked for in makedumpfile_args and not set: passed once, as written. */
+	CHECK(parse("makedumpfile_args = --num-threads 2\n", &c, &e) == 0);
+	CHECK(conf_makedumpfile_cmd(&c, "/proc/vmcore", "/d/v", "/d", &cmd) == 0);
+	CHECK(strcmp(cmd.argv[4], "--num-threads") == 0 &&
+	      strcmp(cmd.argv[5], "2") == 0 &&
+	      strcmp(cmd.argv[6], "/proc/vmcore") == 0);
+}
+
 int main(void)
 {
 	test_defaults();
@@ -744,5 +809,6 @@ int main(void)
 	test_dump_level_dmesg();
 	test_hook_keys();
 	test_net_targets();
+	test_makedumpfile_threads();
 	return tests_done();
 }
