@@ -89,7 +89,8 @@ def ramtable(k; name):
 	(.crashkernel_mb["kdump-file" + k]["1024"] // null) as $ck1 |
 	if ($rows | map(select(.dump != null)) | length) == 0 then empty else
 	"kdump-file on \(name) as guest RAM grows (one run each beyond 1 GiB, memory half",
-	"filled first: a quarter page cache, a quarter user pages):",
+	"filled first: a quarter page cache, a quarter user pages; beyond 1 GiB the guest",
+	"stops at the capture'"'"'s reboot, so panic -> back up is the 1 GiB row'"'"'s only):",
 	"",
 	"| guest RAM (GiB) | vmcore written (s) | dump size (MiB) | s per GiB | MiB per GiB | panic -> back up (s) |",
 	"|---|---|---|---|---|---|",
