@@ -247,7 +247,7 @@ timed_run_once() {
 	capture_ok "$prod" "$d/console.log" || j=$(echo "$j" | jq -c '.complete = false')
 	echo "$j" | jq -c --arg p "$prod" --argjson n "$n" --argjson m "$mem" --argjson rc "$rc" \
 		'. + {product: $p, run: $n, mem_mb: $m, qemu_status: $rc}' >"$d/phases.json"
-	log "$prod run $n (${mem} MiB): $(jq -r 'if .complete then "panic to back up \(.total)s, dump \(.dump)s, \(.dump_bytes) bytes" else "INCOMPLETE (see console.log)" end' "$d/phases.json")"
+	log "$prod run $n (${mem} MiB): $(jq -r 'if .complete then "panic to back up \(.total // "n/a")s, dump \(.dump)s, \(.dump_bytes) bytes" else "INCOMPLETE (see console.log)" end' "$d/phases.json")"
 }
 
 # variant_conf VARIANT: the configuration lines of a variant of kdump-file:
@@ -391,8 +391,8 @@ done
 # Part 3: kdump-file's dump time and size as guest RAM grows (one guest at
 # a time: the largest takes most of the host's memory).  The guests stop
 # when the capture reboots, the size taken from the capture's own line:
-# here QEMU's reset of a guest of 4 GiB or more took 1 to 3 minutes before
-# the first kernel started again, which is neither product's time.
+# a 4 GiB guest of this project's kernel took 1 to 3 minutes of its early
+# boot to come up again after the capture, which is no capture's time.
 for k in "" -stock; do
 	has_part "ram$k" || continue
 	for mem in $ram_sizes; do
