@@ -75,13 +75,14 @@ def table(k; name):
 def vartable(kn; name):
 	[(.variants // [])[] | select(.kernel == kn)] as $v |
 	if ($v | length) == 0 then empty else
-	"kdump-file'"'"'s compressors and threads on \(name) (one run each; 4 GiB guests half",
-	"filled as below; threads2: the capture kernel with nr_cpus=2 and makedumpfile",
-	"--num-threads 2):",
+	"kdump-file'"'"'s variants on \(name) (one run each; guests beyond 1 GiB half filled",
+	"as below; threads2: makedumpfile_threads = 2, the capture kernel with nr_cpus=2;",
+	"e: makedumpfile -e, the page structures of excluded pages left out too; d1 and",
+	"d17: dump_level 1 (zero pages alone excluded) and 17 (zero and free pages):",
 	"",
-	"| variant | guest RAM (GiB) | vmcore written (s) | dump size (MiB) | throughput (MiB of RAM per s) |",
-	"|---|---|---|---|---|",
-	($v[] | "| \(.variant) | \(.mem_mb / 1024) | \(r(.run.dump)) | \(r(mib(.run.dump_bytes))) | \(if .run.dump then r(.mem_mb / .run.dump) else "n/a" end) |"),
+	"| variant | guest RAM (GiB) | vmcore written (s) | dump size (MiB) | kernel data pages before the crash | throughput (MiB of RAM per s) |",
+	"|---|---|---|---|---|---|",
+	($v[] | "| \(.variant) | \(.mem_mb / 1024) | \(r(.run.dump)) | \(r(mib(.run.dump_bytes))) | \(.run.kernel_data_pages // "n/a") | \(if .run.dump then r(.mem_mb / .run.dump) else "n/a" end) |"),
 	""
 	end;
 def ramtable(k; name):

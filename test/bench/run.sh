@@ -13,8 +13,9 @@
 # a machine does.
 #
 # The runs are named PRODUCT[-VARIANT][-stock]: kdump-file or kdump-tools,
-# a variant of kdump-file's configuration (zlib, threads2, zlib-threads2), and -stock for Debian's
-# stock kernel.
+# a variant of kdump-file's configuration (zlib, threads2, zlib-threads2,
+# e, d1, d17: see variant_conf), and -stock for Debian's stock kernel.
+# The vmcores of the 1 GiB runs are kept (crash/ in the run's directory).
 #
 #   KDUMP_FILE_BENCH_RUNS    timed runs per product (default 3)
 #   KDUMP_FILE_BENCH_PARTS   parts to run, any subset of the default
@@ -25,6 +26,8 @@
 #   KDUMP_FILE_BENCH_CK      the runs of the crashkernel parts (default
 #                            "kdump-file kdump-tools kdump-file-stock
 #                            kdump-tools-stock")
+#   KDUMP_FILE_BENCH_VARIANTS the variants of the variants part (default
+#                            all: "zlib threads2 zlib-threads2 e d1 d17")
 #   KDUMP_FILE_BENCH_KEEP    1: keep the runs of an earlier benchmark in
 #                            the output directory (the parts run now replace
 #                            theirs); the results count both
@@ -242,6 +245,11 @@ timed_run_once() {
 	bench_boot "$d/console.log" 1500 "$mem" \
 		"root=/dev/vda rw console=ttyS0 crashkernel=256M panic=-1 kdump_file_test=$step" \
 		"$d/disk.img" "${noreboot[@]}" || rc=$?
+	# The 1 GiB runs' dumps stay, for a look at what they hold.
+	if [ "$mem" -le 1024 ]; then
+		mkdir -p "$d/crash"
+		debugfs -R "rdump /var/crash $d/crash" "$d/disk.img" >/dev/null 2>&1 || true
+	fi
 	rm -f "$d/disk.img" "$d/disk.vars.fd"
 	j=$(phases "$prod" "$d/console.log")
 	capture_ok "$prod" "$d/console.log" || j=$(echo "$j" | jq -c '.complete = false')
@@ -251,18 +259,37 @@ timed_run_once() {
 }
 
 # variant_conf VARIANT: the configuration lines of a variant of kdump-file:
-# the peer's compression, and makedumpfile's threads (the capture kernel
-# gets a CPU per thread).
+# the peer's compression, makedumpfile's threads (the capture kernel gets a
+# CPU per thread), -e (the page structures of excluded pages left out too)
+# and the dump levels 1 (zero pages alone excluded) and 17 (zero and free
+# pages: page cache and user data kept).
 variant_conf() {
 	case $1 in
 	zlib) echo "compression = zlib" ;;
-	threads2) printf '%s\n' "cmdline_append = nr_cpus=2" "makedumpfile_args = --num-threads 2" ;;
-	zlib-threads2) printf '%s\n' "compression = zlib" "cmdline_append = nr_cpus=2" \
-		"makedumpfile_args = --num-threads 2" ;;
+	threads2) echo "makedumpfile_threads = 2" ;;
+	zlib-threads2) printf '%s\n' "compression = zlib" "makedumpfile_threads = 2" ;;
+	e) echo "makedumpfile_args = -e" ;;
+	d1) echo "dump_level = 1" ;;
+	d17) echo "dump_level = 17" ;;
 	*) return 1 ;;
 	esac
 }
-variants="zlib threads2 zlib-threads2"
+all_variants="zlib threads2 zlib-threads2 e d1 d17"
+variants=${KDUMP_FILE_BENCH_VARIANTS:-$all_variants}
+for v in $variants; do
+	variant_conf "$v" >/dev/null ||
+		fail "KDUMP_FILE_BENCH_VARIANTS: no variant '$v' (the variants: $all_variants)"
+done
+
+# variant_sizes VARIANT: the guest sizes (MiB) a variant runs on.  The dump
+# levels that keep page cache and user data stop at 4 GiB: a 16 GiB guest,
+# half filled, would write some 8 GiB.
+variant_sizes() {
+	case $1 in
+	d1 | d17 | zlib-threads2) echo "1024 4096" ;;
+	*) echo "1024 4096 16384" ;;
+	esac
+}
 
 # trial PRODUCT MEM_MB CK_MB: 0 when that crashkernel= gives a complete dump.
 trial() {
@@ -357,13 +384,19 @@ for k in "" -stock; do
 	done
 done
 
-# Part 1b: kdump-file's variants (the peer's compression, threads), once
-# per kernel, on 1 and 4 GiB guests.
+# Part 1b: kdump-file's variants (the peer's compression, threads, -e, dump
+# levels), once per kernel and guest size; beyond 1 GiB the guest stops at
+# the capture's reboot, as in the ram part.
 if has_part variants; then
 	for k in "" -stock; do
 		for v in $variants; do
-			timed_run "kdump-file-$v$k" 1 1024
-			timed_run "kdump-file-$v$k" 1 4096
+			for mem in $(variant_sizes "$v"); do
+				if [ "$mem" -le 1024 ]; then
+					timed_run "kdump-file-$v$k" 1 "$mem"
+				else
+					BENCH_NO_REBOOT=1 timed_run "kdump-file-$v$k" 1 "$mem"
+				fi
+			done
 		done
 	done
 fi
@@ -453,14 +486,14 @@ json_or_null() {
 	printf '\n  },\n  "variants": ['
 	sep=
 	for k in "" -stock; do
-		for v in default $variants; do
-			for mem in 1024 4096; do
+		for v in default $all_variants; do
+			for mem in 1024 4096 16384; do
 				prod=kdump-file-$v$k
 				[ "$v" != default ] || prod=kdump-file$k
 				f=$out/$prod-${mem}M-1/phases.json
 				[ -f "$f" ] || continue
 				printf '%s{"variant": "%s", "kernel": "%s", "mem_mb": %s, "run": %s}' "$sep" "$v" \
-					"$([ -n "$k" ] && echo stock || echo ours)" "$mem" "$(jq -c '{dump, dump_bytes, total, complete}' "$f")"
+					"$([ -n "$k" ] && echo stock || echo ours)" "$mem" "$(jq -c '{dump, dump_bytes, makedumpfile, kernel_data_pages, total, complete}' "$f")"
 				sep=", "
 			done
 		done
