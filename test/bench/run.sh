@@ -28,6 +28,8 @@
 #                            kdump-tools-stock")
 #   KDUMP_FILE_BENCH_VARIANTS the variants of the variants part (default
 #                            all: "zlib threads2 zlib-threads2 e d1 d17")
+#   KDUMP_FILE_BENCH_VARIANT_RAM the guest sizes (MiB) of the variants part
+#                            (default all a variant runs on: 1024 4096 16384)
 #   KDUMP_FILE_BENCH_KEEP    1: keep the runs of an earlier benchmark in
 #                            the output directory (the parts run now replace
 #                            theirs); the results count both
@@ -391,6 +393,7 @@ if has_part variants; then
 	for k in "" -stock; do
 		for v in $variants; do
 			for mem in $(variant_sizes "$v"); do
+				[[ " ${KDUMP_FILE_BENCH_VARIANT_RAM:-$mem} " == *" $mem "* ]] || continue
 				if [ "$mem" -le 1024 ]; then
 					timed_run "kdump-file-$v$k" 1 "$mem"
 				else
