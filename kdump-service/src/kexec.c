@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/kexec.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -39,15 +41,82 @@ static int kexec_file_load_retry(int kernel_fd, int initrd_fd,
 	}
 }
 
+long long kexec_scrub_freed(unsigned long long bytes)
+{
+	static const char zeros[64 * 1024];
+	int fds[2 * (SCRUB_MAX_BYTES / SCRUB_PIPE_BYTES)];
+	unsigned long long done = 0;
+	int n = 0, r = 0;
+
+	if (bytes > SCRUB_MAX_BYTES)
+		bytes = SCRUB_MAX_BYTES;
+	/*
+	 * Every pipe stays open until the end: a pipe closed early would give
+	 * its zeroed pages back to the head of the list, and the next pipe
+	 * would take those again instead of the freed copies.
+	 */
+	while (done < bytes && n + 2 <= (int)(sizeof(fds) / sizeof(fds[0]))) {
+		ssize_t w;
+
+		if (pipe2(&fds[n], O_NONBLOCK | O_CLOEXEC) < 0) {
+			r = -errno;
+			break;
+		}
+		n += 2;
+		/* Beyond pipe-max-size only with CAP_SYS_RESOURCE. */
+		(void)fcntl(fds[n - 1], F_SETPIPE_SZ, SCRUB_PIPE_BYTES);
+		for (;;) {
+			w = write(fds[n - 1], zeros, sizeof(zeros));
+			if (w <= 0)
+				break;
+			done += (unsigned long long)w;
+		}
+		if (w < 0 && errno != EAGAIN) {
+			r = -errno;
+			break;
+		}
+	}
+	for (int i = 0; i < n; i++)
+		close(fds[i]);
+	return r < 0 ? r : (long long)done;
+}
+
+static unsigned long long fd_bytes(int fd)
+{
+	struct stat st;
+
+	if (fd < 0 || fstat(fd, &st) < 0 || st.st_size < 0)
+		return 0;
+	return (unsigned long long)st.st_size;
+}
+
 int kexec_crash_load(int kernel_fd, int initrd_fd, const char *cmdline)
 {
 	unsigned long flags = KEXEC_FILE_ON_CRASH;
+	cpu_set_t before, here;
+	bool pinned = false;
+	int cpu, r;
 
 	if (initrd_fd < 0)
 		flags |= KEXEC_FILE_NO_INITRAMFS;
+	/* On one CPU, so that the scrub below runs where the kernel freed. */
+	cpu = sched_getcpu();
+	if (cpu >= 0 && cpu < CPU_SETSIZE &&
+	    sched_getaffinity(0, sizeof(before), &before) == 0) {
+		CPU_ZERO(&here);
+		CPU_SET(cpu, &here);
+		pinned = sched_setaffinity(0, sizeof(here), &here) == 0;
+	}
 	/* The length includes the terminating NUL (kernel/kexec_file.c). */
-	return kexec_file_load_retry(kernel_fd, initrd_fd, strlen(cmdline) + 1,
-				     cmdline, flags);
+	r = kexec_file_load_retry(kernel_fd, initrd_fd, strlen(cmdline) + 1,
+				  cmdline, flags);
+	/* Best effort: only the size of a later dump depends on it. */
+	if (r == 0)
+		(void)kexec_scrub_freed(fd_bytes(kernel_fd) + fd_bytes(initrd_fd) +
+					SCRUB_SLACK_BYTES);
+	if (pinned)
+		(void)sched_setaffinity(0, sizeof(before), &before);
+	return r;
 }
 
 int kexec_crash_unload(void)

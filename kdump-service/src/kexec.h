@@ -24,8 +24,31 @@ struct kexec_context {
 	enum kexec_sig_state signed_state;	/* of the capture kernel image */
 };
 
-/* Load kernel_fd (+ initrd_fd, or -1) as the crash kernel. Negative errno. */
+/*
+ * Load kernel_fd (+ initrd_fd, or -1) as the crash kernel. Negative errno.
+ * A successful load is followed by kexec_scrub_freed() for the two files'
+ * size, on the CPU that made the call.
+ */
 int kexec_crash_load(int kernel_fd, int initrd_fd, const char *cmdline);
+
+/*
+ * kexec_file_load reads the capture kernel and initramfs into kernel buffers
+ * and frees them before it returns. Freed pages first go to the CPU's
+ * per-CPU free lists, which are not marked free in the page structures, so
+ * makedumpfile cannot tell them from memory in use: whatever of the two
+ * compressed files is still there at a crash is copied into the dump, and
+ * does not compress (on Debian's kernel, with its large lists, nearly all of
+ * it: some 10 MiB). Pipes filled with zeros take the most recently freed
+ * unmovable pages of the calling CPU first; closed again, those pages hold
+ * zeros, which the dump level leaves out.
+ *
+ * Fills pipes with bytes (at most SCRUB_MAX_BYTES) of zeros and closes them.
+ * Returns the bytes written, or a negative errno (the pipes are closed).
+ */
+long long kexec_scrub_freed(unsigned long long bytes);
+#define SCRUB_PIPE_BYTES (1U << 20)	/* pipe-max-size's default */
+#define SCRUB_MAX_BYTES (256ULL << 20)
+#define SCRUB_SLACK_BYTES (1ULL << 20)	/* the purgatory and command line */
 int kexec_crash_unload(void);
 
 /*

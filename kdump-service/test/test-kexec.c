@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "kexec.h"
@@ -273,8 +276,60 @@ static void test_signature_explanations(void)
 	CHECK(strstr(buf, "security module") != NULL);
 }
 
+static int open_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d)))
+		n += e->d_name[0] != '.';
+	closedir(d);
+	return n - 1;	/* the directory's own */
+}
+
+/*
+ * The scrub writes what it is asked for (in whole pipes), never more than
+ * its cap, and leaves no descriptor open, also when it runs out of them.
+ */
+static void test_scrub(void)
+{
+	int fds = open_fds();
+	long long w;
+	pid_t pid;
+	int st;
+
+	CHECK(fds > 0);
+	CHECK(kexec_scrub_freed(0) == 0);
+	w = kexec_scrub_freed(3ULL << 20);
+	CHECK(w >= 3LL << 20);
+	CHECK(w < (3LL << 20) + SCRUB_PIPE_BYTES);
+	CHECK(open_fds() == fds);
+	w = kexec_scrub_freed(~0ULL);
+	CHECK(w > 0 && w <= (long long)SCRUB_MAX_BYTES + SCRUB_PIPE_BYTES);
+	CHECK(open_fds() == fds);
+
+	/* Out of descriptors after two pipes: the error, nothing left open. */
+	pid = fork();
+	if (pid == 0) {
+		struct rlimit rl = { .rlim_cur = fds + 5, .rlim_max = fds + 5 };
+		int ok;
+
+		if (setrlimit(RLIMIT_NOFILE, &rl) < 0)
+			_exit(2);
+		w = kexec_scrub_freed(64ULL << 20);
+		ok = w == -EMFILE && open_fds() == fds;
+		_exit(ok ? 0 : 1);
+	}
+	CHECK(pid > 0 && waitpid(pid, &st, 0) == pid);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+}
+
 int main(void)
 {
+	test_scrub();
 	test_errno_mapping();
 	test_bzimage_check();
 	test_pe_signature();
