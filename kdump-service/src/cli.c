@@ -91,11 +91,7 @@ int load_config(struct kdump_conf *c)
 	struct conf_error err = { 0 };
 	int r;
 
-	r = conf_parse_file(c, arg_config, &err);
-	if (r == -ENOENT && strcmp(arg_config, CONF_PATH_DEFAULT) == 0) {
-		conf_init(c); /* no file: the documented defaults */
-		return 0;
-	}
+	r = conf_load_or_default(c, arg_config, &err);
 	if (r < 0) {
 		if (err.line && err.key[0])
 			log_error("%s:%u: key '%s': %s", arg_config, err.line,
@@ -390,22 +386,29 @@ char *format_bytes(unsigned long long bytes, char *buf, size_t size)
 	return buf;
 }
 
-int crashkernel_recommended(unsigned long long *ret_bytes)
+/*
+ * The plan of the configuration (or the defaults) for the kernel asked for,
+ * quietly: the verb that asks says its own errors.
+ */
+static int plan_current(struct plan *p)
 {
 	const struct plan_input in = { .config = arg_config, .kver = arg_kver };
 	static struct kdump_conf c;
+	int r;
+
+	r = conf_load_or_default(&c, arg_config, NULL);
+	if (r < 0)
+		return r;
+	return plan_make(p, &c, &in);
+}
+
+int crashkernel_recommended(unsigned long long *ret_bytes)
+{
 	static struct plan p;
 	struct estimate e;
 	int kfd = -1, ifd = -1, r;
 
-	/* Quietly: the verb that asks says its own errors. */
-	r = conf_parse_file(&c, arg_config, NULL);
-	if (r == -ENOENT && strcmp(arg_config, CONF_PATH_DEFAULT) == 0) {
-		conf_init(&c);
-		r = 0;
-	}
-	if (r >= 0)
-		r = plan_make(&p, &c, &in);
+	r = plan_current(&p);
 	if (r >= 0) {
 		kfd = open(p.kernel, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 		ifd = open(p.initramfs, O_RDONLY | O_CLOEXEC | O_NOCTTY);
@@ -427,19 +430,11 @@ int crashkernel_recommended(unsigned long long *ret_bytes)
 
 int threads_current(struct threads_choice *ret)
 {
-	const struct plan_input in = { .config = arg_config, .kver = arg_kver };
-	static struct kdump_conf c;
 	static struct plan p;
 	int r;
 
-	r = conf_parse_file(&c, arg_config, NULL);
-	if (r == -ENOENT && strcmp(arg_config, CONF_PATH_DEFAULT) == 0) {
-		conf_init(&c);
-		r = 0;
-	}
 	/* plan_make() chooses them from the files it finds. */
-	if (r >= 0)
-		r = plan_make(&p, &c, &in);
+	r = plan_current(&p);
 	if (r < 0)
 		return r;
 	*ret = p.threads;

@@ -38,6 +38,19 @@ static size_t token_len(const char *s)
 	return n;
 }
 
+/*
+ * The next token from *s on (blanks before it skipped) and its length in
+ * *len, *s moved past it; NULL at the end.
+ */
+static const char *next_token(const char **s, size_t *len)
+{
+	const char *t = *s + strspn(*s, " \t\n");
+
+	*len = token_len(t);
+	*s = t + *len;
+	return *len ? t : NULL;
+}
+
 static size_t name_len(const char *tok, size_t len)
 {
 	const char *eq = memchr(tok, '=', len);
@@ -51,20 +64,12 @@ static size_t name_len(const char *tok, size_t len)
  */
 static bool in_list(const char *s, size_t len, const char *list, bool names)
 {
-	const char *p = list;
+	const char *p = list, *t;
+	size_t n;
 
-	while (*p) {
-		size_t n;
-
-		while (*p == ' ')
-			p++;
-		n = token_len(p);
-		if (n == 0)
-			break;
-		if ((names ? name_len(p, n) : n) == len && strncmp(p, s, len) == 0)
+	while ((t = next_token(&p, &n)))
+		if ((names ? name_len(t, n) : n) == len && strncmp(t, s, len) == 0)
 			return true;
-		p += n;
-	}
 	return false;
 }
 
@@ -109,24 +114,17 @@ static int append(char *buf, size_t size, size_t *pos, const char *s,
 
 unsigned int cmdline_user_cpus(const struct kdump_conf *c)
 {
-	const char *p = c->cmdline_append;
+	const char *p = c->cmdline_append, *t;
 	unsigned int cpus = 0;
+	size_t n;
 
-	while (*p) {
-		size_t n;
-
-		while (*p == ' ' || *p == '\t')
-			p++;
-		n = token_len(p);
-		if (n == 0)
-			break;
+	while ((t = next_token(&p, &n))) {
 		/* The kernel's early_param() takes the last one. */
-		if (n > 8 && strncmp(p, "nr_cpus=", 8) == 0) {
-			unsigned long v = strtoul(p + 8, NULL, 10);
+		if (n > 8 && strncmp(t, "nr_cpus=", 8) == 0) {
+			unsigned long v = strtoul(t + 8, NULL, 10);
 
 			cpus = v > 4096 ? 4096 : (unsigned int)v;
 		}
-		p += n;
 	}
 	return cpus;
 }
@@ -138,24 +136,17 @@ unsigned int cmdline_user_cpus(const struct kdump_conf *c)
 static int append_capture(char *buf, size_t size, size_t *pos,
 			  unsigned int cpus)
 {
-	const char *p = CMDLINE_CAPTURE_ADD;
+	const char *p = CMDLINE_CAPTURE_ADD, *t;
 	char nr[32];
+	size_t n;
 	int r = 0;
 
 	snprintf(nr, sizeof(nr), "nr_cpus=%u", cpus ? cpus : 1);
-	while (*p && r == 0) {
-		size_t n;
-
-		while (*p == ' ')
-			p++;
-		n = token_len(p);
-		if (n == 0)
-			break;
-		if (n == strlen("nr_cpus=1") && strncmp(p, "nr_cpus=1", n) == 0)
+	while (r == 0 && (t = next_token(&p, &n))) {
+		if (n == strlen("nr_cpus=1") && strncmp(t, "nr_cpus=1", n) == 0)
 			r = append(buf, size, pos, nr, strlen(nr));
 		else
-			r = append(buf, size, pos, p, n);
-		p += n;
+			r = append(buf, size, pos, t, n);
 	}
 	return r;
 }
@@ -163,30 +154,22 @@ static int append_capture(char *buf, size_t size, size_t *pos,
 int cmdline_build(const char *running, const struct kdump_conf *c,
 		  unsigned int cpus, char *buf, size_t size)
 {
-	const char *p = running;
-	size_t pos = 0;
+	const char *p = running, *t;
+	size_t pos = 0, n;
 	int r;
 
 	if (size == 0)
 		return -ENOBUFS;
 	buf[0] = '\0';
-	while (*p) {
-		size_t n;
-
-		while (*p == ' ' || *p == '\t' || *p == '\n')
-			p++;
-		n = token_len(p);
-		if (n == 0)
-			break;
+	while ((t = next_token(&p, &n))) {
 		/* Everything after "--" belongs to init, not the kernel. */
-		if (n == 2 && strncmp(p, "--", 2) == 0)
+		if (n == 2 && strncmp(t, "--", 2) == 0)
 			break;
-		if (!drop(p, n, c)) {
-			r = append(buf, size, &pos, p, n);
+		if (!drop(t, n, c)) {
+			r = append(buf, size, &pos, t, n);
 			if (r < 0)
 				return r;
 		}
-		p += n;
 	}
 	r = append_capture(buf, size, &pos, cpus);
 	if (r >= 0)

@@ -223,11 +223,7 @@ int main(int argc, char *argv[])
 	if (!fstab || !fstab[0])
 		fstab = "/etc/fstab";
 
-	r = conf_parse_file(&c, conf_path, &err);
-	if (r == -ENOENT && strcmp(conf_path, CONF_PATH_DEFAULT) == 0) {
-		conf_init(&c); /* no file: the documented defaults */
-		r = 0;
-	}
+	r = conf_load_or_default(&c, conf_path, &err);
 	if (r < 0) {
 		if (err.line)
 			snprintf(why, sizeof(why), "%s:%u: %s%s%s", conf_path,

@@ -1307,6 +1307,20 @@ int conf_parse_file(struct kdump_conf *c, const char *path,
 	return conf_parse_buffer(c, buf, (size_t)r, err);
 }
 
+int conf_load_or_default(struct kdump_conf *c, const char *path,
+			 struct conf_error *err)
+{
+	int r = conf_parse_file(c, path, err);
+
+	if (r == -ENOENT && strcmp(path, CONF_PATH_DEFAULT) == 0) {
+		conf_init(c);
+		if (err)
+			*err = (struct conf_error){ 0 };
+		return 0;
+	}
+	return r;
+}
+
 /* The keys of a network target, which only such a target may have. */
 static int write_net(const struct kdump_conf *c, char *buf, size_t size)
 {

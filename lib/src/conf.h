@@ -175,6 +175,12 @@ int conf_parse_buffer(struct kdump_conf *c, const char *buf, size_t len,
 		      struct conf_error *err);
 int conf_parse_file(struct kdump_conf *c, const char *path,
 		    struct conf_error *err);
+/*
+ * conf_parse_file(), but a missing CONF_PATH_DEFAULT is no error: it gives
+ * the documented defaults (any other path must exist).
+ */
+int conf_load_or_default(struct kdump_conf *c, const char *path,
+			 struct conf_error *err);
 int conf_write(const struct kdump_conf *c, char *buf, size_t size);
 
 const char *conf_action_to_string(enum conf_action a);
