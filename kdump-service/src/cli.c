@@ -416,8 +416,7 @@ int crashkernel_recommended(unsigned long long *ret_bytes)
 	}
 	/* As setup measures it (verb-setup.c), so that both name one size. */
 	if (r >= 0)
-		r = estimate_capture(kfd, ifd, plan_system_ram(),
-				     plan_modules_bytes(&p), &e);
+		r = plan_estimate(&p, kfd, ifd, &e);
 	if (ifd >= 0)
 		close(ifd);
 	if (kfd >= 0)

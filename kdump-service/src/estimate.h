@@ -21,6 +21,7 @@ struct estimate {
 	unsigned long long initramfs_unpacked;
 	unsigned long long modules;		/* the target's, loaded */
 	unsigned long long runtime;
+	unsigned long long network;		/* a network target's */
 	unsigned long long ram;			/* system RAM */
 	unsigned long long ram_share;
 	unsigned long long needed;
@@ -29,11 +30,14 @@ struct estimate {
 
 /*
  * modules_bytes: the files of the modules the capture loads for its target
- * (devchain.h), which a modular kernel holds a second time, loaded.
+ * (devchain.h), which a modular kernel holds a second time, loaded.  net:
+ * the kind of network target, whose capture needs more at run time (see
+ * estimate.c).
  */
 int estimate_capture(int kernel_fd, int initramfs_fd,
 		     unsigned long long ram_bytes,
-		     unsigned long long modules_bytes, struct estimate *ret);
+		     unsigned long long modules_bytes, enum conf_net net,
+		     struct estimate *ret);
 
 /*
  * makedumpfile's threads in the capture.  Each thread beyond the first

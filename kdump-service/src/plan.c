@@ -137,6 +137,13 @@ unsigned long long plan_modules_bytes(const struct plan *p)
 	return p->modplan_bytes;
 }
 
+int plan_estimate(const struct plan *p, int kernel_fd, int initramfs_fd,
+		  struct estimate *ret)
+{
+	return estimate_capture(kernel_fd, initramfs_fd, plan_system_ram(),
+				plan_modules_bytes(p), p->conf.net, ret);
+}
+
 int plan_modplan_text(struct plan *p, char **ret)
 {
 	const char *names[1024];
@@ -1048,8 +1055,7 @@ static void plan_threads_choose(struct plan *p, int kernel_fd,
 	(void)read_ull_file(SYS_CRASH_SIZE, &reserved);
 	/* Without the capture's need, no memory is known to be left over. */
 	if (kernel_fd >= 0 &&
-	    estimate_capture(kernel_fd, initramfs_fd, plan_system_ram(),
-			     plan_modules_bytes(p), &e) == 0)
+	    plan_estimate(p, kernel_fd, initramfs_fd, &e) == 0)
 		need = estimate_threads_need(&e);
 	estimate_threads(conf_threads_requested(&p->conf),
 			 cpus > 0 ? (unsigned int)cpus : 1,

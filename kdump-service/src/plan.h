@@ -94,6 +94,14 @@ struct plan {
 };
 
 /*
+ * What the capture of *p needs in crashkernel memory (estimate_capture()),
+ * from the opened capture kernel and initramfs (-1: none): this system's
+ * RAM, the module plan's bytes and the target's kind.
+ */
+int plan_estimate(const struct plan *p, int kernel_fd, int initramfs_fd,
+		  struct estimate *ret);
+
+/*
  * Make *p from conf and the running system.  Returns 0, or a negative
  * errno with p->error saying what failed and what to do.
  */

@@ -656,8 +656,7 @@ static int check_fits(const struct plan *p, int kfd, int ifd,
 {
 	struct estimate e;
 
-	if (estimate_capture(kfd, ifd, plan_system_ram(),
-			     plan_modules_bytes(p), &e) < 0)
+	if (plan_estimate(p, kfd, ifd, &e) < 0)
 		return 0;
 	if (e.kernel + e.initramfs > reserved) {
 		log_error("cannot load capture kernel '%s' with initramfs '%s': they take %llu MiB in memory (the kernel's init_size %llu MiB, the initramfs %llu MiB), more than the %llu MiB crashkernel= reserves: raise crashkernel= and reboot, or use a smaller initramfs",
@@ -856,8 +855,7 @@ static void load_refused(const struct plan *p, int kfd, int ifd, int r)
 	struct estimate e;
 
 	fill_context(&ctx, p, kfd, lockdown, sizeof(lockdown));
-	if (estimate_capture(kfd, ifd, plan_system_ram(),
-			     plan_modules_bytes(p), &e) == 0)
+	if (plan_estimate(p, kfd, ifd, &e) == 0)
 		ctx.needed = e.needed;
 	kexec_explain(-r, &ctx, why, sizeof(why));
 	log_error("cannot load capture kernel '%s' with initramfs '%s': kexec_file_load: %s: %s",

@@ -249,8 +249,7 @@ static int setup_estimate(struct plan *p, struct estimate *ret)
 	if (r >= 0)
 		r = open_regular("capture initramfs", p->initramfs, &ifd);
 	if (r >= 0)
-		r = estimate_capture(kfd, ifd, plan_system_ram(),
-				     plan_modules_bytes(p), ret);
+		r = plan_estimate(p, kfd, ifd, ret);
 	if (kfd >= 0)
 		close(kfd);
 	if (ifd >= 0)

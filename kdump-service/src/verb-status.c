@@ -1137,6 +1137,8 @@ static int estimate_json(const struct plan *p, const struct estimate *e,
 	if (m == 0)
 		m = cli_json_int(j, "runtime_bytes", (long long)e->runtime);
 	if (m == 0)
+		m = cli_json_int(j, "network_bytes", (long long)e->network);
+	if (m == 0)
 		m = cli_json_int(j, "ram_bytes", (long long)e->ram);
 	if (m == 0)
 		m = cli_json_int(j, "ram_share_bytes", (long long)e->ram_share);
@@ -1217,7 +1219,7 @@ int verb_estimate(int argc _unused_, char *argv[] _unused_)
 		close(kfd);
 		return r;
 	}
-	r = estimate_capture(kfd, ifd, plan_system_ram(), plan_modules_bytes(&p), &e);
+	r = plan_estimate(&p, kfd, ifd, &e);
 	close(ifd);
 	close(kfd);
 	if (r < 0) {
@@ -1240,6 +1242,10 @@ int verb_estimate(int argc _unused_, char *argv[] _unused_)
 	       "; the NIC's drivers");
 	printf("run time           %7.1f MiB  (capture kernel, init and makedumpfile, measured)\n",
 	       mib_f(e.runtime));
+	if (p.conf.net != CONF_NET_NONE)
+		printf("network target     %7.1f MiB  (%s, measured: the NIC's rings and sockets%s)\n",
+		       mib_f(e.network), conf_net_to_string(p.conf.net),
+		       p.conf.net == CONF_NET_NFS ? ", sunrpc and the NFS client" : "");
 	printf("system RAM share   %7.1f MiB  (for %.1f GiB of RAM)\n",
 	       mib_f(e.ram_share), e.ram / 1073741824.0);
 	printf("needed             %7.1f MiB\n", mib_f(e.needed));

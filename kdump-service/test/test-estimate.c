@@ -41,12 +41,12 @@ static void test_estimate(void)
 
 		CHECK(pwrite(ifd, &isize, 4, 2 * MIB - 4) == 4);
 	}
-	CHECK(estimate_capture(kfd, ifd, 1ULL << 30, 0, &e1) == 0);
+	CHECK(estimate_capture(kfd, ifd, 1ULL << 30, 0, CONF_NET_NONE, &e1) == 0);
 	CHECK(e1.kernel == 38 * MIB);
 	CHECK(e1.initramfs == 2 * MIB);
 	CHECK(e1.initramfs_unpacked == 9 * MIB / 2);
 	CHECK(e1.needed > 56 * MIB && e1.needed <= 64 * MIB);
-	CHECK(estimate_capture(kfd, ifd, 4ULL << 30, 0, &e4) == 0);
+	CHECK(estimate_capture(kfd, ifd, 4ULL << 30, 0, CONF_NET_NONE, &e4) == 0);
 	CHECK(e4.needed > e1.needed && e4.needed <= 64 * MIB);
 	CHECK(e1.recommended >= e1.needed && e1.recommended % (8 * MIB) == 0);
 
@@ -65,30 +65,55 @@ static void test_estimate(void)
 		k2 = tmpfile_with(kernel, sizeof(kernel), 8 * MIB);
 		i2 = tmpfile_with(initrd, sizeof(initrd), 6 * MIB + 7 * MIB / 10);
 		CHECK(pwrite(i2, &isize, 4, 6 * MIB + 7 * MIB / 10 - 4) == 4);
-		CHECK(estimate_capture(k2, i2, 1ULL << 30, 2780000, &s1) == 0);
+		CHECK(estimate_capture(k2, i2, 1ULL << 30, 2780000, CONF_NET_NONE, &s1) == 0);
 		CHECK(s1.modules == 2780000);
 		CHECK(s1.needed > 104 * MIB && s1.needed <= 112 * MIB);
-		CHECK(estimate_capture(k2, i2, 4ULL << 30, 2780000, &s4) == 0);
+		CHECK(estimate_capture(k2, i2, 4ULL << 30, 2780000, CONF_NET_NONE, &s4) == 0);
 		CHECK(s4.needed > 104 * MIB && s4.needed <= 112 * MIB);
 		/* Without the modules the estimate falls below what failed. */
-		CHECK(estimate_capture(k2, i2, 1ULL << 30, 0, &s1) == 0);
+		CHECK(estimate_capture(k2, i2, 1ULL << 30, 0, CONF_NET_NONE, &s1) == 0);
 		CHECK(s1.needed <= 104 * MIB);
 		close(i2);
 		close(k2);
 		memcpy(kernel + 0x260, &init_size, 4);
 	}
 
+	/*
+	 * Network targets as measured on this project's kernel: NFSv3 needs
+	 * more than 64M with the local initramfs' size; SSH more than 72M
+	 * with a 5.1 MiB initramfs (about 12 MiB unpacked); neither more
+	 * than the next 8M step.
+	 */
+	{
+		struct estimate n, s, l;
+		unsigned int isize = 12 * MIB;
+		int i2;
+
+		CHECK(estimate_capture(kfd, ifd, 1ULL << 30, 0, CONF_NET_NONE, &l) == 0);
+		CHECK(l.network == 0);
+		CHECK(estimate_capture(kfd, ifd, 1ULL << 30, 0, CONF_NET_NFS, &n) == 0);
+		CHECK(n.network > 0);
+		CHECK(n.needed > 64 * MIB && n.needed <= 72 * MIB);
+		CHECK(n.recommended >= n.needed + n.needed / 5);
+		i2 = tmpfile_with(initrd, sizeof(initrd), 5 * MIB + MIB / 10);
+		CHECK(pwrite(i2, &isize, 4, 5 * MIB + MIB / 10 - 4) == 4);
+		CHECK(estimate_capture(kfd, i2, 1ULL << 30, 0, CONF_NET_SSH, &s) == 0);
+		CHECK(s.network > 0 && s.network < n.network);
+		CHECK(s.needed > 72 * MIB && s.needed <= 80 * MIB);
+		close(i2);
+	}
+
 	/* Without an initramfs size trailer: three times the file. */
 	initrd[0] = 0x28;
 	CHECK(pwrite(ifd, initrd, 2, 0) == 2);
-	CHECK(estimate_capture(kfd, ifd, 1ULL << 30, 0, &e1) == 0);
+	CHECK(estimate_capture(kfd, ifd, 1ULL << 30, 0, CONF_NET_NONE, &e1) == 0);
 	CHECK(e1.initramfs_unpacked == 6 * MIB);
 	close(ifd);
 	close(kfd);
 
 	/* Not a kernel: too short to hold a boot header. */
 	kfd = tmpfile_with(kernel, 0x100, 0x100);
-	CHECK(estimate_capture(kfd, -1, 1ULL << 30, 0, &e1) == -ENOEXEC);
+	CHECK(estimate_capture(kfd, -1, 1ULL << 30, 0, CONF_NET_NONE, &e1) == -ENOEXEC);
 	close(kfd);
 }
 
