@@ -59,14 +59,32 @@ int loaded_parse(const char *text, struct loaded_state *ret)
 	return 0;
 }
 
-int armed_format(const char *boot, long long time, const char *kernel,
-		 char *buf, size_t size)
+/* A pstore backend's name as the kernel has it: a module name. */
+static bool backend_valid(const char *s, size_t n)
 {
+	if (n == 0 || n >= sizeof(((struct armed *)0)->pstore))
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!s[i] || !strchr("abcdefghijklmnopqrstuvwxyz0123456789_", s[i]))
+			return false;
+	return true;
+}
+
+int armed_format(const char *boot, long long time, const char *pstore,
+		 const char *kernel, char *buf, size_t size)
+{
+	char ps[sizeof(((struct armed *)0)->pstore) + 8] = "";
+
+	if (pstore && pstore[0]) {
+		if (!backend_valid(pstore, strlen(pstore)))
+			return -EINVAL;
+		snprintf(ps, sizeof(ps), " pstore=%s", pstore);
+	}
 	if (kernel)
-		return fit(snprintf(buf, size, "boot=%s time=%lld kernel=%s\n",
-				    boot, time, kernel), size);
-	return fit(snprintf(buf, size, "boot=%s time=%lld\n", boot, time),
-		   size);
+		return fit(snprintf(buf, size, "boot=%s time=%lld%s kernel=%s\n",
+				    boot, time, ps, kernel), size);
+	return fit(snprintf(buf, size, "boot=%s time=%lld%s\n", boot, time,
+			    ps), size);
 }
 
 /* A boot id as /proc/sys/kernel/random/boot_id has it: hex and dashes. */
@@ -105,6 +123,14 @@ int armed_parse(const char *text, struct armed *ret)
 	if (errno)
 		return -EINVAL;
 	p = num_end;
+	if (strncmp(p, " pstore=", 8) == 0) {
+		p += 8;
+		n = strcspn(p, " \n");
+		if (!backend_valid(p, n))
+			return -EINVAL;
+		memcpy(a.pstore, p, n);
+		p += n;
+	}
 	if (strncmp(p, " kernel=", 8) == 0) {
 		p += 8;
 		end = strchr(p, '\n');
@@ -146,6 +172,17 @@ int lost_describe(const struct armed *lost, char *buf, size_t size)
 
 	if (gmtime_r(&t, &tm))
 		strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	/*
+	 * A capture kernel that runs records its failure in pstore: the
+	 * capture program's record, or its panic (max_reason).  None there
+	 * means none ran that far: purgatory stops before a capture kernel
+	 * whose digest no longer matches (arch/x86/purgatory/purgatory.c),
+	 * and one without the memory to boot dies as early.
+	 */
+	if (lost->pstore[0])
+		return fit(snprintf(buf, size,
+				    "boot %s (armed %s) ended without a clean shutdown while the capture kernel was loaded, and no dump from it was saved: if it crashed, no capture kernel left a record in pstore (%s): it never started, or stopped before it could record; purgatory refuses a capture kernel damaged after the load (a stray write into the crashkernel= reservation), and a reservation too small for it to boot has the same effect (see 'kdump-file estimate'); 'kdump-file reload' loads a fresh copy, and 'kdump-file test' with the console or serial log watched shows where it stops",
+				    lost->boot, when, lost->pstore), size);
 	return fit(snprintf(buf, size,
 			    "boot %s (armed %s) ended without a clean shutdown while the capture kernel was loaded, and no dump from it was saved: if it crashed, the capture failed (a crashkernel= reservation too small for the capture is the usual cause: see 'kdump-file estimate'; the capture kernel's console shows why)",
 			    lost->boot, when), size);

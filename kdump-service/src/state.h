@@ -27,19 +27,25 @@ int loaded_format(const char *kernel, const char *initramfs,
 int loaded_parse(const char *text, struct loaded_state *ret);
 
 /*
- * The armed marker, "boot=<boot id> time=<epoch seconds> kernel=<path>",
- * written when a capture kernel is loaded and removed when it is unloaded;
- * a lost record is the same without kernel=.
+ * The armed marker, "boot=<boot id> time=<epoch seconds> [pstore=<backend>]
+ * kernel=<path>", written when a capture kernel is loaded and removed when
+ * it is unloaded; a lost record is the same without kernel=.  pstore= names
+ * the backend in which that capture would have left a record of its
+ * failure (efi_pstore, ramoops); without it, none was known.
  */
 struct armed {
 	char boot[64];
 	long long time;
+	char pstore[32];	/* "" when none */
 	char kernel[4096];	/* "" in a lost record */
 };
 
-/* kernel may be NULL (a lost record). */
-int armed_format(const char *boot, long long time, const char *kernel,
-		 char *buf, size_t size);
+/* Room for a marker's text: its values, their keys and the newline. */
+#define ARMED_TEXT_MAX (sizeof(struct armed) + 64)
+
+/* pstore may be NULL or "" (none), kernel NULL (a lost record). */
+int armed_format(const char *boot, long long time, const char *pstore,
+		 const char *kernel, char *buf, size_t size);
 int armed_parse(const char *text, struct armed *ret);
 
 enum crash_verdict {
@@ -62,7 +68,11 @@ enum crash_verdict crash_verdict(const char *marker, const char *boot_id,
 /* A lost record is shown until a complete dump at or after its time exists. */
 bool lost_is_current(const struct armed *lost, long long newest_complete_time);
 
-/* The text after "LOST: " that status prints for a lost record. */
+/*
+ * The text after "LOST: " that status prints for a lost record that no
+ * record in pstore explains: with lost->pstore set, the capture could have
+ * left one there, so none started or it stopped before it could.
+ */
 int lost_describe(const struct armed *lost, char *buf, size_t size);
 
 #endif

@@ -235,16 +235,19 @@ static int write_state(const struct plan *p)
 	return write_file_atomic(RUN_DIR "/loaded", buf, strlen(buf), 0600);
 }
 
-/* Record that kernel is loaded as the capture kernel in this boot. */
-static int write_armed(const char *kernel)
+/*
+ * Record that kernel is loaded as the capture kernel in this boot, and
+ * pstore, the backend its capture records a failure in ("" for none).
+ */
+static int write_armed(const char *kernel, const char *pstore)
 {
-	char boot[64], buf[PATH_MAX + 128];
+	char boot[64], buf[ARMED_TEXT_MAX];
 	int r;
 
 	r = read_line_file(BOOT_ID_FILE, boot, sizeof(boot));
 	if (r >= 0)
-		r = armed_format(boot, (long long)time(NULL), kernel, buf,
-				 sizeof(buf));
+		r = armed_format(boot, (long long)time(NULL), pstore, kernel,
+				 buf, sizeof(buf));
 	if (r >= 0)
 		r = mkdir_p(KDUMP_FILE_STATE_DIR, 0700);
 	if (r >= 0)
@@ -262,7 +265,7 @@ static int write_armed(const char *kernel)
 
 static void record_lost_crash(const struct kdump_conf *c)
 {
-	char marker[PATH_MAX + 128], boot[64] = "", buf[256];
+	char marker[ARMED_TEXT_MAX], boot[64] = "", buf[256];
 	long long newest, complete;
 	struct capture_record rec;
 	enum crash_verdict v;
@@ -295,7 +298,8 @@ static void record_lost_crash(const struct kdump_conf *c)
 
 		if (lost_text(&a, text, sizeof(text)) == 0)
 			fprintf(stderr, "kdump-file: a crash was lost: %s\n", text);
-		r = armed_format(a.boot, a.time, NULL, buf, sizeof(buf));
+		r = armed_format(a.boot, a.time, a.pstore, NULL, buf,
+				 sizeof(buf));
 		if (r >= 0)
 			r = write_file_atomic(LOST_FILE, buf, strlen(buf), 0600);
 		if (r < 0) {
@@ -500,7 +504,8 @@ static void previous_close(struct previous *prev)
 static void previous_restore(struct previous *prev)
 {
 	unsigned long long loaded = 0;
-	char why[PATH_MAX + 64];
+	char why[PATH_MAX + 64], text[ARMED_TEXT_MAX];
+	struct armed a;
 	int r;
 
 	/* EBUSY, or EPERM for want of CAP_SYS_BOOT: refused before freeing. */
@@ -520,8 +525,14 @@ static void previous_restore(struct previous *prev)
 			fprintf(stderr, "kdump-file: the previously loaded capture kernel %s was loaded again\n",
 				prev->s.kernel);
 			prev->restored = true;
-			/* RUN_DIR/loaded still describes it. */
-			(void)write_armed(prev->s.kernel);
+			/*
+			 * RUN_DIR/loaded still describes it, and the marker
+			 * of its load its pstore backend.
+			 */
+			if (read_line_file(ARMED_FILE, text, sizeof(text)) < 0 ||
+			    armed_parse(text, &a) < 0)
+				a.pstore[0] = '\0';
+			(void)write_armed(prev->s.kernel, a.pstore);
 			return;
 		}
 		snprintf(why, sizeof(why), "kexec_file_load: %s", strerror(-r));
@@ -880,6 +891,7 @@ static void load_warn_dump(const struct plan *p)
 /* The kernel took the set: check, record it, and say so. */
 static int load_done(const struct plan *p, unsigned long long reserved)
 {
+	char pstore[sizeof(p->pstore)];
 	unsigned long long loaded = 0;
 	int r;
 
@@ -893,7 +905,16 @@ static int load_done(const struct plan *p, unsigned long long reserved)
 	if (r < 0)
 		log_error("capture kernel loaded, but cannot record it in %s/loaded: %s",
 			  RUN_DIR, strerror(-r));
-	r = write_armed(p->kernel);
+	/*
+	 * The backend by its module's name, without show's " (built in)";
+	 * only for the initramfs kdump-file builds, whose capture program
+	 * loads it and writes the record: one set in the configuration may
+	 * do neither.
+	 */
+	snprintf(pstore, sizeof(pstore), "%.*s",
+		 p->initramfs_managed ? (int)strcspn(p->pstore, " ") : 0,
+		 p->pstore);
+	r = write_armed(p->kernel, pstore);
 	if (r < 0)
 		log_error("capture kernel loaded, but cannot record it in %s: %s (a lost crash will not be reported)",
 			  ARMED_FILE, strerror(-r));

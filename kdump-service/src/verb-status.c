@@ -108,7 +108,7 @@ static bool test_line(const struct kdump_conf *c, const struct dump_info *last,
  */
 static bool lost_line(const struct kdump_conf *c, char *text, size_t size)
 {
-	char marker[PATH_MAX + 128], boot[64] = "";
+	char marker[ARMED_TEXT_MAX], boot[64] = "";
 	long long newest, complete;
 	struct capture_record rec;
 	struct armed a;

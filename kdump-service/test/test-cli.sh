@@ -1373,6 +1373,19 @@ if unshare -m true 2>/dev/null; then
 		pass "status: the planted record not taken as the crash"
 	fi
 	inert "status, a planted record: stdout holds no control character" "$t/out"
+	# The capture had pstore and left nothing in it: it never ran that
+	# far, and the line says what stops a capture kernel that early.
+	rm "$vl/systemd/pstore/1772323400/dmesg-efi-2"
+	printf 'boot=01234567-89ab-cdef-0123-456789abcdef time=1772323200 pstore=efi_pstore kernel=/boot/vmlinuz\n' \
+		>"$vl/kdump-file/armed"
+	expect "status, a lost crash, nothing in the capture's pstore" 0 3 -- with_var_lib "$kf" -c "$t/conf" status
+	has "status: no capture kernel left a record, and why none may have" "$t/out" \
+		"(armed 2026-03-01T00:00:00Z) ended without a clean shutdown while the capture kernel was loaded, and no dump from it was saved: if it crashed, no capture kernel left a record in pstore (efi_pstore): it never started, or stopped before it could record; purgatory refuses a capture kernel damaged after the load"
+	printf 'boot=01234567-89ab-cdef-0123-456789abcdef time=1772323200 kernel=/boot/vmlinuz\n' \
+		>"$vl/kdump-file/armed"
+	expect "status, a lost crash, no pstore for the capture" 0 3 -- with_var_lib "$kf" -c "$t/conf" status
+	has "status: without pstore, the reservation named" "$t/out" \
+		"and no dump from it was saved: if it crashed, the capture failed (a crashkernel= reservation too small for the capture is the usual cause"
 else
 	echo "skip status with a lost crash: no mount namespace"
 fi

@@ -40,16 +40,31 @@ static void test_armed(void)
 	struct armed a;
 	char buf[256];
 
-	CHECK(armed_format(BOOT1, 1767225600, "/boot/vmlinuz-6.1.0", buf,
+	CHECK(armed_format(BOOT1, 1767225600, NULL, "/boot/vmlinuz-6.1.0", buf,
 			   sizeof(buf)) == 0);
 	CHECK(strcmp(buf, "boot=" BOOT1 " time=1767225600 kernel=/boot/vmlinuz-6.1.0\n") == 0);
 	CHECK(armed_parse(buf, &a) == 0);
 	CHECK(strcmp(a.boot, BOOT1) == 0 && a.time == 1767225600 &&
+	      a.pstore[0] == '\0' &&
 	      strcmp(a.kernel, "/boot/vmlinuz-6.1.0") == 0);
-	CHECK(armed_format(BOOT2, 5, NULL, buf, sizeof(buf)) == 0);
+	CHECK(armed_format(BOOT2, 5, "", NULL, buf, sizeof(buf)) == 0);
 	CHECK(strcmp(buf, "boot=" BOOT2 " time=5\n") == 0);
 	CHECK(armed_parse("boot=" BOOT2 " time=5", &a) == 0);
-	CHECK(a.kernel[0] == '\0' && a.time == 5);
+	CHECK(a.kernel[0] == '\0' && a.pstore[0] == '\0' && a.time == 5);
+
+	/* The pstore backend the capture had, with and without kernel=. */
+	CHECK(armed_format(BOOT1, 7, "efi_pstore", "/boot/vmlinuz 6.1", buf,
+			   sizeof(buf)) == 0);
+	CHECK(strcmp(buf, "boot=" BOOT1 " time=7 pstore=efi_pstore kernel=/boot/vmlinuz 6.1\n") == 0);
+	CHECK(armed_parse(buf, &a) == 0);
+	CHECK(strcmp(a.pstore, "efi_pstore") == 0 &&
+	      strcmp(a.kernel, "/boot/vmlinuz 6.1") == 0);
+	CHECK(armed_format(BOOT1, 7, "ramoops", NULL, buf, sizeof(buf)) == 0);
+	CHECK(strcmp(buf, "boot=" BOOT1 " time=7 pstore=ramoops\n") == 0);
+	CHECK(armed_parse(buf, &a) == 0);
+	CHECK(strcmp(a.pstore, "ramoops") == 0 && a.kernel[0] == '\0');
+	CHECK(armed_format(BOOT1, 7, "efi_pstore (built in)", NULL, buf,
+			   sizeof(buf)) == -EINVAL);
 
 	/* Damaged or hostile records are not records. */
 	CHECK(armed_parse("", &a) == -EINVAL);
@@ -64,6 +79,14 @@ static void test_armed(void)
 	CHECK(armed_parse("boot=0123456789012345678901234567890123456789012345678901234567890123456789 time=5\n",
 			  &a) == -EINVAL);
 	CHECK(armed_parse("boot=" BOOT1 " time=5\ntrailing\n", &a) == -EINVAL);
+	CHECK(armed_parse("boot=" BOOT1 " time=5 pstore=\n", &a) == -EINVAL);
+	CHECK(armed_parse("boot=" BOOT1 " time=5 pstore= kernel=/k\n", &a) == -EINVAL);
+	CHECK(armed_parse("boot=" BOOT1 " time=5 pstore=../x\n", &a) == -EINVAL);
+	CHECK(armed_parse("boot=" BOOT1 " time=5 pstore=efi\033[2J\n", &a) == -EINVAL);
+	CHECK(armed_parse("boot=" BOOT1 " time=5 pstore=a_backend_name_longer_than_it_may_be\n",
+			  &a) == -EINVAL);
+	CHECK(armed_parse("boot=" BOOT1 " time=5 kernel=/k pstore=ramoops\n", &a) == 0);
+	CHECK(a.pstore[0] == '\0');
 }
 
 static void test_verdict(void)
@@ -100,6 +123,18 @@ static void test_describe(void)
 	CHECK(lost_describe(&a, buf, sizeof(buf)) == 0);
 	CHECK(strcmp(buf, "boot " BOOT1 " (armed 2026-01-01T00:00:00Z) ended without a clean shutdown while the capture kernel was loaded, and no dump from it was saved: if it crashed, the capture failed (a crashkernel= reservation too small for the capture is the usual cause: see 'kdump-file estimate'; the capture kernel's console shows why)") == 0);
 	CHECK(lost_describe(&a, buf, 40) == -ENOBUFS);
+
+	/*
+	 * The capture had a pstore backend and left nothing there: it never
+	 * ran far enough, purgatory's refusal of a damaged image named.
+	 */
+	snprintf(a.pstore, sizeof(a.pstore), "efi_pstore");
+	CHECK(lost_describe(&a, buf, sizeof(buf)) == 0);
+	CHECK(strcmp(buf, "boot " BOOT1 " (armed 2026-01-01T00:00:00Z) ended without a clean shutdown while the capture kernel was loaded, and no dump from it was saved: if it crashed, no capture kernel left a record in pstore (efi_pstore): it never started, or stopped before it could record; purgatory refuses a capture kernel damaged after the load (a stray write into the crashkernel= reservation), and a reservation too small for it to boot has the same effect (see 'kdump-file estimate'); 'kdump-file reload' loads a fresh copy, and 'kdump-file test' with the console or serial log watched shows where it stops") == 0);
+	snprintf(a.pstore, sizeof(a.pstore), "ramoops");
+	CHECK(lost_describe(&a, buf, sizeof(buf)) == 0);
+	CHECK(strstr(buf, "no capture kernel left a record in pstore (ramoops)"));
+	CHECK(lost_describe(&a, buf, 200) == -ENOBUFS);
 }
 
 int main(void)

@@ -374,12 +374,13 @@ guest_conf() {
 
 # crash_boot LOG DISK [QEMU ARGS...]: boot the prepared guest, which loads
 # kdump-file at boot, and crash it (or run CRASH_STEP); CRASH_APPEND adds
-# kernel parameters, CRASH_FW=uefi boots it under OVMF.  Returns QEMU's
-# status.
+# kernel parameters, CRASH_FW=uefi boots it under OVMF, CRASH_TIMEOUT
+# replaces its 600 s (a guest that reboots in place boots twice).  Returns
+# QEMU's status.
 crash_boot() {
 	local log=$1 disk=$2
 	shift 2
-	qemu_boot "$log" 600 "${CRASH_FW:-bios}" 1024 "$kdir/bzImage" \
+	qemu_boot "$log" "${CRASH_TIMEOUT:-600}" "${CRASH_FW:-bios}" 1024 "$kdir/bzImage" \
 		"root=/dev/vda rw console=ttyS0 crashkernel=256M panic=-1 kdump_file_test=${CRASH_STEP:-crash-loaded}${CRASH_APPEND:+ $CRASH_APPEND}" \
 		"$disk" "$@"
 }
@@ -407,6 +408,58 @@ qemu_watch() {
 		sleep 0.1
 	done
 	return 1
+}
+
+# Captures that cannot start or cannot save (scenario-lost.sh,
+# TEST-13-PURGATORY): the machine must come back by itself, and the next
+# boot say why from pstore.
+#
+# The hardware watchdog: QEMU's i6300esb, its expiry a reset (QEMU's end
+# under -no-reboot).  A guest step keeps it running in the crashed system
+# (watchdog_run in guest-steps/lost.sh), so that it resets a machine whose
+# capture kernel never starts or hangs.
+# shellcheck disable=SC2034 # for the scenarios
+WATCHDOG_QEMU=(-device i6300esb -action watchdog=reset)
+# pstore in RAM, for SeaBIOS (no EFI variables): 1 MiB at 256 MiB kept from
+# both kernels (memmap=SIZE$ADDRESS) and ramoops there.  Its records
+# outlive only a reboot in place (KDUMP_FILE_REBOOT_IN_PLACE=1: the RAM
+# kept).
+# shellcheck disable=SC2016,SC2034 # the $ is the kernel's; for the scenarios
+RAMOOPS_APPEND='memmap=1M$0x10000000 ramoops.mem_address=0x10000000 ramoops.mem_size=0x100000 ramoops.record_size=0x20000'
+
+# crash_timed LOG COMMAND...: run COMMAND, a boot that logs to LOG
+# (qemu_boot, crash_boot), and time what follows the guest's
+# "KDUMP-FILE-TEST: crashing", in seconds: to the next kernel banner (a
+# capture kernel's, or the guest's own after a reset in place) in
+# LOG.crash-to-banner, to QEMU's end in LOG.crash-to-end; neither file
+# when the guest did not crash.  Returns COMMAND's status.
+crash_timed() {
+	local log=$1 rc=0 w
+	shift
+	rm -f "$log.crashed" "$log.crash-to-banner" "$log.crash-to-end"
+	(
+		qemu_watch "$log" "KDUMP-FILE-TEST: crashing" 1500 || exit 0
+		t=$(date +%s)
+		echo "$t" >"$log.crashed"
+		# The banners so far; the next one is after the crash.
+		n=$(grep -c "Linux version" "$log.serial" 2>/dev/null) || n=0
+		for ((i = 0; i < 3000; i++)); do
+			m=$(grep -c "Linux version" "$log.serial" 2>/dev/null) || m=0
+			if [ "$m" -gt "$n" ]; then
+				echo $(($(date +%s) - t)) >"$log.crash-to-banner"
+				exit 0
+			fi
+			sleep 0.5
+		done
+	) &
+	w=$!
+	"$@" || rc=$?
+	kill "$w" 2>/dev/null || true
+	wait "$w" 2>/dev/null || true
+	if [ -f "$log.crashed" ]; then
+		echo $(($(date +%s) - $(cat "$log.crashed"))) >"$log.crash-to-end"
+	fi
+	return "$rc"
 }
 
 # qemu_ready LOG PATTERN PID SECONDS: wait until the console of the guest

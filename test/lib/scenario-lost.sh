@@ -38,9 +38,7 @@ ramoops)
 	kernel=$kdir/bzImage
 	initrd=()
 	fw=bios
-	# 1 MiB at 256 MiB kept from both kernels: memmap=SIZE$ADDRESS.
-	# shellcheck disable=SC2016 # the $ is the kernel's, not the shell's
-	extra=' memmap=1M$0x10000000 ramoops.mem_address=0x10000000 ramoops.mem_size=0x100000 ramoops.record_size=0x20000'
+	extra=" $RAMOOPS_APPEND"
 	export KDUMP_FILE_REBOOT_IN_PLACE=1
 	;;
 no-target)
@@ -59,22 +57,17 @@ con=$out/console.log
 
 # boot STEP LOG: one boot under OVMF (the variable store kept beside the
 # disk from boot to boot) with QEMU's watchdog, running STEP.
-# The seconds from the guest's "crashing" to its end go to $2.crash-to-end.
+# The seconds from the guest's "crashing" to its end go to $2.crash-to-end
+# (crash_timed).
 boot() {
-	local rc=0 t0 w
+	local rc=0 t0
 	t0=$(date +%s)
-	rm -f "$2.crashed"
-	(qemu_watch "$2" "KDUMP-FILE-TEST: crashing" 1500 && date +%s >"$2.crashed") &
-	w=$!
 	# shellcheck disable=SC2031 # stock_boot set them in this shell
-	qemu_boot "$2" "${KDUMP_FILE_BOOT_TIMEOUT:-1500}" "$fw" 1024 "$kernel" \
+	crash_timed "$2" qemu_boot "$2" "${KDUMP_FILE_BOOT_TIMEOUT:-1500}" "$fw" 1024 "$kernel" \
 		"root=/dev/vda rw console=ttyS0 crashkernel=256M panic=-1 kdump_file_test=$1$extra" \
-		"$disk" "${initrd[@]}" -device i6300esb -action watchdog=reset || rc=$?
-	kill "$w" 2>/dev/null || true
-	wait "$w" 2>/dev/null || true
+		"$disk" "${initrd[@]}" "${WATCHDOG_QEMU[@]}" || rc=$?
 	check_ended "$rc" "boot $1 ended by itself (no timeout) after $(($(date +%s) - t0)) s"
-	if [ -f "$2.crashed" ]; then
-		echo $(($(date +%s) - $(cat "$2.crashed"))) >"$2.crash-to-end"
+	if [ -f "$2.crash-to-end" ]; then
 		log "from the crash to the guest's end: $(cat "$2.crash-to-end") s"
 	fi
 }

@@ -24,14 +24,20 @@ lost_load() {
     crash_now
 }
 
-# A capture kernel that never reaches the capture program: it panics for
-# want of an init and, with panic=0, would wait for ever.  systemd keeps the
-# hardware watchdog running, so the crashed system's countdown resets it.
-step_lost_no_init() {
+# systemd keeps the hardware watchdog running (30 s, pinged every 15 s),
+# also in the boots after this one: the crashed system's countdown resets
+# a machine whose capture kernel never starts or hangs.
+watchdog_run() {
     mkdir -p /etc/systemd/system.conf.d
     printf '[Manager]\nRuntimeWatchdogSec=%s\n' 30 > /etc/systemd/system.conf.d/watchdog.conf
     systemctl daemon-reexec
     say "watchdog: $(watchdog_state)"
+}
+
+# A capture kernel that never reaches the capture program: it panics for
+# want of an init and, with panic=0, would wait for ever.
+step_lost_no_init() {
+    watchdog_run
     lost_load "cmdline_append = panic=0 rdinit=/no-such-init"
 }
 
