@@ -3,7 +3,8 @@
 #
 # Check the kernel series patch by patch: each patch must apply to
 # linux-source-6.1 with the ones before it, pass checkpatch.pl --strict
-# without errors, and build on its own (bisectable). The build uses the
+# without errors, leave no kernel-doc warning in the C files and headers
+# it touches, and build on its own (bisectable). The build uses the
 # test configuration (x86_64_defconfig + kvm_guest.config +
 # kdump-file.config, with the KUnit suites of the series built in) without
 # debug info. For each patch it compiles the directories that hold what
@@ -13,7 +14,7 @@
 #
 #   series-check.sh      prints one line per patch and a summary; exits 1
 #                        when a patch fails to apply, has a checkpatch
-#                        error or does not build
+#                        error or a kernel-doc warning, or does not build
 #
 # Work directory: $KDUMP_FILE_CACHE/series-check (default under
 # /var/cache/kdump-file); logs in its logs/ directory.
@@ -62,6 +63,10 @@ base_dirs="arch/x86/kernel/ arch/x86/purgatory/ kernel/ drivers/base/ drivers/ch
 dirs_of() {
 	sed -n 's|^+++ b/\(.*\)/[^/]*\.c$|\1/|p' "$1" | sort -u | tr '\n' ' '
 }
+# The C files and headers a patch leaves in the tree (not those it deletes).
+sources_of() {
+	sed -n 's|^+++ b/\(.*\.[ch]\)$|\1|p' "$1" | sort -u
+}
 # Nothing patched yet: the tree as Debian ships it, so that each patch's
 # build below compiles only what the patch changes.
 start=$(date +%s)
@@ -85,6 +90,13 @@ for p in "${series[@]}"; do
 	# (without -q, which leaves the summary out of a clean report).
 	cp=$({ "$src/scripts/checkpatch.pl" --strict --no-signoff --no-tree \
 		"$patches/$p" 2>&1 || true; } | sed -n 's/^total: \(.*\) lines checked$/\1/p')
+	# kernel-doc -none prints only its warnings and errors.
+	kd=0
+	while read -r f; do
+		n=$(cd "$src" && scripts/kernel-doc -none "$f" 2>&1 | tee -a "$log" | grep -c .) || true
+		kd=$((kd + n))
+	done < <(sources_of "$patches/$p")
+	[ "$kd" -eq 0 ] || failed=1
 	t0=$(date +%s)
 	# shellcheck disable=SC2046,SC2086 # word splitting of the directory lists
 	if kmake -j"$jobs" $base_dirs $(dirs_of "$patches/$p") >>"$log" 2>&1; then
@@ -97,10 +109,10 @@ for p in "${series[@]}"; do
 	"0 errors"*) ;;
 	*) failed=1 ;;
 	esac
-	echo "$p: checkpatch --strict: ${cp:-no result}; $built"
+	echo "$p: checkpatch --strict: ${cp:-no result}; kernel-doc: $kd warnings; $built"
 	[ "$failed" = 0 ] || break
 done
 if [ "$failed" = 0 ]; then
-	echo "series-check: all $n patches apply in order, build alone and have no checkpatch error"
+	echo "series-check: all $n patches apply in order, build alone and have no checkpatch error and no kernel-doc warning"
 fi
 exit "$failed"
