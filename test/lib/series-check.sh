@@ -93,8 +93,8 @@ for p in "${series[@]}"; do
 	# kernel-doc -none prints only its warnings and errors.
 	kd=0
 	while read -r f; do
-		n=$(cd "$src" && scripts/kernel-doc -none "$f" 2>&1 | tee -a "$log" | grep -c .) || true
-		kd=$((kd + n))
+		kn=$(cd "$src" && scripts/kernel-doc -none "$f" 2>&1 | tee -a "$log" | grep -c .) || true
+		kd=$((kd + kn))
 	done < <(sources_of "$patches/$p")
 	[ "$kd" -eq 0 ] || failed=1
 	t0=$(date +%s)
