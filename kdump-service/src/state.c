@@ -59,15 +59,23 @@ int loaded_parse(const char *text, struct loaded_state *ret)
 	return 0;
 }
 
+/* n bytes of s, at least one, fewer than room, all of them from chars. */
+static bool token_valid(const char *s, size_t n, size_t room,
+			const char *chars)
+{
+	if (n == 0 || n >= room)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!s[i] || !strchr(chars, s[i]))
+			return false;
+	return true;
+}
+
 /* A pstore backend's name as the kernel has it: a module name. */
 static bool backend_valid(const char *s, size_t n)
 {
-	if (n == 0 || n >= sizeof(((struct armed *)0)->pstore))
-		return false;
-	for (size_t i = 0; i < n; i++)
-		if (!s[i] || !strchr("abcdefghijklmnopqrstuvwxyz0123456789_", s[i]))
-			return false;
-	return true;
+	return token_valid(s, n, sizeof(((struct armed *)0)->pstore),
+			   "abcdefghijklmnopqrstuvwxyz0123456789_");
 }
 
 int armed_format(const char *boot, long long time, const char *pstore,
@@ -90,12 +98,8 @@ int armed_format(const char *boot, long long time, const char *pstore,
 /* A boot id as /proc/sys/kernel/random/boot_id has it: hex and dashes. */
 static bool boot_id_valid(const char *s, size_t n)
 {
-	if (n == 0 || n >= sizeof(((struct armed *)0)->boot))
-		return false;
-	for (size_t i = 0; i < n; i++)
-		if (!s[i] || !strchr("0123456789abcdefABCDEF-", s[i]))
-			return false;
-	return true;
+	return token_valid(s, n, sizeof(((struct armed *)0)->boot),
+			   "0123456789abcdefABCDEF-");
 }
 
 int armed_parse(const char *text, struct armed *ret)

@@ -64,6 +64,16 @@ STALL_MS=2000
 # the guest must answer by ejecting the DIMM (ACPI).
 REMOVE_S=120
 
+# rewrites_grew WHEN WHAT: the guest's count of header rewrites (console
+# $con) grew from before WHEN to after it.
+rewrites_grew() {
+	local u0 u1
+	u0=$(sed -n "s/.*KDUMP-FILE-TEST: header rewrites before $1: //p" "$con")
+	u1=$(sed -n "s/.*KDUMP-FILE-TEST: header rewrites after $1: //p" "$con")
+	check "the kernel rewrote the headers for $2 (${u0:-?} -> ${u1:-?})" \
+		test "${u1:-0}" -gt "${u0:-0}" 2>/dev/null
+}
+
 # qmp_hotplug SOCKET: a 1 GiB DIMM and a CPU into the running guest.
 qmp_hotplug() {
 	local sock=$1 r cpus add
@@ -279,10 +289,7 @@ dimm2_checks() {
 			grep -qE "$IN_PLACE2" "$out/journal.txt"
 		check "kdump-file hotplug found that the kernel updates the headers for dimm2's removal" \
 			grep -qE "$IN_PLACE_RM" "$out/journal.txt"
-		u0=$(sed -n 's/.*KDUMP-FILE-TEST: header rewrites before the removal: //p' "$con")
-		u1=$(sed -n 's/.*KDUMP-FILE-TEST: header rewrites after the removal: //p' "$con")
-		check "the kernel rewrote the headers for the removal (${u0:-?} -> ${u1:-?})" \
-			test "${u1:-0}" -gt "${u0:-0}" 2>/dev/null
+		rewrites_grew "the removal" "the removal"
 	fi
 }
 
@@ -406,10 +413,7 @@ one_kernel() {
 	else
 		check "kdump-file hotplug found that the kernel updates the headers in place" \
 			grep -qE "$IN_PLACE" "$out/journal.txt"
-		u0=$(sed -n 's/.*KDUMP-FILE-TEST: header rewrites before the hotplug: //p' "$con")
-		u1=$(sed -n 's/.*KDUMP-FILE-TEST: header rewrites after the hotplug: //p' "$con")
-		check "the kernel rewrote the headers for the new memory (${u0:-?} -> ${u1:-?})" \
-			test "${u1:-0}" -gt "${u0:-0}" 2>/dev/null
+		rewrites_grew "the hotplug" "the new memory"
 		line=$(grep -o "cpu1 offline and online again: header rewrites .*" "$con" || true)
 		check "a CPU offline/online cycle rewrote nothing (${line:-not run})" \
 			grep -qE "rewrites ([0-9]+) -> \1$" <<<"$line"
