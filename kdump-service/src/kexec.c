@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "kexec.h"
+#include "util.h"
 
 #ifndef KEXEC_FILE_ON_CRASH
 #define KEXEC_FILE_UNLOAD 0x00000001
@@ -18,27 +19,57 @@
 #define KEXEC_FILE_NO_INITRAMFS 0x00000004
 #endif
 
-/*
- * The kernel refuses a load with EBUSY while another holds its kexec lock:
- * a second loader, or, on a kernel that keeps the capture kernel's ELF
- * headers current on CPU and memory hotplug, the short rewrite after each
- * hotplug event (and a read of its crash_hotplug files). Nothing has been
- * changed then, so try again, for at most KEXEC_BUSY_TRIES * 100 ms.
- */
-#define KEXEC_BUSY_TRIES 50
+int kexec_busy_retry(int (*op)(void *arg), void *arg, unsigned int tries,
+		     unsigned int wait_ms)
+{
+	int r;
+
+	for (unsigned int i = 1;; i++) {
+		r = op(arg);
+		if (r != -EBUSY || i >= tries)
+			return r;
+		usleep(wait_ms * 1000U);
+	}
+}
+
+struct file_load_args {
+	int kernel_fd;
+	int initrd_fd;
+	unsigned long cmdline_len;
+	const char *cmdline;
+	unsigned long flags;
+};
+
+static int file_load_once(void *arg)
+{
+	const struct file_load_args *a = arg;
+
+	if (syscall(SYS_kexec_file_load, a->kernel_fd, a->initrd_fd,
+		    a->cmdline_len, a->cmdline, a->flags) < 0)
+		return -errno;
+	return 0;
+}
 
 static int kexec_file_load_retry(int kernel_fd, int initrd_fd,
 				 unsigned long cmdline_len, const char *cmdline,
 				 unsigned long flags)
 {
-	for (int i = 0;; i++) {
-		if (syscall(SYS_kexec_file_load, kernel_fd, initrd_fd,
-			    cmdline_len, cmdline, flags) == 0)
-			return 0;
-		if (errno != EBUSY || i + 1 >= KEXEC_BUSY_TRIES)
-			return -errno;
-		usleep(100 * 1000);
-	}
+	struct file_load_args a = { kernel_fd, initrd_fd, cmdline_len, cmdline,
+				    flags };
+
+	return kexec_busy_retry(file_load_once, &a, KEXEC_BUSY_TRIES,
+				KEXEC_BUSY_WAIT_MS);
+}
+
+static int crash_size_once(void *arg)
+{
+	return read_ull_file(SYS_CRASH_SIZE, arg);
+}
+
+int kexec_crash_size(unsigned long long *ret)
+{
+	return kexec_busy_retry(crash_size_once, ret, KEXEC_BUSY_TRIES,
+				KEXEC_BUSY_WAIT_MS);
 }
 
 long long kexec_scrub_freed(unsigned long long bytes)

@@ -25,6 +25,32 @@ struct kexec_context {
 };
 
 /*
+ * The kernel answers EBUSY while another holds its kexec lock: a second
+ * loader, or, on a kernel that keeps the capture kernel's ELF headers
+ * current on CPU and memory hotplug, the rewrite after a hotplug event.
+ * That goes for a load and an unload (nothing changed then), and for a
+ * read of /sys/kernel/kexec_crash_size (6.1's crash_get_memory_size()).
+ * kdump-file tries again for at most KEXEC_BUSY_TRIES * KEXEC_BUSY_WAIT_MS.
+ */
+#define KEXEC_BUSY_TRIES 50
+#define KEXEC_BUSY_WAIT_MS 100
+#define SYS_CRASH_SIZE "/sys/kernel/kexec_crash_size"
+
+/*
+ * op(arg), again while it returns -EBUSY, wait_ms apart, tries times at
+ * most (at least once). Its last result.
+ */
+int kexec_busy_retry(int (*op)(void *arg), void *arg, unsigned int tries,
+		     unsigned int wait_ms);
+
+/*
+ * The bytes reserved for the capture kernel (crashkernel=), from
+ * /sys/kernel/kexec_crash_size, waiting while the kexec lock is taken.
+ * Negative errno: -EBUSY when it stayed taken, -ENOENT without kexec.
+ */
+int kexec_crash_size(unsigned long long *ret);
+
+/*
  * Load kernel_fd (+ initrd_fd, or -1) as the crash kernel. Negative errno.
  * A successful load is followed by kexec_scrub_freed() for the two files'
  * size, on the CPU that made the call.

@@ -813,7 +813,7 @@ unsigned long long plan_system_ram(void)
 				break;
 		fclose(f);
 	}
-	(void)read_ull_file(SYS_CRASH_SIZE, &reserved);
+	(void)kexec_crash_size(&reserved);
 	return kib * 1024 + reserved;
 }
 
@@ -1052,7 +1052,7 @@ static void plan_threads_choose(struct plan *p, int kernel_fd,
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	struct estimate e;
 
-	(void)read_ull_file(SYS_CRASH_SIZE, &reserved);
+	(void)kexec_crash_size(&reserved);
 	/* Without the capture's need, no memory is known to be left over. */
 	if (kernel_fd >= 0 &&
 	    plan_estimate(p, kernel_fd, initramfs_fd, &e) == 0)

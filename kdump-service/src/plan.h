@@ -18,9 +18,9 @@
 #include "devchain.h"
 #include "estimate.h"
 #include "initramfs.h"
+#include "kexec.h"
 #include "netplan.h"
 
-#define SYS_CRASH_SIZE "/sys/kernel/kexec_crash_size"
 #define SYS_WATCHDOG "/sys/class/watchdog/watchdog0"
 
 /* What the plan is made for. */

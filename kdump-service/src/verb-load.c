@@ -198,7 +198,7 @@ static void fill_context(struct kexec_context *ctx, const struct plan *p,
 	ctx->kernel = p->kernel;
 	ctx->initramfs = p->initramfs;
 	ctx->is_root = geteuid() == 0;
-	if (read_ull_file(SYS_CRASH_SIZE, &v) == 0)
+	if (kexec_crash_size(&v) == 0)
 		ctx->reserved = v;
 	if (read_ull_file("/proc/sys/kernel/kexec_load_disabled", &v) == 0)
 		ctx->kexec_disabled = v != 0;
@@ -551,7 +551,13 @@ static int read_reservation(unsigned long long *ret)
 	unsigned long long reserved = 0;
 	int r;
 
-	r = read_ull_file(SYS_CRASH_SIZE, &reserved);
+	r = kexec_crash_size(&reserved);
+	if (r == -EBUSY) {
+		log_error("cannot read %s: the kernel's kexec lock stayed taken for %d s (another load or unload, or an update after CPU or memory hotplug): try again once it is done",
+			  SYS_CRASH_SIZE,
+			  KEXEC_BUSY_TRIES * KEXEC_BUSY_WAIT_MS / 1000);
+		return r;
+	}
 	if (r < 0) {
 		log_error("cannot read %s: %s (" NO_KEXEC_HINT ")",
 			  SYS_CRASH_SIZE, strerror(-r));

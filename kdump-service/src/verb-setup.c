@@ -333,7 +333,7 @@ int verb_setup(int argc _unused_, char *argv[] _unused_)
 	struct plan p;
 	int r;
 
-	(void)read_ull_file(SYS_CRASH_SIZE, &reserved);
+	(void)kexec_crash_size(&reserved);
 	if (arg_undo)
 		return setup_undo(reserved);
 	/* Before anything is built or written: the drop-in needs GRUB. */

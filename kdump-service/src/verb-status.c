@@ -213,9 +213,10 @@ static int status_reservation(struct json_object *j,
 	unsigned long long reserved = 0, loaded = 0, next = 0, want = 0;
 	char dropin[32] = "", advice[256], size[FORMAT_BYTES_MAX];
 	bool reserved_known;
-	int m = 0;
+	int m = 0, rs;
 
-	reserved_known = read_ull_file(SYS_CRASH_SIZE, &reserved) == 0;
+	rs = kexec_crash_size(&reserved);
+	reserved_known = rs == 0;
 	(void)read_ull_file(SYS_CRASH_LOADED, &loaded);
 	*ret_loaded = loaded;
 	if (j) {
@@ -234,7 +235,10 @@ static int status_reservation(struct json_object *j,
 					 (long long)want : -1);
 		return m;
 	}
-	if (!reserved_known) {
+	if (rs == -EBUSY) {
+		printf("reservation:  unknown: %s stayed busy (a load, an unload or a hotplug update held the kexec lock): ask again\n",
+		       SYS_CRASH_SIZE);
+	} else if (!reserved_known) {
 		printf("reservation:  unknown: cannot read %s (%s)\n",
 		       SYS_CRASH_SIZE, NO_KEXEC_HINT);
 	} else if (reserved == 0) {
@@ -1226,7 +1230,7 @@ int verb_estimate(int argc _unused_, char *argv[] _unused_)
 		log_error("cannot read capture kernel '%s': not a bzImage", p.kernel);
 		return r;
 	}
-	if (read_ull_file(SYS_CRASH_SIZE, &reserved) < 0)
+	if (kexec_crash_size(&reserved) < 0)
 		reserved = ~0ULL;
 	if (arg_json)
 		return estimate_json(&p, &e, reserved);

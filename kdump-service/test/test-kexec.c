@@ -327,8 +327,57 @@ static void test_scrub(void)
 	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
 }
 
+/* A kexec lock taken for busy_left calls, then result. */
+struct busy_op {
+	unsigned int calls;
+	unsigned int busy_left;
+	int result;
+};
+
+static int busy_op(void *arg)
+{
+	struct busy_op *b = arg;
+
+	b->calls++;
+	if (b->busy_left > 0) {
+		b->busy_left--;
+		return -EBUSY;
+	}
+	return b->result;
+}
+
+/*
+ * EBUSY is tried again, tries times at most; any other answer, success
+ * or error, ends it at once.
+ */
+static void test_busy_retry(void)
+{
+	struct busy_op b = { .busy_left = 3, .result = 0 };
+
+	CHECK(kexec_busy_retry(busy_op, &b, 5, 0) == 0);
+	CHECK(b.calls == 4);
+
+	b = (struct busy_op){ .busy_left = 100, .result = 0 };
+	CHECK(kexec_busy_retry(busy_op, &b, 5, 0) == -EBUSY);
+	CHECK(b.calls == 5);
+
+	b = (struct busy_op){ .busy_left = 1, .result = -ENOENT };
+	CHECK(kexec_busy_retry(busy_op, &b, 5, 0) == -ENOENT);
+	CHECK(b.calls == 2);
+
+	b = (struct busy_op){ .busy_left = 0, .result = -EPERM };
+	CHECK(kexec_busy_retry(busy_op, &b, 5, 1) == -EPERM);
+	CHECK(b.calls == 1);
+
+	/* tries 0 still makes the call once. */
+	b = (struct busy_op){ .busy_left = 2, .result = 0 };
+	CHECK(kexec_busy_retry(busy_op, &b, 0, 0) == -EBUSY);
+	CHECK(b.calls == 1);
+}
+
 int main(void)
 {
+	test_busy_retry();
 	test_scrub();
 	test_errno_mapping();
 	test_bzimage_check();
