@@ -9,7 +9,11 @@
 # 1 GiB DIMM (dimm2); the guest onlines its memory blocks as movable,
 # takes them offline and online again, then offline and online in turns
 # while "kdump-file reload" runs in a loop, timing each block's state
-# change; it takes them offline and the host removes dimm2 (device_del).
+# change; meanwhile the host slows the disk's reads down (QMP
+# block_set_io_throttle) and each reload reads the capture kernel and
+# initramfs from the disk, so that kexec_file_load(2) holds the kexec lock
+# for seconds.  The guest takes the blocks offline and the host removes
+# dimm2 (device_del).
 # The test module kdump_file_himark writes a random marker into a page of
 # dimm1, and the guest crashes with both CPUs online.  crash(8) must read
 # the marker at its physical address in the vmcore and find saved registers
@@ -58,8 +62,15 @@ WINDOW_MS=10000
 # "kdump-file reload" runs in a loop (timeout(1) and sh started for it
 # included).  A step that waits for a load to end (for the kexec lock
 # under the memory hotplug lock) waits for a kexec_file_load(2) call,
-# which took up to 2.7 s under TCG (WINDOW_MS): one this long is a stall.
-STALL_MS=2000
+# which reads the capture kernel and initramfs at THROTTLE_BPS then: one
+# this long is a stall.  Each load must read for longer than this.  Under
+# TCG a step took up to 1.9 s during such loads on the stock kernel, which
+# has no hotplug code that takes the kexec lock.
+STALL_MS=3000
+# The guest disk's read rate while those reloads run, in bytes a second:
+# a 6.1 kernel reads the files given to kexec_file_load(2) under its kexec
+# lock.
+THROTTLE_BPS=$((2 << 20))
 # How long the host waits for QEMU to remove dimm2 after device_del, which
 # the guest must answer by ejecting the DIMM (ACPI).
 REMOVE_S=120
@@ -139,6 +150,33 @@ qmp_dimm2_add() {
 	fi
 }
 
+# qmp_throttle SOCKET DISK BPS: the reads of the guest's disk DISK limited
+# to BPS bytes a second, or no longer limited when BPS is 0.
+qmp_throttle() {
+	local sock=$1 disk=$2 bps=$3 r dev
+	if ! r=$(qmp_exec "$sock" 30 '{"execute": "query-block"}' 2>"$out/qmp.err"); then
+		fail "QMP: query-block: $(cat "$out/qmp.err")"
+		return
+	fi
+	dev=$(jq -r --arg f "$disk" '.[] | select(.inserted.file == $f) | .device' <<<"$r")
+	if [ -z "$dev" ]; then
+		fail "QMP: no block device of the guest holds $disk ($(jq -c '[.[] | {device, file: .inserted.file}]' <<<"$r"))"
+		return
+	fi
+	if qmp_exec "$sock" 30 "$(jq -nc --arg d "$dev" --argjson b "$bps" \
+		'{execute: "block_set_io_throttle", arguments: {device: $d,
+			bps: 0, bps_rd: $b, bps_wr: 0, iops: 0, iops_rd: 0, iops_wr: 0}}')" \
+		>/dev/null 2>"$out/qmp.err"; then
+		if [ "$bps" = 0 ]; then
+			pass "QMP: reads of the guest's disk ($dev) no longer limited"
+		else
+			pass "QMP: reads of the guest's disk ($dev) limited to $((bps >> 10)) KiB/s"
+		fi
+	else
+		fail "QMP: block_set_io_throttle $dev $bps: $(cat "$out/qmp.err")"
+	fi
+}
+
 # qmp_dimm2_remove SOCKET PID: unplug dimm2, whose memory the guest took
 # offline, and wait until QEMU (PID) no longer lists it; then drop its
 # backend.  device_del only asks: the guest ejects the DIMM through ACPI,
@@ -178,8 +216,9 @@ qmp_dimm2_remove() {
 }
 
 # boot_hotplug LOG DISK: boot with hotplug room and a QMP socket, hot-add
-# once the guest is ready, add dimm2 and remove it again when the guest
-# says so, wait for QEMU to end.
+# once the guest is ready, add dimm2 and slow the disk's reads down while
+# the guest uses it, remove it again when the guest says so, wait for QEMU
+# to end.
 boot_hotplug() {
 	local log=$1 disk=$2 sock=$out/qmp.sock qpid rc=0 t0
 	rm -f "$sock"
@@ -196,8 +235,10 @@ boot_hotplug() {
 		if qemu_ready "$log" "KDUMP-FILE-TEST: ready for a second DIMM" "$qpid" "$t"; then
 			log "the guest is ready for dimm2 after $(($(date +%s) - t0)) s: hot-adding"
 			qmp_dimm2_add "$sock"
+			qmp_throttle "$sock" "$disk" "$THROTTLE_BPS"
 			if qemu_ready "$log" "KDUMP-FILE-TEST: ready for removal" "$qpid" "$t"; then
 				log "the guest took dimm2 offline after $(($(date +%s) - t0)) s: removing it"
+				qmp_throttle "$sock" "$disk" 0
 				qmp_dimm2_remove "$sock" "$qpid"
 			else
 				fail "the guest never said dimm2 was ready for removal (see $log)"
@@ -223,6 +264,7 @@ num() {
 # and its removal, and what kdump-file did about them (out/journal.txt).
 dimm2_checks() {
 	local fl=$1 con=$2 line steps longest failed loads bad during off total rs re r u0 u1
+	local shortest bytes min
 	local -a w
 	line=$(grep -m1 "KDUMP-FILE-TEST: second DIMM after" "$con" || true)
 	log "${line#*KDUMP-FILE-TEST: }"
@@ -255,6 +297,16 @@ dimm2_checks() {
 	check "reloads ran during the state changes (${loads:-no} loads, ${during:-no} steps while one ran)" \
 		test "${loads:-0}" -ge 1 -a "${during:-0}" -ge 1
 	check "every reload during the state changes succeeded (${bad:-?} failed)" test "${bad:-x}" = 0
+	# Each load read its files from the slowed disk: it took at least
+	# nine tenths of their size over the rate (QEMU lets a tenth of a
+	# second's worth through at once), and that is longer than a stall.
+	line=$(grep -m1 "KDUMP-FILE-TEST: loads from the disk:" "$con" || true)
+	log "${line#*KDUMP-FILE-TEST: }"
+	shortest=$(num "$line" 'shortest ([0-9]+) ms')
+	bytes=$(num "$line" 'reading ([0-9]+) bytes')
+	min=$((${bytes:-0} * 900 / THROTTLE_BPS))
+	check "each reload read the capture kernel and initramfs ($((${bytes:-0} >> 20)) MiB) from the disk at $((THROTTLE_BPS >> 10)) KiB/s, at least $min ms and $STALL_MS ms (shortest ${shortest:-?} ms)" \
+		test "$min" -ge "$STALL_MS" -a "${shortest:-0}" -ge "$min"
 	check "a capture kernel loaded after the reloads" \
 		grep -q "KDUMP-FILE-TEST: kexec_crash_loaded after the loads: 1" "$con"
 

@@ -62,7 +62,7 @@ check "capture kernel ran the capture" grep -q "kdump-file: .* capture started" 
 check "capture kernel command line has elfcorehdr=" \
 	grep -qE "capture kernel command line: .*elfcorehdr=0x[0-9a-f]+" "$con"
 # elfcorehdr= must point where the first kernel loaded the ELF headers.
-# Only our kernel says where (kernel-patches 0007 prints it, with
+# Only our kernel says where (kernel-patches 0008 prints it, with
 # CONFIG_KEXEC_CRASH_REPORT_ELFCOREHDR, which kdump-file.config sets).
 passed_at=$(sed -n 's/.*capture kernel command line: .*elfcorehdr=\(0x[0-9a-f]*\).*/\1/p' "$con" | tail -n 1)
 if [ "$flavour" = ours ]; then

@@ -13,7 +13,9 @@
 # The guest times every state change of that DIMM's memory blocks: online
 # (online_movable, so that they can go offline again), offline and online
 # with nothing else running, then offline and online in turns while
-# "kdump-file reload" runs in a loop, both bounded in count and time.  It
+# "kdump-file reload" runs in a loop, both bounded in count and time; the
+# host has slowed the disk's reads down by then, and each reload reads the
+# capture kernel and initramfs from it, not from the page cache.  It
 # takes the blocks offline, says "ready for removal" with their range and
 # the host unplugs the DIMM (device_del); the guest waits until the blocks
 # and their System RAM are gone and for the reload the removal makes
@@ -37,6 +39,12 @@ HOTPLUG_LOADS=3
 HOTPLUG_CYCLES=30
 HOTPLUG_LOAD_S=300
 HOTPLUG_STEP_S=60
+# A page being read in cannot move before its read ends, and a memory
+# block going offline moves its pages away: a reload's reads of the slowed
+# disk, in requests as large as the disk takes (max_sectors_kb), would
+# make a step wait for them.  Requests of this many KiB keep that wait
+# short, so that what the steps show is the wait for the kexec lock.
+HOTPLUG_REQUEST_KB=128
 
 # hotplug_ms: milliseconds since boot.
 hotplug_ms() {
@@ -212,15 +220,59 @@ hotplug_overlaps() {
         END { print c + 0 }' "$1" "$2"
 }
 
+# hotplug_boot_files: the capture kernel and initramfs kdump-file loads
+# (kdump-file show --json), a path a line.
+hotplug_boot_files() {
+    kdump-file show --json |
+        sed -n 's/^  "\(kernel\|initramfs\)":"\(\/[^"]*\)",$/\2/p'
+}
+
+# hotplug_uncache FILE...: their pages out of the page cache, so that the
+# next read of them comes from the disk.
+hotplug_uncache() {
+    for hu in "$@"; do
+        dd if="$hu" iflag=nocache count=0 status=none || return 1
+    done
+}
+
+# hotplug_requests KB|restore: the largest request of each virtio disk
+# (max_sectors_kb) set to KB, its value before kept in $HOTPLUG_D2.requests; or
+# restored from there.
+hotplug_requests() {
+    if [ "$1" = restore ]; then
+        while read -r hq kb; do
+            echo "$kb" > "$hq"
+        done < "$HOTPLUG_D2.requests"
+        return
+    fi
+    : > "$HOTPLUG_D2.requests"
+    for hq in /sys/block/vd*/queue/max_sectors_kb; do
+        [ -e "$hq" ] || continue
+        kb=$(cat "$hq")
+        echo "$hq $kb" >> "$HOTPLUG_D2.requests"
+        if echo "$1" > "$hq"; then
+            say "disk requests: $hq $kb -> $1 KiB"
+        else
+            say "FAIL: cannot set $hq to $1"
+        fi
+    done
+}
+
 # hotplug_reload_loop LOG: "kdump-file reload" one after the other until
 # LOG.stop exists, HOTPLUG_LOADS reloads or HOTPLUG_LOAD_S seconds; a line
 # "START_MS END_MS STATUS" in LOG for each, the end of a failed one's
-# output in LOG.fail; LOG.done when it ends.
+# output in LOG.fail; LOG.done when it ends.  Before each, the capture
+# kernel and initramfs leave the page cache: kexec_file_load(2) reads
+# them from the disk, which the host slows down meanwhile, and holds the
+# kexec lock while it does.
 hotplug_reload_loop() {
     rn=0
     rend=$(($(hotplug_ms) + HOTPLUG_LOAD_S * 1000))
     while [ "$rn" -lt "$HOTPLUG_LOADS" ] && [ ! -e "$1.stop" ] &&
         [ "$(hotplug_ms)" -lt "$rend" ]; do
+        # shellcheck disable=SC2046 # two absolute paths without spaces
+        hotplug_uncache $(hotplug_boot_files) ||
+            echo "reload $((rn + 1)): its files stayed in the page cache" >> "$1.fail"
         r0=$(hotplug_ms)
         timeout "$HOTPLUG_LOAD_S" kdump-file reload > "$1.out" 2>&1
         rrc=$?
@@ -289,6 +341,7 @@ hotplug_second_dimm() {
     rm -f "$rl.stop" "$rl.done" "$rl.fail" "$rl.out"
     : > "$rl"
     : > "$HOTPLUG_D2.steps"
+    hotplug_requests "$HOTPLUG_REQUEST_KB"
     hotplug_reload_loop "$rl" &
     rpid=$!
     c=0
@@ -304,9 +357,13 @@ hotplug_second_dimm() {
     done
     touch "$rl.stop"
     wait "$rpid"
+    hotplug_requests restore
     rok=$(awk '$3 == 0 { n++ } END { print n + 0 }' "$rl")
     rbad=$(awk '$3 != 0 { n++ } END { print n + 0 }' "$rl")
     say "hotplug steps during loads: $(hotplug_stats "$HOTPLUG_D2.steps"), $rok loads, $rbad failed loads, $(hotplug_overlaps "$rl" "$HOTPLUG_D2.steps") steps while a load ran, $c cycles"
+    say "loads from the disk: $(awk '{ d = $2 - $1; if (n == 0 || d < m) m = d; n++ }
+        END { printf "%d loads, shortest %d ms", n, m }' "$rl"), reading $(hotplug_boot_files |
+        while IFS= read -r hf; do wc -c < "$hf"; done | awk '{ s += $1 } END { print s + 0 }') bytes each"
     if [ -s "$rl.fail" ]; then
         while IFS= read -r line; do
             say "FAIL: reload during the steps: $line"
