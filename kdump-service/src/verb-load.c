@@ -188,7 +188,8 @@ int ensure_initramfs(struct plan *p, bool force)
 }
 
 static void fill_context(struct kexec_context *ctx, const struct plan *p,
-			 int kfd, char *lockdown, size_t lsize)
+			 int kfd, unsigned long long reserved, char *lockdown,
+			 size_t lsize)
 {
 	unsigned long long v;
 	char *s, *e;
@@ -198,8 +199,7 @@ static void fill_context(struct kexec_context *ctx, const struct plan *p,
 	ctx->kernel = p->kernel;
 	ctx->initramfs = p->initramfs;
 	ctx->is_root = geteuid() == 0;
-	if (kexec_crash_size(&v) == 0)
-		ctx->reserved = v;
+	ctx->reserved = reserved;
 	if (read_ull_file("/proc/sys/kernel/kexec_load_disabled", &v) == 0)
 		ctx->kexec_disabled = v != 0;
 	/* "none [integrity] confidentiality": the bracketed one is active. */
@@ -865,13 +865,14 @@ static int prepare_load(struct plan *p, unsigned long long reserved,
 }
 
 /* The kernel refused the set: why, in words a user can act on. */
-static void load_refused(const struct plan *p, int kfd, int ifd, int r)
+static void load_refused(const struct plan *p, int kfd, int ifd,
+			 unsigned long long reserved, int r)
 {
 	char lockdown[4096] = "", why[1024];
 	struct kexec_context ctx;
 	struct estimate e;
 
-	fill_context(&ctx, p, kfd, lockdown, sizeof(lockdown));
+	fill_context(&ctx, p, kfd, reserved, lockdown, sizeof(lockdown));
 	if (plan_estimate(p, kfd, ifd, &e) == 0)
 		ctx.needed = e.needed;
 	kexec_explain(-r, &ctx, why, sizeof(why));
@@ -975,7 +976,7 @@ int load_capture(bool after_hotplug)
 		goto out;
 	r = kexec_crash_load(kfd, ifd, p.cmdline);
 	if (r < 0) {
-		load_refused(&p, kfd, ifd, r);
+		load_refused(&p, kfd, ifd, reserved, r);
 		previous_restore(&prev);
 		goto out;
 	}

@@ -212,16 +212,14 @@ static int status_reservation(struct json_object *j,
 {
 	unsigned long long reserved = 0, loaded = 0, next = 0, want = 0;
 	char dropin[32] = "", advice[256], size[FORMAT_BYTES_MAX];
-	bool reserved_known;
 	int m = 0, rs;
 
 	rs = kexec_crash_size(&reserved);
-	reserved_known = rs == 0;
 	(void)read_ull_file(SYS_CRASH_LOADED, &loaded);
 	*ret_loaded = loaded;
 	if (j) {
 		m = cli_json_int(j, "reservation_bytes",
-				 reserved_known ? (long long)reserved : -1);
+				 rs == 0 ? (long long)reserved : -1);
 		if (m == 0)
 			m = json_set_bool(j, "loaded", loaded != 0);
 		if (m == 0)
@@ -238,7 +236,7 @@ static int status_reservation(struct json_object *j,
 	if (rs == -EBUSY) {
 		printf("reservation:  unknown: %s stayed busy (a load, an unload or a hotplug update held the kexec lock): ask again\n",
 		       SYS_CRASH_SIZE);
-	} else if (!reserved_known) {
+	} else if (rs < 0) {
 		printf("reservation:  unknown: cannot read %s (%s)\n",
 		       SYS_CRASH_SIZE, NO_KEXEC_HINT);
 	} else if (reserved == 0) {

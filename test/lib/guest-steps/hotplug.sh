@@ -258,32 +258,33 @@ hotplug_requests() {
     done
 }
 
-# hotplug_reload_loop LOG: "kdump-file reload" one after the other until
-# LOG.stop exists, HOTPLUG_LOADS reloads or HOTPLUG_LOAD_S seconds; a line
-# "START_MS END_MS STATUS" in LOG for each, the end of a failed one's
-# output in LOG.fail; LOG.done when it ends.  Before each, the capture
-# kernel and initramfs leave the page cache: kexec_file_load(2) reads
-# them from the disk, which the host slows down meanwhile, and holds the
-# kexec lock while it does.
+# hotplug_reload_loop LOG FILE...: "kdump-file reload" one after the other
+# until LOG.stop exists, HOTPLUG_LOADS reloads or HOTPLUG_LOAD_S seconds; a
+# line "START_MS END_MS STATUS" in LOG for each, the end of a failed one's
+# output in LOG.fail; LOG.done when it ends.  Before each, the FILEs (the
+# capture kernel and initramfs) leave the page cache: kexec_file_load(2)
+# reads them from the disk, which the host slows down meanwhile, and
+# holds the kexec lock while it does.
 hotplug_reload_loop() {
+    rlog=$1
+    shift
     rn=0
     rend=$(($(hotplug_ms) + HOTPLUG_LOAD_S * 1000))
-    while [ "$rn" -lt "$HOTPLUG_LOADS" ] && [ ! -e "$1.stop" ] &&
+    while [ "$rn" -lt "$HOTPLUG_LOADS" ] && [ ! -e "$rlog.stop" ] &&
         [ "$(hotplug_ms)" -lt "$rend" ]; do
-        # shellcheck disable=SC2046 # two absolute paths without spaces
-        hotplug_uncache $(hotplug_boot_files) ||
-            echo "reload $((rn + 1)): its files stayed in the page cache" >> "$1.fail"
+        hotplug_uncache "$@" ||
+            echo "reload $((rn + 1)): its files stayed in the page cache" >> "$rlog.fail"
         r0=$(hotplug_ms)
-        timeout "$HOTPLUG_LOAD_S" kdump-file reload > "$1.out" 2>&1
+        timeout "$HOTPLUG_LOAD_S" kdump-file reload > "$rlog.out" 2>&1
         rrc=$?
-        echo "$r0 $(hotplug_ms) $rrc" >> "$1"
+        echo "$r0 $(hotplug_ms) $rrc" >> "$rlog"
         rn=$((rn + 1))
         if [ "$rrc" != 0 ]; then
-            echo "reload $rn: status $rrc" >> "$1.fail"
-            tail -n 3 "$1.out" >> "$1.fail"
+            echo "reload $rn: status $rrc" >> "$rlog.fail"
+            tail -n 3 "$rlog.out" >> "$rlog.fail"
         fi
     done
-    : > "$1.done"
+    : > "$rlog.done"
 }
 
 # The second DIMM: the host adds it, its blocks go online and offline
@@ -342,7 +343,9 @@ hotplug_second_dimm() {
     : > "$rl"
     : > "$HOTPLUG_D2.steps"
     hotplug_requests "$HOTPLUG_REQUEST_KB"
-    hotplug_reload_loop "$rl" &
+    hotplug_boot_files > "$HOTPLUG_D2.files"
+    # shellcheck disable=SC2046 # two absolute paths without spaces
+    hotplug_reload_loop "$rl" $(cat "$HOTPLUG_D2.files") &
     rpid=$!
     c=0
     cend=$(($(hotplug_ms) + HOTPLUG_LOAD_S * 1000))
@@ -362,8 +365,8 @@ hotplug_second_dimm() {
     rbad=$(awk '$3 != 0 { n++ } END { print n + 0 }' "$rl")
     say "hotplug steps during loads: $(hotplug_stats "$HOTPLUG_D2.steps"), $rok loads, $rbad failed loads, $(hotplug_overlaps "$rl" "$HOTPLUG_D2.steps") steps while a load ran, $c cycles"
     say "loads from the disk: $(awk '{ d = $2 - $1; if (n == 0 || d < m) m = d; n++ }
-        END { printf "%d loads, shortest %d ms", n, m }' "$rl"), reading $(hotplug_boot_files |
-        while IFS= read -r hf; do wc -c < "$hf"; done | awk '{ s += $1 } END { print s + 0 }') bytes each"
+        END { printf "%d loads, shortest %d ms", n, m }' "$rl"), reading $(while IFS= read -r hf; do
+        wc -c < "$hf"; done < "$HOTPLUG_D2.files" | awk '{ s += $1 } END { print s + 0 }') bytes each"
     if [ -s "$rl.fail" ]; then
         while IFS= read -r line; do
             say "FAIL: reload during the steps: $line"
