@@ -47,15 +47,86 @@ bool arg_quiet;
 bool arg_writable;
 const char *cli_verb = "kdump-file";
 
+/*
+ * What log_error() and log_stderr() said while held (log_hold()): a load
+ * that is tried again keeps its messages until it knows whether they are
+ * the last word.
+ */
+static struct {
+	bool on;
+	size_t len;
+	char text[8192];
+} held;
+
+static void log_vline(const char *prefix, const char *fmt, va_list ap)
+{
+	int n;
+
+	if (!held.on) {
+		fputs(prefix, stderr);
+		vfprintf(stderr, fmt, ap);
+		fputc('\n', stderr);
+		return;
+	}
+	n = snprintf(held.text + held.len, sizeof(held.text) - held.len, "%s",
+		     prefix);
+	if (n > 0 && held.len + n < sizeof(held.text))
+		held.len += n;
+	n = vsnprintf(held.text + held.len, sizeof(held.text) - held.len, fmt,
+		      ap);
+	if (n > 0)
+		held.len = held.len + n < sizeof(held.text) - 1 ?
+				   held.len + n : sizeof(held.text) - 2;
+	held.text[held.len++] = '\n';
+	held.text[held.len] = '\0';
+}
+
 void log_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("kdump-file: error: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	log_vline("kdump-file: error: ", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+}
+
+void log_warning(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	log_vline("kdump-file: warning: ", fmt, ap);
+	va_end(ap);
+}
+
+void log_stderr(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	log_vline("kdump-file: ", fmt, ap);
+	va_end(ap);
+}
+
+void log_hold(void)
+{
+	held.on = true;
+	held.len = 0;
+	held.text[0] = '\0';
+}
+
+const char *log_held(void)
+{
+	return held.text;
+}
+
+void log_release(bool print)
+{
+	held.on = false;
+	if (print)
+		fputs(held.text, stderr);
+	held.len = 0;
+	held.text[0] = '\0';
 }
 
 void log_info(const char *fmt, ...)
@@ -122,7 +193,7 @@ int make_plan(struct plan *p, bool create)
 		nl = strchr(l, '\n');
 		if (!nl)
 			break;
-		fprintf(stderr, "kdump-file: warning: %.*s\n", (int)(nl - l), l);
+		log_warning("%.*s", (int)(nl - l), l);
 	}
 	/* load, rebuild and setup make the dump directory: root's work. */
 	if (create && (r == -EACCES || r == -EPERM) && geteuid() != 0)

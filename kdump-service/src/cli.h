@@ -26,6 +26,8 @@
 #define LOST_FILE KDUMP_FILE_STATE_DIR "/lost"
 /* The sysctls panic_on set, with their values before (see panicon.h). */
 #define PANIC_ON_FILE RUN_DIR "/panic-on"
+/* What the last load that left nothing loaded said: its time, its lines. */
+#define LOAD_FAILED_FILE RUN_DIR "/load-failed"
 /* The last "kdump-file test": its ID, time and boot. */
 #define TEST_FILE KDUMP_FILE_STATE_DIR "/test"
 #define GRUB_DROPIN_DIR "/etc/default/grub.d"
@@ -58,6 +60,16 @@ extern bool arg_writable;	/* report: a private mount must take writes */
 extern const char *cli_verb;
 
 void log_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void log_warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A line on stderr, "kdump-file: ...": what protects the machine now. */
+void log_stderr(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * Hold what log_error() and log_stderr() say from now (log_held() gives
+ * it), until log_release() prints it (print) or drops it.
+ */
+void log_hold(void);
+const char *log_held(void);
+void log_release(bool print);
 /* An informational line on stdout, "kdump-file: ...", unless --quiet. */
 void log_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /*
@@ -226,13 +238,16 @@ int verb_import(int argc, char *argv[]);
 int verb_recover(int argc, char *argv[]);
 int verb_hotplug(int argc, char *argv[]);
 int verb_propagate(int argc, char *argv[]);
+int verb_sandbox(int argc, char *argv[]);
 
 /*
  * Load the capture kernel (load, reload).  after_hotplug: only over
  * kdump-file's own capture kernel, waiting for the lock; returns 1 when
- * none of kdump-file's is loaded.
+ * none of kdump-file's is loaded.  On failure *ret_net (when not NULL)
+ * says whether reaching a network target's collector failed, which may
+ * pass as the network comes up.
  */
-int load_capture(bool after_hotplug);
+int load_capture(bool after_hotplug, bool *ret_net);
 /*
  * Before a capture initramfs is built or a capture kernel loaded: what
  * goes in must be root's alone (check_boot_files()), and the initramfs

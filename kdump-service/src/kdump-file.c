@@ -98,6 +98,8 @@ static const struct verb {
 	  "recommend a crashkernel= size for this machine, with the reasoning, and say how large and slow a dump would be" },
 	{ "mem-usage", verb_mem_usage, 0, 0, 0, "",
 	  "for kdump-file.service, before load (whose sandbox hides /proc/kcore): count with makedumpfile --mem-usage the pages a dump would hold, unless counted already for this kernel, makedumpfile and memory" },
+	{ "sandbox", verb_sandbox, 0, 0, 0, "",
+	  "for kdump-file.service, before load: when the dump target needs another sandbox than the one the unit was made with (a network target's way to its collector, or none), reload systemd's units so that the load runs in the new one" },
 	{ "recover", verb_recover, 0, 0, 0, "",
 	  "copy a dump from the raw dump device into a dump directory" },
 	{ "test", verb_test, OPT_YES, 0, 0, "",

@@ -476,6 +476,7 @@ int plan_target_net(struct plan *p, bool create)
 	net_paths_init(&np);
 	r = net_resolve(&p->conf, &np, &p->net, why, sizeof(why));
 	if (r < 0) {
+		p->net_failed = true;
 		plan_error(p, "cannot use dump target %s from %s: %s",
 			   p->conf.target, p->config, why);
 		return r;

@@ -81,6 +81,7 @@ struct plan {
 	/* A network target: the way to the collector, the fallback. */
 	struct net_plan net;
 	bool net_known;
+	bool net_failed;	/* the collector's address or route not found */
 	char fallback_spec[CONF_VALUE_MAX];	/* "" for no fallback */
 	char fallback_rel[CONF_VALUE_MAX];
 	/* 'target' names a device not attached now (load goes on without it). */

@@ -267,7 +267,7 @@ int reload_after_hotplug(void)
 			  hp.pending, strerror(-r));
 		return r;
 	}
-	r = load_capture(true);
+	r = load_capture(true, NULL);
 	if (r < 0)
 		return r;
 	if (r == 1)

@@ -25,6 +25,7 @@
 #include "panicon.h"
 #include "record.h"
 #include "safedir.h"
+#include "sandbox.h"
 #include "state.h"
 #include "util.h"
 
@@ -444,16 +445,16 @@ static void say_loaded_now(bool restored)
 	if (read_ull_file(SYS_CRASH_LOADED, &loaded) < 0)
 		return;
 	if (loaded != 1) {
-		fprintf(stderr, "kdump-file: no capture kernel is loaded: a crash now is not captured\n");
+		log_stderr("no capture kernel is loaded: a crash now is not captured");
 		return;
 	}
 	if (read_line_file(RUN_DIR "/loaded", text, sizeof(text)) < 0 ||
 	    loaded_parse(text, &s) < 0) {
-		fprintf(stderr, "kdump-file: a capture kernel loaded by another tool stays loaded\n");
+		log_stderr("a capture kernel loaded by another tool stays loaded");
 		return;
 	}
-	fprintf(stderr, "kdump-file: %s: %s with initramfs %s, as before this command: a crash is still captured\n",
-		restored ? "loaded again" : "still loaded", s.kernel,
+	log_stderr("%s: %s with initramfs %s, as before this command: a crash is still captured",
+		   restored ? "loaded again" : "still loaded", s.kernel,
 		s.initramfs[0] ? s.initramfs : "(none)");
 }
 
@@ -835,13 +836,18 @@ static int net_check(const struct plan *p)
 
 /* Every check before the syscall: a refused input leaves the kernel alone. */
 static int prepare_load(struct plan *p, unsigned long long reserved,
-			int *ret_kfd, int *ret_ifd)
+			int *ret_kfd, int *ret_ifd, bool *ret_net)
 {
 	int kfd = -1, ifd = -1, r;
 
 	r = open_capture_kernel(p, &kfd);
 	if (r >= 0)
 		r = check_boot_files(p);
+	/* The collector first: a build takes minutes, a refusal seconds. */
+	if (r >= 0) {
+		r = net_check(p);
+		*ret_net = r < 0;
+	}
 	if (r >= 0)
 		r = ensure_initramfs(p, false);
 	if (r >= 0)
@@ -850,8 +856,6 @@ static int prepare_load(struct plan *p, unsigned long long reserved,
 		r = check_fits(p, kfd, ifd, reserved);
 	if (r >= 0)
 		r = load_threads(p, kfd, ifd);
-	if (r >= 0)
-		r = net_check(p);
 	if (r < 0) {
 		if (ifd >= 0)
 			close(ifd);
@@ -930,15 +934,57 @@ static int load_done(const struct plan *p, unsigned long long reserved)
 	return 0;
 }
 
-int load_capture(bool after_hotplug)
+/*
+ * In kdump-file's units (KDUMP_FILE_UNIT), the sandbox kdump-file-generator
+ * made for the configuration at the last daemon-reload (SANDBOX_ENV) must
+ * be the one a network target in it needs now: otherwise the load would
+ * see no route to the collector, and say that instead of the cause.
+ */
+static int check_unit_sandbox(const struct kdump_conf *c)
+{
+	const char *unit = getenv("KDUMP_FILE_UNIT"), *have = getenv(SANDBOX_ENV);
+	char want[sizeof(((struct sandbox *)0)->allow) + 16];
+	struct sandbox s;
+
+	if (!unit || !unit[0] || c->net == CONF_NET_NONE)
+		return 0;
+	sandbox_for(c, "/etc/hosts", &s);
+	if (sandbox_tag(&s, want, sizeof(want)) < 0 ||
+	    (have && strcmp(have, want) == 0))
+		return 0;
+	log_error("cannot reach dump target %s from %s: it needs the network sandbox '%s', and %s runs with '%s', made for the configuration at the last daemon-reload: run 'systemctl daemon-reload', then 'systemctl restart %s'",
+		  c->target, unit, want, unit, have ? have : SANDBOX_LOCAL,
+		  unit);
+	return -ENETDOWN;
+}
+
+/* Errors of reaching the collector that the network coming up can end. */
+static bool net_transient(int r)
+{
+	switch (r) {
+	case -EKEYREJECTED:	/* the pinned host key: never by itself */
+	case -EMEDIUMTYPE:	/* an interface the capture cannot use */
+	case -ENOSPC:
+	case -ENOMEM:
+	case -ENAMETOOLONG:
+	case -EINVAL:
+		return false;
+	default:
+		return true;
+	}
+}
+
+int load_capture(bool after_hotplug, bool *ret_net)
 {
 	struct previous prev = { .kfd = -1, .ifd = -1 };
 	unsigned long long reserved = 0;
-	bool loaded_new = false;
+	bool loaded_new = false, net = false;
 	struct kdump_conf c;
 	struct plan p;
 	int lock_fd = -1, kfd = -1, ifd = -1, r;
 
+	if (ret_net)
+		*ret_net = false;
 	r = read_reservation(&reserved);
 	if (r < 0)
 		return r;
@@ -949,10 +995,19 @@ int load_capture(bool after_hotplug)
 	 * is said, and the load goes on: protection first.  A configuration
 	 * that does not parse is left for make_plan() to report, once.
 	 */
-	if (conf_parse_file(&c, arg_config, NULL) == 0 && c.raw[0])
-		(void)recover_raw();
+	if (conf_parse_file(&c, arg_config, NULL) == 0) {
+		if (c.raw[0])
+			(void)recover_raw();
+		r = check_unit_sandbox(&c);
+		if (r < 0) {
+			say_loaded_now(false);
+			return r;
+		}
+	}
 	r = make_plan(&p, true);
 	if (r < 0) {
+		if (ret_net)
+			*ret_net = p.net_failed && net_transient(r);
 		say_loaded_now(false);
 		return r;
 	}
@@ -971,9 +1026,12 @@ int load_capture(bool after_hotplug)
 		r = 1;
 		goto out;
 	}
-	r = prepare_load(&p, reserved, &kfd, &ifd);
-	if (r < 0)
+	r = prepare_load(&p, reserved, &kfd, &ifd, &net);
+	if (r < 0) {
+		if (ret_net)
+			*ret_net = net && net_transient(r);
 		goto out;
+	}
 	r = kexec_crash_load(kfd, ifd, p.cmdline);
 	if (r < 0) {
 		load_refused(&p, kfd, ifd, reserved, r);
@@ -1014,6 +1072,7 @@ int verb_unload(int argc _unused_, char *argv[] _unused_)
 		goto out;
 	}
 	(void)unlink(RUN_DIR "/loaded");
+	(void)unlink(LOAD_FAILED_FILE);
 	/* Unloaded: a boot that ends now has no capture to lose. */
 	(void)unlink(ARMED_FILE);
 	if (read_ull_file(SYS_CRASH_LOADED, &loaded) == 0 && loaded) {
@@ -1100,9 +1159,110 @@ int verb_rebuild(int argc _unused_, char *argv[] _unused_)
 	return r;
 }
 
+/*
+ * What the last load that left nothing loaded said (LOAD_FAILED_FILE):
+ * status says it first.  Gone with a load that succeeds, and an unload.
+ */
+static void record_load_failure(int r, const char *text)
+{
+	unsigned long long loaded = 0;
+	char buf[8192 + 64];
+	int n;
+
+	if (r >= 0 || (read_ull_file(SYS_CRASH_LOADED, &loaded) == 0 &&
+		       loaded == 1)) {
+		(void)unlink(LOAD_FAILED_FILE);
+		return;
+	}
+	n = snprintf(buf, sizeof(buf), "%lld\n%s", (long long)time(NULL),
+		     text);
+	if (n < 0)
+		return;
+	if ((size_t)n >= sizeof(buf))
+		n = sizeof(buf) - 1;
+	if (mkdir_p(RUN_DIR, 0700) >= 0)
+		(void)write_file_atomic(LOAD_FAILED_FILE, buf, n, 0600);
+}
+
+/* The first error line of text, without its prefix, into buf. */
+static void first_error(const char *text, char *buf, size_t size)
+{
+	const char *e = strstr(text, "kdump-file: error: "), *end;
+
+	if (!e)
+		e = text;
+	else
+		e += strlen("kdump-file: error: ");
+	end = strchr(e, '\n');
+	snprintf(buf, size, "%.*s", (int)(end ? end - e : (long)strlen(e)), e);
+}
+
+/*
+ * load and reload.  In kdump-file's units (KDUMP_FILE_UNIT), a network
+ * target's collector that does not answer yet is tried again every
+ * LOAD_RETRY_SECONDS for net_load_wait seconds: at boot the unit starts
+ * once network-online.target is reached, which promises an address, not
+ * the collector.  What a try said is held until it is known to be the
+ * last: one line a minute says the wait, and the last try's messages are
+ * the failure's.
+ */
+#define LOAD_RETRY_SECONDS 5
+static long long now_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec;
+}
+
+static int load_waiting(void)
+{
+	const char *unit = getenv("KDUMP_FILE_UNIT");
+	char reason[1024], said[1024] = "";
+	long long start = now_seconds(), last_said = 0;
+	unsigned int wait = 0, n;
+	struct kdump_conf c;
+	char *text;
+	int r;
+
+	if (unit && unit[0] && conf_parse_file(&c, arg_config, NULL) == 0 &&
+	    c.net != CONF_NET_NONE)
+		wait = c.net_load_wait;
+	for (n = 1;; n++) {
+		bool net = false;
+		long long waited;
+
+		log_hold();
+		r = load_capture(false, &net);
+		waited = now_seconds() - start;
+		if (r >= 0 || !net || waited + LOAD_RETRY_SECONDS > wait)
+			break;
+		first_error(log_held(), reason, sizeof(reason));
+		log_release(false);
+		if (strcmp(reason, said) != 0 || waited - last_said >= 60) {
+			log_info("waiting for the collector, %lld s of net_load_wait = %u s so far (try %u): %s",
+				 waited, wait, n, reason);
+			snprintf(said, sizeof(said), "%s", reason);
+			last_said = waited;
+		}
+		sleep(LOAD_RETRY_SECONDS);
+	}
+	text = strdup(log_held());
+	log_release(true);
+	record_load_failure(r, text ? text : "");
+	free(text);
+	if (r >= 0 && n > 1)
+		log_info("the collector answered after %lld s (try %u)",
+			 now_seconds() - start, n);
+	else if (r < 0 && n > 1)
+		log_stderr("gave up after %lld s and %u tries (net_load_wait = %u s)",
+			   now_seconds() - start, n, wait);
+	return r;
+}
+
 int verb_load(int argc _unused_, char *argv[] _unused_)
 {
-	return load_capture(false);
+	return load_waiting();
 }
 
 /*
@@ -1115,6 +1275,6 @@ int verb_reload(int argc _unused_, char *argv[] _unused_)
 {
 	int r;
 
-	r = arg_after_hotplug ? reload_after_hotplug() : load_capture(false);
+	r = arg_after_hotplug ? reload_after_hotplug() : load_waiting();
 	return r < 0 ? r : 0;
 }

@@ -136,7 +136,13 @@ static bool same_lines(const char *a, const char *b)
 
 static int pin_host_keys(const struct propagate *p)
 {
-	char *const scan_argv[] = { "ssh-keyscan", "-T", "10", "-p",
+	char timeout[16];
+	/*
+	 * -T: how long it waits for the collector to connect and to say
+	 * anything more; a busy collector takes long to answer, and
+	 * net_timeout is how long this machine waits for it anywhere.
+	 */
+	char *const scan_argv[] = { "ssh-keyscan", "-T", timeout, "-p",
 				    (char *)p->port, (char *)p->c.net_host,
 				    NULL };
 	char *const fp_argv[] = { "ssh-keygen", "-lf", (char *)p->known,
@@ -153,13 +159,22 @@ static int pin_host_keys(const struct propagate *p)
 	o.on_line = scan_line;
 	o.userdata = &s;
 	o.stderr_fd = STDERR_FILENO;
+	snprintf(timeout, sizeof(timeout), "%u", p->c.net_timeout);
 	r = process_run(scan_argv, &o, &res);
-	if (r < 0 || !s.len || s.full) {
-		log_error("pinning the host keys: ssh-keyscan found no host key of %s port %s%s%s",
-			  p->c.net_host, p->port, r < 0 ? ": " : "",
-			  r < 0 ? strerror(-r) : " (is sshd running there?)");
-		return r < 0 ? r : -EHOSTUNREACH;
+	if (r < 0) {
+		log_error("pinning the host keys: cannot run ssh-keyscan: %s%s",
+			  strerror(-r), r == -ENOENT ?
+			  " (install openssh-client)" : "");
+		return r;
 	}
+	if (!s.len || s.full) {
+		log_error("pinning the host keys: ssh-keyscan found no host key of %s port %s after waiting %.1f s (net_timeout = %u s): check that sshd runs there, or raise net_timeout in %s for a slow collector",
+			  p->c.net_host, p->port, res.elapsed_ms / 1000.0,
+			  p->c.net_timeout, arg_config);
+		return -EHOSTUNREACH;
+	}
+	log_info("the collector %s offered its host keys after %.1f s (net_timeout = %u s)",
+		 p->c.net_host, res.elapsed_ms / 1000.0, p->c.net_timeout);
 	r = read_file_max(p->known, &old, KNOWN_HOSTS_MAX);
 	if (r >= 0 && !same_lines(old, buf) && !arg_repin) {
 		log_error("pinning the host keys: %s pins other keys for %s than it offers now: if the collector's keys were changed on purpose, run 'kdump-file propagate --repin'",

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <arpa/inet.h>
 #include <sys/stat.h>
@@ -687,6 +688,62 @@ static int status_threads(struct json_object *j)
 	return 0;
 }
 
+/*
+ * First, when no capture kernel is loaded: that a crash now is lost, and
+ * why, as the last load that failed said it (LOAD_FAILED_FILE: its time,
+ * then its lines; the first error names the cause).
+ */
+static int status_protection(struct json_object *j)
+{
+	_cleanup_free_ char *text = NULL;
+	unsigned long long loaded = 0;
+	char why[1024] = "", when[64] = "";
+	struct json_object *f = NULL;
+	long long t = 0;
+	const char *e;
+	int m = 0;
+
+	(void)read_ull_file(SYS_CRASH_LOADED, &loaded);
+	if (loaded != 1 && read_file_max(LOAD_FAILED_FILE, &text, 16384) >= 0 &&
+	    sscanf(text, "%lld", &t) == 1 && (e = strchr(text, '\n'))) {
+		const char *err = strstr(e, "kdump-file: error: ");
+		struct tm tm;
+		time_t tt = t;
+
+		e = err ? err + strlen("kdump-file: error: ") : e + 1;
+		snprintf(why, sizeof(why), "%.*s", (int)strcspn(e, "\n"), e);
+		if (localtime_r(&tt, &tm))
+			strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
+	}
+	if (!j) {
+		if (loaded == 1)
+			return 0;
+		if (why[0])
+			printf("NOT PROTECTED: a crash now is not captured: the load at %s failed: %s\n",
+			       when, CLI_SAFE(why));
+		else
+			printf("NOT PROTECTED: a crash now is not captured: no capture kernel is loaded\n");
+		return 0;
+	}
+	m = json_set_bool(j, "protected", loaded == 1);
+	if (m == 0 && why[0]) {
+		f = json_object_new_object();
+		m = f ? 0 : -ENOMEM;
+		if (m == 0)
+			m = cli_json_int(f, "time", t);
+		if (m == 0)
+			m = cli_json_text(f, "error", why);
+		if (m == 0) {
+			m = json_object_object_add(j, "load_failure", f) ? -ENOMEM : 0;
+			f = m == 0 ? NULL : f;
+		}
+		json_object_put(f);
+	} else if (m == 0) {
+		m = json_object_object_add(j, "load_failure", NULL) ? -ENOMEM : 0;
+	}
+	return m;
+}
+
 int verb_status(int argc _unused_, char *argv[] _unused_)
 {
 	struct json_object *j = NULL;
@@ -704,7 +761,9 @@ int verb_status(int argc _unused_, char *argv[] _unused_)
 		if (!j)
 			return -ENOMEM;
 	}
-	m = status_reservation(j, &loaded);
+	m = status_protection(j);
+	if (m == 0)
+		m = status_reservation(j, &loaded);
 	if (m == 0)
 		m = status_loaded_set(j, loaded != 0);
 	if (m == 0)

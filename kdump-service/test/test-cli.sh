@@ -686,6 +686,17 @@ if [ -d /etc/default ] && unshare -m true 2>/dev/null; then
 else
 	echo "skip setup over a hand-edited drop-in: no /etc/default or no mount namespace"
 fi
+# Nothing loaded: status says so first.
+if [ "$(cat /sys/kernel/kexec_crash_loaded 2>/dev/null || echo 0)" != 1 ]; then
+	expect "status, nothing loaded" 3 -- "$kf" -c "$t/conf" status
+	if head -n 1 "$t/out" | grep -q '^NOT PROTECTED: a crash now is not captured'; then
+		pass "status, nothing loaded: NOT PROTECTED first"
+	else
+		fail "status, nothing loaded: first line '$(head -n 1 "$t/out")'"
+	fi
+	expect "status --json, nothing loaded" 3 -- "$kf" -c "$t/conf" --json status
+	json "status --json: not protected" '.protected == false'
+fi
 # A kernel without kexec: what load says, and no hotplug advice.
 if [ ! -e /sys/kernel/kexec_crash_size ]; then
 	expect "status on a kernel without kexec" 3 -- "$kf" -c "$t/conf" status

@@ -14,7 +14,7 @@
 # with /run of its own; and a report by hand, which mounts the target
 # itself, as before.
 #
-# The generator kdump-file-report-generator makes the whole system
+# The generator kdump-file-generator makes the whole system
 # read-only to the report but for the dump store the configuration names
 # (ProtectSystem=strict and ReadWritePaths= in a drop-in): run on fixture
 # configurations and fstabs, and its drop-in through systemd-analyze.
@@ -27,7 +27,7 @@ set -u
 OLD_EXPOSURE=1.9
 
 kf=$(realpath "$1")
-gen=$(realpath "${2:-$(dirname "$1")/kdump-file-report-generator}")
+gen=$(realpath "${2:-$(dirname "$1")/kdump-file-generator}")
 units=$(realpath "$(dirname "$0")/../units")
 unit=$units/kdump-file-report.service
 
@@ -138,6 +138,7 @@ mkdir -m 0700 "$t/gen"
 generate() {
 	expect "generator: $1" 0 -- env KDUMP_FILE_CONF="$2" \
 		KDUMP_FILE_FSTAB="${3:-$t/gen/no-fstab}" \
+		KDUMP_FILE_HOSTS="$t/gen/hosts" \
 		"$gen" "$t/gen/$1" "$t/gen/$1.early" "$t/gen/$1.late"
 	cp "$t/gen/$1/kdump-file-report.service.d/50-dump-store.conf" \
 		"$t/gen/$1.conf" 2>/dev/null || : >"$t/gen/$1.conf"
@@ -170,6 +171,8 @@ undecided() {
 		sed 's/^/     /' "$t/gen/$1.conf" "$t/err"
 	fi
 }
+printf '%s\n' '127.0.0.1 localhost' '192.0.2.7 collector.example collector' \
+	>"$t/gen/hosts"
 printf '%s\n' 'UUID=0a1b2c3d-0000-4000-8000-000000000001 /srv/dumps ext4 defaults 0 2' \
 	'LABEL=other /srv/other ext4 defaults 0 2' \
 	'/dev/sdz9 / ext4 defaults 0 1' >"$t/gen/fstab"
@@ -202,6 +205,68 @@ printf '%s\n' 'target = ssh://kdump@collector.example/var/crash' \
 	>"$t/gen/ssh.in"
 generate "ssh target" "$t/gen/ssh.in"
 writable "ssh target"
+
+# The loading units (kdump-file.service, kdump-file-hotplug.service): no
+# drop-in for a local target, the way to the collector for a network one.
+# netdrop NAME UNIT: the loading drop-in of generator run NAME for UNIT.
+netdrop() {
+	echo "$t/gen/$1/$2.d/50-network-target.conf"
+}
+# local_sandbox NAME: no loading unit has a drop-in.
+local_sandbox() {
+	if [ -e "$(netdrop "$1" kdump-file.service)" ] ||
+		[ -e "$(netdrop "$1" kdump-file-hotplug.service)" ]; then
+		fail "generator: $1: a network drop-in for a local target"
+	else
+		pass "generator: $1: the loading units keep their sandbox"
+	fi
+}
+# net_sandbox NAME TAG ALLOW MOUNT(yes|no): both units' drop-ins say TAG,
+# allow ALLOW, wait for the network, and mount (NFS) or not.
+net_sandbox() {
+	local u f ok=1
+	for u in kdump-file.service kdump-file-hotplug.service; do
+		f=$(netdrop "$1" "$u")
+		grep -qx "Environment=\"KDUMP_FILE_SANDBOX=$2\"" "$f" &&
+			grep -qx "IPAddressAllow=$3" "$f" &&
+			grep -qx 'PrivateNetwork=no' "$f" &&
+			grep -qx 'After=network-online.target' "$f" &&
+			grep -qx 'RestrictAddressFamilies=AF_NETLINK AF_INET AF_INET6' "$f" || ok=0
+		if [ "$4" = yes ]; then
+			grep -qx 'SystemCallFilter=@mount' "$f" &&
+				grep -qx 'CapabilityBoundingSet=CAP_SYS_ADMIN' "$f" || ok=0
+		else
+			! grep -q 'CAP_SYS_ADMIN\|@mount' "$f" || ok=0
+		fi
+	done
+	if [ "$ok" = 1 ]; then
+		pass "generator: $1: $2, allowing $3"
+	else
+		fail "generator: $1: not '$2' allowing $3 (mount: $4)"
+		sed 's/^/     /' "$(netdrop "$1" kdump-file.service)" 2>&1
+	fi
+}
+local_sandbox "path only"
+local_sandbox "raw"
+local_sandbox "target in fstab"
+net_sandbox "ssh target" "ssh 192.0.2.7" 192.0.2.7 no
+printf '%s\n' 'target = nfs://collector/srv/nfs' >"$t/gen/nfs.in"
+generate "nfs target" "$t/gen/nfs.in"
+net_sandbox "nfs target" "nfs 192.0.2.7" 192.0.2.7 yes
+printf '%s\n' 'target = nfs://198.51.100.4/srv/nfs' >"$t/gen/nfs-ip.in"
+generate "nfs target by address" "$t/gen/nfs-ip.in"
+net_sandbox "nfs target by address" "nfs 198.51.100.4" 198.51.100.4 yes
+printf '%s\n' 'target = ssh://kdump@dumps.example/var/crash' >"$t/gen/ssh-dns.in"
+generate "ssh target by DNS" "$t/gen/ssh-dns.in"
+net_sandbox "ssh target by DNS" "ssh any" any no
+# Back to a local target over the same directory: the drop-ins go.
+cp -r "$t/gen/nfs target" "$t/gen/local again"
+generate "local again" "$t/gen/path.in"
+local_sandbox "local again"
+# A configuration that cannot be read: no network opened.
+generate "bad for the loader" "$t/gen/bad.in"
+local_sandbox "bad for the loader"
+
 # What cannot be read or decided: ProtectSystem=full, exit 0.
 generate "missing configuration" "$t/gen/none.in"
 undecided "missing configuration"
@@ -247,6 +312,39 @@ if command -v systemd-analyze >/dev/null; then
 		pass "report unit with the drop-in: exposure $level, below $OLD_EXPOSURE"
 	else
 		fail "report unit with the drop-in: exposure '$level', not below $OLD_EXPOSURE"
+	fi
+fi
+
+# The loading unit as systemd reads it, for each target kind: its
+# exposure (systemd-analyze security) with and without the network drop-in.
+if command -v systemd-analyze >/dev/null; then
+	mkdir -m 0700 "$t/lunits"
+	declare -A exposure
+	for u in kdump-file.service kdump-file-hotplug.service; do
+		sed "s|/usr/sbin/kdump-file|$kf|" "$units/$u" >"$t/lunits/$u"
+	done
+	for name in "path only" "ssh target" "nfs target"; do
+		rm -rf "$t/lunits/kdump-file.service.d"
+		if [ -e "$(netdrop "$name" kdump-file.service)" ]; then
+			mkdir "$t/lunits/kdump-file.service.d"
+			cp "$(netdrop "$name" kdump-file.service)" "$t/lunits/kdump-file.service.d/"
+		fi
+		expect "systemd-analyze verify kdump-file.service, $name" 0 -- \
+			systemd-analyze verify --man=no "$t/lunits/kdump-file.service"
+		if grep -v 'kdump-file-hotplug.path\|network-online.target' "$t/err" | grep -q .; then
+			fail "systemd-analyze verify kdump-file.service, $name: $(head -n 3 "$t/err")"
+		fi
+		expect "systemd-analyze security kdump-file.service, $name" 0 -- \
+			systemd-analyze security --offline=true --no-pager "$t/lunits/kdump-file.service"
+		level=$(sed -n 's/.*Overall exposure level for [^:]*: \([0-9.]*\).*/\1/p' "$t/out")
+		echo "kdump-file.service exposure, $name: $level"
+		exposure[$name]=$level
+	done
+	l=${exposure["path only"]} s=${exposure["ssh target"]} n=${exposure["nfs target"]}
+	if awk -v l="$l" -v s="$s" -v n="$n" 'BEGIN { exit !(l + 0 > 0 && l < s && s <= n) }'; then
+		pass "kdump-file.service: exposure local $l < ssh $s <= nfs $n"
+	else
+		fail "kdump-file.service: exposure local '$l', ssh '$s', nfs '$n'"
 	fi
 fi
 

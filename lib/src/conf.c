@@ -69,6 +69,7 @@ void conf_init(struct kdump_conf *c)
 	c->nfs_version = 4;
 	strcpy(c->ssh_key, CONF_SSH_KEY_DEFAULT);
 	c->net_timeout = CONF_NET_TIMEOUT_DEFAULT;
+	c->net_load_wait = CONF_NET_LOAD_WAIT_DEFAULT;
 	c->makedumpfile_threads = CONF_THREADS_DEFAULT;
 }
 
@@ -374,6 +375,7 @@ enum key_id {
 	KEY_SSH_KEY,
 	KEY_FALLBACK,
 	KEY_NET_TIMEOUT,
+	KEY_NET_LOAD_WAIT,
 	KEY_RAW_IDENTITY,
 	KEY_MAKEDUMPFILE_THREADS,
 	KEY_MAX,
@@ -409,6 +411,7 @@ static const char *const key_names[KEY_MAX] = {
 	[KEY_SSH_KEY] = "ssh_key",
 	[KEY_FALLBACK] = "fallback",
 	[KEY_NET_TIMEOUT] = "net_timeout",
+	[KEY_NET_LOAD_WAIT] = "net_load_wait",
 	[KEY_RAW_IDENTITY] = "raw_identity",
 	[KEY_MAKEDUMPFILE_THREADS] = "makedumpfile_threads",
 };
@@ -865,6 +868,14 @@ static int set_number_key(struct kdump_conf *c, enum key_id k, const char *v,
 				    v);
 		c->net_timeout = x;
 		return 0;
+	case KEY_NET_LOAD_WAIT:
+		r = parse_uint(v, 3600, &x);
+		if (r < 0)
+			return fail(err, line, key, r,
+				    "'%s' is not a number of seconds from 0 to 3600",
+				    v);
+		c->net_load_wait = x;
+		return 0;
 	default:
 		return -EINVAL;
 	}
@@ -971,6 +982,7 @@ static int set_key(struct kdump_conf *c, enum key_id k, const char *v,
 		return set_text_key(c, k, v, line, err);
 	case KEY_NFS_VERSION:
 	case KEY_NET_TIMEOUT:
+	case KEY_NET_LOAD_WAIT:
 	case KEY_DUMP_LEVEL:
 	case KEY_KEEP:
 	case KEY_MIN_FREE:
@@ -1081,6 +1093,7 @@ static int check_net(const struct kdump_conf *c, const unsigned int *seen_line,
 		{ KEY_SSH_KEY, CONF_NET_SSH },
 		{ KEY_FALLBACK, CONF_NET_NONE },
 		{ KEY_NET_TIMEOUT, CONF_NET_NONE },
+		{ KEY_NET_LOAD_WAIT, CONF_NET_NONE },
 	};
 
 	if (c->net && seen_line[KEY_PATH])

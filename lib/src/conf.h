@@ -125,10 +125,16 @@ struct kdump_conf {
 	char fallback[CONF_VALUE_MAX];
 	/* Seconds for link, address and first connection in the capture. */
 	unsigned int net_timeout;
+	/*
+	 * Seconds kdump-file.service's load waits for the collector to
+	 * answer (the network coming up at boot) before it fails.
+	 */
+	unsigned int net_load_wait;
 };
 
 #define CONF_SSH_KEY_DEFAULT "/etc/kdump-file/ssh/id_ed25519"
 #define CONF_NET_TIMEOUT_DEFAULT 90
+#define CONF_NET_LOAD_WAIT_DEFAULT 300
 
 /*
  * makedumpfile's threads.  The default is the one place to change once

@@ -1,11 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kdump-file-report-generator: a systemd generator (systemd.generator(7))
- * that gives kdump-file-report.service write access to the dump store
- * alone.
+ * kdump-file-generator: a systemd generator (systemd.generator(7)) that
+ * fits the units' sandboxes to the configuration: it gives
+ * kdump-file-report.service write access to the dump store alone, and
+ * kdump-file.service and kdump-file-hotplug.service the way to a network
+ * target's collector and nothing more.
  *
- *   kdump-file-report-generator NORMAL_DIR [EARLY_DIR LATE_DIR]
+ *   kdump-file-generator NORMAL_DIR [EARLY_DIR LATE_DIR]
  *
+ * The loading units: with a local or raw target, no drop-in (they keep
+ * their own sandbox: no network); with a network target,
+ * NORMAL_DIR/UNIT.d/50-network-target.conf from sandbox_dropin(): ordered
+ * after network-online.target, the address families, the collector's
+ * addresses and for NFS the mount (see sandbox.h).  A configuration that
+ * cannot be read gets no drop-in: the load says what is wrong with it.
+ *
+ * The report unit:
  * The report runs crash, makedumpfile and libkdumpfile on what a crashed
  * kernel left: an exploit of one of them runs as root.  The unit's own
  * ProtectSystem=full leaves /var writable (/var/spool/cron, /var/lib,
@@ -28,8 +38,8 @@
  * kernel log, for a generator) says why: the report is never broken by
  * this and the boot never fails (exit 0 but for bad arguments).
  *
- * KDUMP_FILE_CONF and KDUMP_FILE_FSTAB name another configuration and
- * fstab (the tests').
+ * KDUMP_FILE_CONF, KDUMP_FILE_FSTAB and KDUMP_FILE_HOSTS name another
+ * configuration, fstab and hosts file (the tests').
  */
 #include <errno.h>
 #include <libmount/libmount.h>
@@ -43,6 +53,7 @@
 #include <unistd.h>
 
 #include "conf.h"
+#include "sandbox.h"
 #include "util.h"
 
 #define UNIT "kdump-file-report.service"
@@ -188,26 +199,99 @@ static int dropin_build(struct dropin *d, const struct kdump_conf *c,
 	return r < 0 ? r : 0;
 }
 
-static int write_dropin(const char *normal_dir, const char *text)
+/* text as normal_dir/unit.d/name; "" removes it (a directory reused). */
+static int write_dropin(const char *normal_dir, const char *unit,
+			const char *name, const char *text)
 {
 	char dir[PATH_MAX];
 	int r;
 
-	if (snprintf(dir, sizeof(dir), "%s/" UNIT ".d", normal_dir) >=
-	    (int)sizeof(dir))
+	if (snprintf(dir, sizeof(dir), "%s/%s.d", normal_dir, unit) >=
+	    (int)sizeof(dir) - (int)strlen(name) - 1)
 		return -ENAMETOOLONG;
+	if (!text[0]) {
+		strcat(dir, "/");
+		strcat(dir, name);
+		return unlink(dir) < 0 && errno != ENOENT ? -errno : 0;
+	}
 	r = mkdir_p(dir, 0755);
 	if (r < 0)
 		return r;
-	strncat(dir, "/" DROPIN, sizeof(dir) - strlen(dir) - 1);
+	strcat(dir, "/");
+	strcat(dir, name);
 	return write_file_atomic(dir, text, strlen(text), 0644);
+}
+
+/* The report unit's drop-in: the dump store alone writable. */
+static void generate_report(const char *normal_dir, const char *conf_path,
+			    const struct kdump_conf *c, int conf_r,
+			    const char *conf_why, const char *fstab)
+{
+	static struct dropin d;
+	static char text[DROPIN_MAX + 256];
+	char why[512];
+	int r = conf_r;
+
+	snprintf(why, sizeof(why), "%s", conf_why);
+	d.len = 0;
+	if (r >= 0)
+		r = dropin_build(&d, c, fstab, why, sizeof(why));
+	if (r < 0) {
+		/* Undecided: the unit as it was, /var writable. */
+		fprintf(stderr, "kdump-file-generator: %s; " UNIT
+			" keeps ProtectSystem=full\n", why);
+		d.len = 0;
+		r = dropin_add(&d, "# The dump store could not be told: see the "
+			       "boot's log.\nProtectSystem=full\n");
+		if (r < 0)
+			return;
+	}
+	snprintf(text, sizeof(text),
+		 "# Written by kdump-file-generator from %s.\n"
+		 "[Service]\n%s", conf_path, d.text);
+	r = write_dropin(normal_dir, UNIT, DROPIN, text);
+	if (r < 0)
+		fprintf(stderr, "kdump-file-generator: cannot write %s/"
+			UNIT ".d/" DROPIN ": %s\n", normal_dir, strerror(-r));
+}
+
+/*
+ * The loading units' drop-in: for a network target, the way to the
+ * collector; none otherwise, nor for a configuration that cannot be read
+ * (load says what is wrong with it).
+ */
+static void generate_load(const char *normal_dir, const struct kdump_conf *c,
+			  int conf_r, const char *hosts)
+{
+	static const char *const units[] = {
+		"kdump-file.service", "kdump-file-hotplug.service",
+	};
+	static char text[DROPIN_MAX];
+	struct sandbox s = { .net = CONF_NET_NONE };
+	int r;
+
+	if (conf_r >= 0)
+		sandbox_for(c, hosts, &s);
+	r = sandbox_dropin(&s, conf_r >= 0 ? c->target : "", text,
+			   sizeof(text));
+	if (r < 0) {
+		fprintf(stderr, "kdump-file-generator: the network drop-in does not fit: %s; the loading units keep no network\n",
+			strerror(-r));
+		text[0] = '\0';
+	}
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		r = write_dropin(normal_dir, units[i], SANDBOX_DROPIN, text);
+		if (r < 0)
+			fprintf(stderr, "kdump-file-generator: cannot write %s/%s.d/" SANDBOX_DROPIN ": %s\n",
+				normal_dir, units[i], strerror(-r));
+	}
 }
 
 int main(int argc, char *argv[])
 {
 	const char *conf_path = getenv("KDUMP_FILE_CONF");
 	const char *fstab = getenv("KDUMP_FILE_FSTAB");
-	static struct dropin d;
+	const char *hosts = getenv("KDUMP_FILE_HOSTS");
 	struct conf_error err = { 0 };
 	struct kdump_conf c;
 	char why[512] = "";
@@ -215,13 +299,15 @@ int main(int argc, char *argv[])
 
 	/* systemd gives three directories; one is enough to write to. */
 	if ((argc != 2 && argc != 4) || argv[1][0] != '/') {
-		fprintf(stderr, "Usage: kdump-file-report-generator NORMAL_DIR [EARLY_DIR LATE_DIR]\n");
+		fprintf(stderr, "Usage: kdump-file-generator NORMAL_DIR [EARLY_DIR LATE_DIR]\n");
 		return 2;
 	}
 	if (!conf_path || !conf_path[0])
 		conf_path = CONF_PATH_DEFAULT;
 	if (!fstab || !fstab[0])
 		fstab = "/etc/fstab";
+	if (!hosts || !hosts[0])
+		hosts = "/etc/hosts";
 
 	r = conf_load_or_default(&c, conf_path, &err);
 	if (r < 0) {
@@ -232,29 +318,8 @@ int main(int argc, char *argv[])
 		else
 			snprintf(why, sizeof(why), "cannot read %s: %s",
 				 conf_path, err.msg[0] ? err.msg : strerror(-r));
-	} else {
-		r = dropin_build(&d, &c, fstab, why, sizeof(why));
 	}
-	if (r < 0) {
-		/* Undecided: the unit as it was, /var writable. */
-		fprintf(stderr, "kdump-file-report-generator: %s; " UNIT
-			" keeps ProtectSystem=full\n", why);
-		d.len = 0;
-		r = dropin_add(&d, "# The dump store could not be told: see the "
-			       "boot's log.\nProtectSystem=full\n");
-		if (r < 0)
-			return 0;
-	}
-	{
-		char text[DROPIN_MAX + 256];
-
-		snprintf(text, sizeof(text),
-			 "# Written by kdump-file-report-generator from %s.\n"
-			 "[Service]\n%s", conf_path, d.text);
-		r = write_dropin(argv[1], text);
-	}
-	if (r < 0)
-		fprintf(stderr, "kdump-file-report-generator: cannot write %s/"
-			UNIT ".d/" DROPIN ": %s\n", argv[1], strerror(-r));
+	generate_report(argv[1], conf_path, &c, r, why, fstab);
+	generate_load(argv[1], &c, r, hosts);
 	return 0;
 }
