@@ -30,7 +30,8 @@
  *    nothing mounts; the unit's own ReadWritePaths=) and, when /etc/fstab
  *    mounts the target (its source written as the configuration's target
  *    is: UUID=..., LABEL=..., /dev/...), that mount point plus path;
- *  - a network target: nothing more (the report does not write to one).
+ *  - a network target: its fallback directory, if any (the report does
+ *    not write to the collector).
  *
  * The configuration and fstab as they are when systemd runs generators:
  * at boot and at each daemon-reload.  When either cannot be read, the
@@ -182,9 +183,20 @@ static int dropin_build(struct dropin *d, const struct kdump_conf *c,
 		       "ProtectSystem=strict\n");
 	if (r < 0)
 		return r;
-	/* The report does not write to a network target (dumps_base()). */
-	if (c->net != CONF_NET_NONE)
-		return 0;
+	/*
+	 * The report does not write to a network target (dumps_base()), but
+	 * into its fallback directory, where the capture saved a dump it
+	 * could not send.
+	 */
+	if (c->net != CONF_NET_NONE) {
+		if (!c->fallback[0])
+			return 0;
+		r = dropin_add_path(d, c->fallback);
+		if (r < 0)
+			snprintf(ret_why, size, "fallback '%s': %s",
+				 c->fallback, strerror(-r));
+		return r;
+	}
 	if (!c->target[0]) {
 		r = dropin_add_path(d, c->path);
 		if (r < 0)

@@ -106,6 +106,33 @@ static int store_open(char *base, size_t size, char ***names, size_t *n)
  * The directory and ID of the dump arg_dump names (the newest without one);
  * logs when there is none or the name fits several.
  */
+/*
+ * In a network target's fallback directory: the dump what names (an ID, or
+ * "last"), as store_find() gives it; -ENOENT when there is none.
+ */
+static int fallback_find(const char *what, char *dir, size_t size,
+			 char id[DUMP_ID_LEN + 1])
+{
+	char **names = NULL;
+	struct kdump_conf c;
+	size_t n = 0, i;
+	int r;
+
+	if (conf_parse_file(&c, arg_config, NULL) < 0 ||
+	    c.net == CONF_NET_NONE || !c.fallback[0])
+		return -ENOENT;
+	r = dump_list(c.fallback, &names, &n);
+	if (r < 0)
+		return r;
+	r = dump_resolve(names, n, what, &i);
+	if (r == 0) {
+		snprintf(dir, size, "%s/%s", c.fallback, names[i]);
+		dump_id(names[i], id);
+	}
+	dump_list_free(names, n);
+	return r;
+}
+
 static int store_find(char *dir, size_t size, char id[DUMP_ID_LEN + 1])
 {
 	const char *what = arg_dump ? arg_dump : "last";
@@ -113,7 +140,28 @@ static int store_find(char *dir, size_t size, char id[DUMP_ID_LEN + 1])
 	size_t n = 0, i;
 	int r;
 
+	/*
+	 * A network target: a dump named by its ID may be in the fallback
+	 * directory, and the newest is there when the collector does not
+	 * answer (said on stderr, once).
+	 */
+	if (arg_dump && fallback_find(arg_dump, dir, size, id) == 0)
+		return 0;
+	log_hold();
 	r = store_open(base, sizeof(base), &names, &n);
+	if (r < 0 && !arg_dump && fallback_find(what, dir, size, id) == 0) {
+		char why[1024];
+		const char *e = strstr(log_held(), "error: ");
+
+		snprintf(why, sizeof(why), "%.*s",
+			 (int)strcspn(e ? e + 7 : log_held(), "\n"),
+			 e ? e + 7 : log_held());
+		log_release(false);
+		log_stderr("the collector's dumps cannot be read (%s): the newest dump in the fallback directory, %s",
+			   why, dir);
+		return 0;
+	}
+	log_release(true);
 	if (r < 0)
 		return r;
 	r = dump_resolve(names, n, what, &i);
@@ -286,6 +334,13 @@ static int list_collector(void)
 	return r;
 }
 
+/* The header of list's table, the same for every target. */
+static void list_header(void)
+{
+	printf("%-8s  %-20s  %-20s  %-16s  %8s  %s\n", "ID", "TIME", "KERNEL",
+	       "SIGNATURE", "SIZE", "STATE");
+}
+
 /* A row of list for a dump on an ssh collector, from its "list" answer. */
 static void list_ssh_row(const struct net_list_entry *e)
 {
@@ -297,9 +352,14 @@ static void list_ssh_row(const struct net_list_entry *e)
 		format_bytes(e->bytes, size, sizeof(size));
 	else
 		snprintf(size, sizeof(size), "-");
-	printf("%-8s  %-20s  %-20s  %-16.16s  %8s  %s\n", id, when, "-",
-	       CLI_SAFE(e->panic[0] && strcmp(e->panic, "-") ? e->panic : "-"),
-	       size, e->complete ? "complete" : "incomplete");
+	/*
+	 * The collector's list names no kernel and no signature: the
+	 * panic follows the state, as a local dump's error does.
+	 */
+	printf("%-8s  %-20s  %-20s  %-16.16s  %8s  %s%s%s\n", id, when, "-",
+	       "-", size, e->complete ? "complete" : "incomplete",
+	       e->panic[0] && strcmp(e->panic, "-") ? ": " : "",
+	       CLI_SAFE(e->panic[0] && strcmp(e->panic, "-") ? e->panic : ""));
 }
 
 /*
@@ -343,9 +403,7 @@ static int list_ssh(void)
 		if (net_list_parse(l, end ? (size_t)(end - l) : strlen(l),
 				   &e) == 0) {
 			if (n++ == 0)
-				printf("%-8s  %-20s  %-20s  %-16s  %8s  %s\n",
-				       "ID", "TIME", "KERNEL", "PANIC", "SIZE",
-				       "STATE");
+				list_header();
 			list_ssh_row(&e);
 		}
 		l = end ? end + 1 : NULL;
@@ -355,41 +413,19 @@ static int list_ssh(void)
 	return 0;
 }
 
-int verb_list(int argc _unused_, char *argv[] _unused_)
+/*
+ * The dumps of names below base: rows after a header (text, "no dumps
+ * in BASE" when none), or objects added to arr (JSON).
+ */
+static int list_rows(const char *base, char **names, size_t n,
+		     struct json_object *arr)
 {
-	char base[PATH_MAX], **names = NULL;
-	struct json_object *j = NULL, *arr = NULL;
-	size_t n = 0;
-	int r, m = 0;
+	int m = 0;
 
-	if (arg_collector)
-		return list_collector();
-	r = list_ssh();
-	if (r != -EREMOTE)
-		return r;
-
-	r = store_open(base, sizeof(base), &names, &n);
-	if (r < 0)
-		return r;
-	if (arg_json) {
-		/* An object, not a bare array: it has a schema to name. */
-		j = cli_json_object();
-		arr = json_object_new_array();
-		m = j && arr ? json_set_text(j, "dump_dir", base) : -ENOMEM;
-		if (m == 0)
-			m = cli_json_add(j, "dumps", json_object_get(arr));
-		json_object_put(arr);
-		if (m < 0) {
-			json_object_put(j);
-			dump_list_free(names, n);
-			return m;
-		}
-	} else if (n == 0) {
+	if (!arr && n == 0)
 		printf("no dumps in %s\n", base);
-	} else {
-		printf("%-8s  %-20s  %-20s  %-16s  %8s  %s\n", "ID", "TIME",
-		       "KERNEL", "SIGNATURE", "SIZE", "STATE");
-	}
+	else if (!arr)
+		list_header();
 	for (size_t i = 0; i < n && m == 0; i++) {
 		char dir[PATH_MAX + 64], id[DUMP_ID_LEN + 1], when[32];
 		char size[FORMAT_BYTES_MAX];
@@ -398,7 +434,7 @@ int verb_list(int argc _unused_, char *argv[] _unused_)
 		snprintf(dir, sizeof(dir), "%s/%s", base, names[i]);
 		if (dump_inspect(dir, &d) < 0)
 			continue;
-		if (j) {
+		if (arr) {
 			struct json_object *o = cli_dump_json(&d);
 
 			m = o && !json_object_array_add(arr, o) ? 0 : -ENOMEM;
@@ -419,6 +455,135 @@ int verb_list(int argc _unused_, char *argv[] _unused_)
 		       d.dmesg_only && dump_complete(&d) ? ", dmesg only" : "",
 		       d.error[0] ? ": " : "", CLI_SAFE(d.error));
 	}
+	return m;
+}
+
+/*
+ * list for a network target with a fallback directory: the collector's
+ * dumps, or why they cannot be listed, then the fallback's, which are
+ * never hidden by a collector that does not answer.  Fails only when
+ * neither can be read.
+ */
+static int list_net_fallback(const struct kdump_conf *c)
+{
+	char base[PATH_MAX], why[1024] = "", **names = NULL;
+	struct json_object *j = NULL, *arr = NULL, *farr = NULL;
+	size_t n = 0;
+	int r, rf, m = 0;
+
+	if (arg_json) {
+		j = cli_json_object();
+		arr = json_object_new_array();
+		farr = json_object_new_array();
+		if (!j || !arr || !farr) {
+			json_object_put(j);
+			json_object_put(arr);
+			json_object_put(farr);
+			return -ENOMEM;
+		}
+	}
+	/* The collector's part: its failure said once, below. */
+	log_hold();
+	if (c->net == CONF_NET_SSH && !j) {
+		printf("dumps on the collector (%s):\n", c->target);
+		r = list_ssh();
+	} else {
+		r = store_open(base, sizeof(base), &names, &n);
+		if (r == 0 && !j)
+			printf("dumps on the collector (%s):\n", c->target);
+		if (r == 0)
+			m = list_rows(base, names, n, arr);
+		dump_list_free(names, n);
+	}
+	if (r < 0) {
+		const char *e = strstr(log_held(), "error: ");
+
+		snprintf(why, sizeof(why), "%.*s",
+			 (int)strcspn(e ? e + 7 : log_held(), "\n"),
+			 e ? e + 7 : log_held());
+		if (!j)
+			printf("dumps on the collector (%s): cannot be listed: %s\n",
+			       c->target, CLI_SAFE(why));
+	}
+	log_release(false);
+	names = NULL;
+	n = 0;
+	rf = check_dump_base(c->fallback);
+	if (rf == 0)
+		rf = dump_list(c->fallback, &names, &n);
+	if (rf == -ENOENT) {
+		rf = 0;
+		names = NULL;
+		n = 0;
+	}
+	if (!j)
+		printf("\ndumps in the fallback directory %s:\n", c->fallback);
+	if (rf == 0 && m == 0)
+		m = list_rows(c->fallback, names, n, farr);
+	else if (rf < 0 && !j)
+		printf("cannot be listed: %s\n", strerror(-rf));
+	dump_list_free(names, n);
+	if (j) {
+		if (m == 0)
+			m = json_set_text(j, "dump_dir", c->target);
+		if (m == 0)
+			m = r == 0 ? cli_json_add(j, "dumps", json_object_get(arr)) :
+			    json_object_object_add(j, "dumps", NULL) ? -ENOMEM : 0;
+		if (m == 0)
+			m = cli_json_text(j, "collector_error", r < 0 ? why : NULL);
+		if (m == 0)
+			m = json_set_text(j, "fallback_dir", c->fallback);
+		if (m == 0)
+			m = cli_json_add(j, "fallback_dumps", json_object_get(farr));
+		json_object_put(arr);
+		json_object_put(farr);
+		if (m == 0)
+			return print_json(j);
+		json_object_put(j);
+		return m;
+	}
+	if (m < 0)
+		return m;
+	return r < 0 && rf < 0 ? r : 0;
+}
+
+int verb_list(int argc _unused_, char *argv[] _unused_)
+{
+	char base[PATH_MAX], **names = NULL;
+	struct json_object *j = NULL, *arr = NULL;
+	struct kdump_conf c;
+	size_t n = 0;
+	int r, m = 0;
+
+	if (arg_collector)
+		return list_collector();
+	r = load_config(&c);
+	if (r < 0)
+		return r;
+	if (c.net != CONF_NET_NONE && c.fallback[0])
+		return list_net_fallback(&c);
+	r = list_ssh();
+	if (r != -EREMOTE)
+		return r;
+
+	r = store_open(base, sizeof(base), &names, &n);
+	if (r < 0)
+		return r;
+	if (arg_json) {
+		/* An object, not a bare array: it has a schema to name. */
+		j = cli_json_object();
+		arr = json_object_new_array();
+		m = j && arr ? json_set_text(j, "dump_dir", base) : -ENOMEM;
+		if (m == 0)
+			m = cli_json_add(j, "dumps", json_object_get(arr));
+		json_object_put(arr);
+		if (m < 0) {
+			json_object_put(j);
+			dump_list_free(names, n);
+			return m;
+		}
+	}
+	m = list_rows(base, names, n, arr);
 	dump_list_free(names, n);
 	if (j)
 		return m == 0 ? print_json(j) : (json_object_put(j), m);
@@ -924,8 +1089,16 @@ int verb_report(int argc, char *argv[])
 		/* The report goes into the dump's directory. */
 		arg_writable = true;
 		r = dumps_base(&c, base, sizeof(base));
+		/*
+		 * A network target's dumps are reported on the collector;
+		 * those its capture saved in the fallback directory, here.
+		 */
+		if ((r == -ENODEV || r == -EREMOTE) &&
+		    c.net != CONF_NET_NONE && c.fallback[0] &&
+		    snprintf(base, sizeof(base), "%s", c.fallback) <
+			    (int)sizeof(base))
+			r = 0;
 		if (r < 0) {
-			/* A network target's dumps are reported there. */
 			if (arg_new && (r == -ENODEV || r == -EREMOTE))
 				return 0;
 			log_error("cannot reach dump target %s: %s", c.target,

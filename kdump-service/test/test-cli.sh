@@ -245,8 +245,30 @@ if cmp -s "$t/status-keys" "$t/net-status-keys"; then
 else
 	fail "status --json: the keys differ: $(cat "$t/net-status-keys")"
 fi
-expect "list, a network target" 1 -- "$kf" -c "$t/conf" list
-has "list: an nfs target's dumps are read through a mount of the export" "$t/err" "cannot mount 192.0.2.77:/export/dumps: "
+# list: the collector's part said unreachable, the fallback's dump listed.
+expect "list, a network target out of reach, a fallback" 0 -- "$kf" -c "$t/conf" list
+has "list: an nfs target's dumps are read through a mount of the export" "$t/out" \
+	"dumps on the collector (nfs://192.0.2.77/export/dumps): cannot be listed: cannot mount 192.0.2.77:/export/dumps: "
+has "list: the fallback directory" "$t/out" "dumps in the fallback directory $fb:"
+fbid=$(awk '/^ID / { getline; print $1 }' "$t/out")
+if [ -n "$fbid" ] && grep -q "^$fbid  2026-02-01T00:00:00Z .* complete" "$t/out"; then
+	pass "list: the fallback's dump, complete (ID $fbid)"
+else
+	fail "list: no row for the fallback's dump: $(cat "$t/out")"
+fi
+expect "list --json, a network target out of reach" 0 -- "$kf" -c "$t/conf" --json list
+json "list --json: the collector's dumps unknown, and why" \
+	'.dumps == null and (.collector_error | startswith("cannot mount 192.0.2.77"))'
+json "list --json: the fallback's dump" \
+	".fallback_dir == \"$fb\" and (.fallback_dumps | length) == 1"
+expect "info of the fallback's dump by its ID" 0 -- "$kf" -c "$t/conf" info "$fbid"
+has "info: the fallback's dump" "$t/out" "$fb/2026-02-01-00:00:00"
+expect "info, the collector out of reach" 0 -- "$kf" -c "$t/conf" info
+has "info: the newest in the fallback, and why" "$t/err" \
+	"the collector's dumps cannot be read (cannot mount 192.0.2.77:/export/dumps"
+conf "target = nfs://192.0.2.77/export/dumps" "$bz"
+expect "list, a network target out of reach, no fallback" 1 -- "$kf" -c "$t/conf" list
+has "list: no fallback: the collector's failure" "$t/err" "cannot mount 192.0.2.77:/export/dumps: "
 # Back to the local target the tests below read.
 conf "path = $dumps # dumps go here" "keep = 2" "$bz"
 

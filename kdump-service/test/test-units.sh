@@ -205,6 +205,12 @@ printf '%s\n' 'target = ssh://kdump@collector.example/var/crash' \
 	>"$t/gen/ssh.in"
 generate "ssh target" "$t/gen/ssh.in"
 writable "ssh target"
+# ...but into its fallback directory, where the capture saved what it
+# could not send.
+printf '%s\n' 'target = ssh://kdump@collector.example/var/crash' \
+	'fallback = /var/crash-fb' >"$t/gen/ssh-fb.in"
+generate "ssh target with a fallback" "$t/gen/ssh-fb.in"
+writable "ssh target with a fallback" /var/crash-fb
 
 # The loading units (kdump-file.service, kdump-file-hotplug.service): no
 # drop-in for a local target, the way to the collector for a network one.

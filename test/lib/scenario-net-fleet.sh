@@ -28,12 +28,15 @@ flavour=$3
 # before each line a command printed) and the capture's own.
 P_PROPAGATE_OK='KDUMP-FILE-TEST: rc=0: kdump-file propagate'
 P_PINNED='KDUMP-FILE-TEST:   collector ssh-ed25519 '
-P_LOAD_OK='KDUMP-FILE-TEST: rc=0: kdump-file load'
+P_RESTART_OK='KDUMP-FILE-TEST: rc=0: systemctl restart kdump-file'
+P_UNIT_LOADED='KDUMP-FILE-TEST: net: unit: is-active active loaded 1'
+# The sandbox reload of "systemctl restart" after the target changed.
+P_SANDBOX_RELOAD="KDUMP-FILE-TEST: net: unit journal: kdump-file: dump target .* needs the sandbox '(ssh|nfs) 10[.]0[.][0-9][.]1', and this unit was made with 'local': reloading"
 P_CAPTURE_DONE='kdump-file: .*capture complete'
 P_REFUSED='kdump-file-receive: refused'
 P_LIST_LINE='KDUMP-FILE-TEST: net: key: list: [0-9]{4}-[0-9]{2}-[0-9]{2}-[0-9:]{8}(-[0-9]+)? complete [0-9]+ '
-# 3: not loaded (the boot after the crash loads nothing).
-P_STATUS_OK='KDUMP-FILE-TEST: rc=[03]: kdump-file status'
+# 0: loaded (the unit loaded at boot).
+P_STATUS_OK='KDUMP-FILE-TEST: rc=0: kdump-file status'
 P_LIST_OK='KDUMP-FILE-TEST: rc=0: kdump-file list'
 # The decoy dump collector-base.sh leaves in /srv/dumps.
 DECOY=/srv/dumps/decoy-0123456789ab/2026-01-01-00:00:00
@@ -115,7 +118,18 @@ for n in 1 2 3; do
 		check "$name: the key never lists another machine's dump" \
 			bash -c "! grep -q 'net: key: list: 2026-01-01-00:00:00' '$con' '$after'"
 	fi
-	check "$name: load exits 0" grep -q "$P_LOAD_OK" "$con"
+	kind=${targets[n]%[34]}
+	check "$name: systemctl restart kdump-file exits 0" grep -q "$P_RESTART_OK" "$con"
+	check "$name: restart reloaded the units for the network sandbox" grep -qE "$P_SANDBOX_RELOAD" "$con"
+	check "$name: loaded through the unit" grep -q "$P_UNIT_LOADED" "$con"
+	check "$name: the unit's sandbox reaches the collector alone" \
+		grep -q "KDUMP-FILE-TEST: net: unit: .*KDUMP_FILE_SANDBOX=$kind 10.0.$n.1.* PrivateNetwork=no IPAddressAllow=10.0.$n.1/32" "$con"
+	check "$name: at the next boot the unit loaded" grep -q "$P_UNIT_LOADED" "$after"
+	# shellcheck disable=SC2016 # awk's fields
+	check "$name: ...before multi-user.target" \
+		awk '/KDUMP-FILE-TEST: net: unit: entered/ { ok = $5 > 0 && $5 <= $9 } END { exit !ok }' "$after"
+	check "$name: status at the next boot: protected" \
+		bash -c "run_output '$after' 'kdump-file status' | grep -q '^loaded: *yes' && ! run_output '$after' 'kdump-file status' | grep -q 'NOT PROTECTED'"
 	check "$name: the clients crashed together" grep -q "KDUMP-FILE-TEST: net: 3 of 3 clients ready" "$con"
 	check "$name: loaded, crashing" grep -q "KDUMP-FILE-TEST: loaded ok" "$con"
 	check "$name: capture complete" grep -q "$P_CAPTURE_DONE" "$con"

@@ -17,7 +17,16 @@
 #              barrier=N (crash once N clients are ready to), fail=rekey
 #              (the collector's host key changes after propagate) or
 #              fail=down (the host takes the collector's link down before
-#              the crash), timeout=SECONDS (net_timeout)
+#              the crash), timeout=SECONDS (net_timeout), wait=SECONDS
+#              (net_load_wait), late=1 (after the boot after the crash,
+#              one more boot with the collector's link down until a
+#              minute after kdump-file.service starts; the guest reboots
+#              in place)
+#
+# The capture kernel is loaded the way an administrator does: the target
+# in /etc/kdump-file.conf, then "systemctl enable kdump-file" and
+# "systemctl restart kdump-file" (whose sandbox follows the new target),
+# and at each later boot by the unit itself.
 
 NET_KEYDIR=/etc/kdump-file/ssh
 NET_COLLECTOR_KEYS=/etc/ssh/kdump-file-test
@@ -190,10 +199,31 @@ net_conf() {
     esac >> /tmp/kdump-file.conf
     [ -z "$fallback" ] || echo "fallback = $fallback" >> /tmp/kdump-file.conf
     [ -z "$timeout" ] || echo "net_timeout = $timeout" >> /tmp/kdump-file.conf
+    wait=$(net_arg wait)
+    [ -z "$wait" ] || echo "net_load_wait = $wait" >> /tmp/kdump-file.conf
     cp /tmp/kdump-file.conf /etc/kdump-file.conf
     grep -vE '^[[:space:]]*(#|$)' /etc/kdump-file.conf | while IFS= read -r line; do
         say "conf: $line"
     done
+}
+
+# net_unit: what kdump-file.service did this boot: its state, the sandbox
+# it ran in, its journal lines, and whether a capture kernel is loaded.
+net_unit() {
+    say "net: unit: is-active $(systemctl is-active kdump-file) loaded $(cat /sys/kernel/kexec_crash_loaded)"
+    say "net: unit: $(systemctl show -p Environment -p PrivateNetwork -p IPAddressAllow -p ExecMainStatus kdump-file | tr '\n' ' ')"
+    say "net: unit: entered $(systemctl show -p ActiveEnterTimestampMonotonic --value kdump-file) exited $(systemctl show -p InactiveExitTimestampMonotonic --value kdump-file) multi-user $(systemctl show -p ActiveEnterTimestampMonotonic --value multi-user.target)"
+    journalctl -b -u kdump-file --no-pager -o cat 2> /dev/null | grep 'kdump-file' |
+        while IFS= read -r line; do say "net: unit journal: $line"; done
+}
+
+# net_restart: the capture kernel loaded as an administrator does after
+# changing the target, through the unit.
+net_restart() {
+    run systemctl enable kdump-file
+    run systemctl restart kdump-file
+    net_unit
+    run systemctl cat kdump-file
 }
 
 # net_try WHAT REQUEST...: a request with the dedicated key, its outcome.
@@ -235,12 +265,18 @@ net_barrier() {
 }
 
 NET_CRASHED=/var/lib/kdump-file-test/net-crashed
+# The boot after the crash is over; the next one is the late collector's.
+NET_LATE=/var/lib/kdump-file-test/net-late
 
 # The first boot of a client: network, configuration, propagate (SSH),
 # load, what the scenario breaks, then the crash.  A guest that reboots in
 # the same QEMU (fail=down: its link must stay connected) comes here again
 # after the capture, and goes on with the boot after it.
 step_net_crash() {
+    if [ -e "$NET_LATE" ]; then
+        step_net_late
+        return
+    fi
     if [ -e "$NET_CRASHED" ]; then
         step_net_after
         return
@@ -253,13 +289,15 @@ step_net_crash() {
         run cat "$NET_KEYDIR/known_hosts"
         net_key_checks
     fi
-    run kdump-file load
+    net_restart
     run kdump-file status
     case "$(net_arg fail)" in
     rekey)
         net_admin "cp $NET_COLLECTOR_KEYS/ssh_host_ed25519_key $NET_COLLECTOR_KEYS/ssh_host_ed25519_key.pub /etc/ssh/ &&
             systemctl reload ssh && ssh-keygen -lf /etc/ssh/ssh_host_ed25519_key.pub" > /tmp/net-rekey.out 2>&1
         say "net: the collector's host key changed: $(cat /tmp/net-rekey.out)"
+        # load itself, not the unit: what this shows is load's refusal
+        # and that it keeps the capture kernel loaded before.
         run kdump-file load
         ;;
     down)
@@ -296,12 +334,19 @@ step_net_crash() {
     [ ! -e "$NET_CRASHED" ] && [ "$(net_arg fail)" = down ] && net_done
 }
 
-# The boot after the capture: what the product says of it, what the key
-# may see now, the local fallback's record, then report done.
+# The boot after the capture: what the unit did at boot, what the product
+# says of the dump, what the key may see now, the local fallback's record
+# and its report, then report done (or, late=1, one more boot).
 step_net_after() {
     net_up
+    net_unit
     run kdump-file status
     run kdump-file list
+    run kdump-file info
+    journalctl -b -o verbose --no-pager MESSAGE_ID=015172fc9e57401f9f980255c3aeecad 2> /dev/null |
+        grep -E '^ *(KDUMP_FILE_[A-Z_]+|MESSAGE|MESSAGE_ID)=' | while IFS= read -r line; do say "net: crash entry: $line"; done
+    journalctl -b -u kdump-file-report --no-pager -o cat 2> /dev/null | grep 'kdump-file' |
+        while IFS= read -r line; do say "net: report unit: $line"; done
     [ "$(net_arg target)" != ssh ] || net_key_checks
     for d in /var/crash/2*; do
         [ -d "$d" ] || continue
@@ -316,6 +361,36 @@ step_net_after() {
             i=$((i + 1))
         done
     fi
+    if [ "$(net_arg fail)" = rekey ]; then
+        # The collector's new key, taken on purpose, and the unit again.
+        run kdump-file propagate --repin
+        run systemctl restart kdump-file
+        net_unit
+    fi
+    if [ "$(net_arg late)" = 1 ]; then
+        touch "$NET_LATE"
+        sync
+        # The host watches for this line, takes the collector's link down,
+        # and brings it back a minute after kdump-file.service starts.
+        say "net: reboot with the collector late"
+        i=0
+        while ping -c 1 -W 1 collector > /dev/null 2>&1 && [ "$i" -lt 120 ]; do
+            sleep 1
+            i=$((i + 1))
+        done
+        say "net: the collector is down: rebooting"
+        systemctl reboot
+        sleep 600
+        return
+    fi
+    net_done
+}
+
+# The boot whose collector came late: the unit waited for it and loaded.
+step_net_late() {
+    net_up
+    net_unit
+    run kdump-file status
     net_done
 }
 
