@@ -279,10 +279,16 @@ int phase_action(struct capture *cap)
 		return cap->is_init ? capture_action(cap, ACTION_REBOOT) : 0;
 	if (cap->result < 0) {
 		/* Why is the error line before; this one says where. */
+		const char *step = cap->fail_step[0] ? cap->fail_step :
+				   cap->stop_step[0] ? cap->stop_step :
+				   cap->step;
+
+		/* The first failure's step, errno and words: later cleanup
+		 * (unmounting) may fail too, and is not why. */
 		capture_say(cap, "capture failed after %.1fs while %s", secs,
-			    cap->stop_step[0] ? cap->stop_step : cap->step);
-		capture_record_failure(cap, -cap->result,
-				       cap->stop_step[0] ? cap->stop_step : cap->step,
+			    step);
+		capture_record_failure(cap, -cap->result, step,
+				       cap->fail_error[0] ? cap->fail_error :
 				       cap->last_error);
 		return capture_action(cap, c->failure_action);
 	}

@@ -109,6 +109,12 @@ struct capture {
 	char reason[256];
 	/* The pipeline's result: 0 or the first phase's negative errno. */
 	int result;
+	/*
+	 * The step and the last error line when result was set: what the
+	 * failure record names, not what later cleanup phases did.
+	 */
+	char fail_step[128];
+	char fail_error[512];
 	/* There is no vmcore: not a capture kernel, nothing to do. */
 	bool no_vmcore;
 	/* A hook failed with hook_failure = stop. */

@@ -88,8 +88,13 @@ int capture_run(struct capture *cap, const struct capture_phase *phases)
 		r = p->run(cap);
 		if (r > 0)
 			done = true;
-		else if (r < 0 && cap->result == 0)
+		else if (r < 0 && cap->result == 0) {
 			cap->result = r;
+			snprintf(cap->fail_step, sizeof(cap->fail_step), "%s",
+				 cap->stop_step[0] ? cap->stop_step : cap->step);
+			snprintf(cap->fail_error, sizeof(cap->fail_error),
+				 "%s", cap->last_error);
+		}
 	}
 	return cap->result;
 }

@@ -148,8 +148,9 @@ static int vmcore_failed(struct capture *cap, const char *why)
 {
 	unsigned long long avail = cap->free_bytes(cap->dir);
 	long long written = capture_file_size(cap->inc);
+	bool full = avail < (1ULL << 20) + cap->conf.min_free_mb * (1ULL << 20);
 
-	if (avail < (1ULL << 20) + cap->conf.min_free_mb * (1ULL << 20)) {
+	if (full) {
 		(void)unlink(cap->inc);
 		snprintf(cap->reason, sizeof(cap->reason),
 			 "the dump target is full (%llu MiB free after %lld MiB written)",
@@ -160,7 +161,7 @@ static int vmcore_failed(struct capture *cap, const char *why)
 	}
 	capture_say(cap, "error: vmcore not saved: %s; dmesg.txt and metadata.json are kept",
 		    cap->reason);
-	return -EIO;
+	return full ? -ENOSPC : -EIO;
 }
 
 /* vmcore-incomplete becomes vmcore, durably, if it leaves min_free_mb. */

@@ -162,16 +162,22 @@ out:
 }
 
 /*
- * One directory per crash, named by the time the capture began (UTC), in
- * cap->dir and cap->dir_fd (dump_dir_create()).
+ * One directory per crash, named by the crash time (UTC) as the crashed
+ * kernel's VMCOREINFO gives it, as the SSH collector names its own
+ * (phase_ssh_begin()); by the time the capture began when it gives none.
+ * In cap->dir and cap->dir_fd (dump_dir_create()).
  */
 static int dump_dir_make(struct capture *cap, int bfd)
 {
+	struct capture_vmcoreinfo vi;
 	char name[DUMP_NAME_MAX];
 	int r;
 
-	r = dump_dir_create(bfd, time(NULL), 0700, name, sizeof(name),
-			    &cap->dir_fd);
+	(void)capture_vmcoreinfo(cap, &vi);
+	r = dump_dir_create(bfd,
+			    vi.crash_time >= 0 ? vi.crash_time :
+						 (long long)time(NULL),
+			    0700, name, sizeof(name), &cap->dir_fd);
 	if (r < 0) {
 		capture_say(cap, "error: cannot create a dump directory in %s: %s",
 			    cap->base, strerror(-r));

@@ -352,8 +352,11 @@ static void test_target_full(void)
 	setup(&cap, CONF_BASE);
 	write_makedumpfile(0, "", 1);
 	free_after = 0;
-	CHECK(capture_run(&cap, host_phases) == -EIO);
+	CHECK(capture_run(&cap, host_phases) == -ENOSPC);
 	CHECK(strcmp(cap.reason, "the dump target is full (0 MiB free after 0 MiB written)") == 0);
+	/* The record names the first failure, not a cleanup after it. */
+	CHECK(strcmp(cap.fail_step, "saving the vmcore") == 0);
+	CHECK(strstr(cap.fail_error, "the dump target is full") != NULL);
 	CHECK(!exists(cap.dir, "vmcore-incomplete"));
 	CHECK(exists(cap.dir, "dmesg.txt"));
 	CHECK(file_has(cap.meta, "the dump target is full"));

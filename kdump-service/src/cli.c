@@ -108,6 +108,15 @@ void log_stderr(const char *fmt, ...)
 	va_end(ap);
 }
 
+void log_first_error(const char *text, char *buf, size_t size)
+{
+	static const char prefix[] = "kdump-file: error: ";
+	const char *e = strstr(text, prefix);
+
+	e = e ? e + strlen(prefix) : text;
+	snprintf(buf, size, "%.*s", (int)strcspn(e, "\n"), e);
+}
+
 void log_hold(void)
 {
 	held.on = true;

@@ -68,6 +68,11 @@ void log_stderr(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * it), until log_release() prints it (print) or drops it.
  */
 void log_hold(void);
+/*
+ * The first error of text (what log_error() said, one a line: its first
+ * line without "kdump-file: error: "; else its first line) into buf.
+ */
+void log_first_error(const char *text, char *buf, size_t size);
 const char *log_held(void);
 void log_release(bool print);
 /* An informational line on stdout, "kdump-file: ...", unless --quiet. */

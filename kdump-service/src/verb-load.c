@@ -1184,19 +1184,6 @@ static void record_load_failure(int r, const char *text)
 		(void)write_file_atomic(LOAD_FAILED_FILE, buf, n, 0600);
 }
 
-/* The first error line of text, without its prefix, into buf. */
-static void first_error(const char *text, char *buf, size_t size)
-{
-	const char *e = strstr(text, "kdump-file: error: "), *end;
-
-	if (!e)
-		e = text;
-	else
-		e += strlen("kdump-file: error: ");
-	end = strchr(e, '\n');
-	snprintf(buf, size, "%.*s", (int)(end ? end - e : (long)strlen(e)), e);
-}
-
 /*
  * load and reload.  In kdump-file's units (KDUMP_FILE_UNIT), a network
  * target's collector that does not answer yet is tried again every
@@ -1237,7 +1224,7 @@ static int load_waiting(void)
 		waited = now_seconds() - start;
 		if (r >= 0 || !net || waited + LOAD_RETRY_SECONDS > wait)
 			break;
-		first_error(log_held(), reason, sizeof(reason));
+		log_first_error(log_held(), reason, sizeof(reason));
 		log_release(false);
 		if (strcmp(reason, said) != 0 || waited - last_said >= 60) {
 			log_info("waiting for the collector, %lld s of net_load_wait = %u s so far (try %u): %s",

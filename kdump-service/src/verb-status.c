@@ -706,12 +706,10 @@ static int status_protection(struct json_object *j)
 	(void)read_ull_file(SYS_CRASH_LOADED, &loaded);
 	if (loaded != 1 && read_file_max(LOAD_FAILED_FILE, &text, 16384) >= 0 &&
 	    sscanf(text, "%lld", &t) == 1 && (e = strchr(text, '\n'))) {
-		const char *err = strstr(e, "kdump-file: error: ");
 		struct tm tm;
 		time_t tt = t;
 
-		e = err ? err + strlen("kdump-file: error: ") : e + 1;
-		snprintf(why, sizeof(why), "%.*s", (int)strcspn(e, "\n"), e);
+		log_first_error(e + 1, why, sizeof(why));
 		if (localtime_r(&tt, &tm))
 			strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
 	}

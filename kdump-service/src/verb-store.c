@@ -151,11 +151,8 @@ static int store_find(char *dir, size_t size, char id[DUMP_ID_LEN + 1])
 	r = store_open(base, sizeof(base), &names, &n);
 	if (r < 0 && !arg_dump && fallback_find(what, dir, size, id) == 0) {
 		char why[1024];
-		const char *e = strstr(log_held(), "error: ");
 
-		snprintf(why, sizeof(why), "%.*s",
-			 (int)strcspn(e ? e + 7 : log_held(), "\n"),
-			 e ? e + 7 : log_held());
+		log_first_error(log_held(), why, sizeof(why));
 		log_release(false);
 		log_stderr("the collector's dumps cannot be read (%s): the newest dump in the fallback directory, %s",
 			   why, dir);
@@ -366,7 +363,7 @@ static void list_ssh_row(const struct net_list_entry *e)
  * list for an ssh:// target: the collector's own list of this machine's
  * dumps; -EREMOTE when the target is not one.
  */
-static int list_ssh(void)
+static int list_ssh(bool titled)
 {
 	_cleanup_free_ struct net_ssh_result *res = NULL;
 	struct net_list_entry e;
@@ -397,6 +394,8 @@ static int list_ssh(void)
 			  c.net_host, res->line);
 		return -EIO;
 	}
+	if (titled)
+		printf("dumps on the collector (%s):\n", c.target);
 	for (const char *l = res->output; l && *l;) {
 		const char *end = strchr(l, '\n');
 
@@ -485,8 +484,7 @@ static int list_net_fallback(const struct kdump_conf *c)
 	/* The collector's part: its failure said once, below. */
 	log_hold();
 	if (c->net == CONF_NET_SSH && !j) {
-		printf("dumps on the collector (%s):\n", c->target);
-		r = list_ssh();
+		r = list_ssh(true);
 	} else {
 		r = store_open(base, sizeof(base), &names, &n);
 		if (r == 0 && !j)
@@ -496,11 +494,7 @@ static int list_net_fallback(const struct kdump_conf *c)
 		dump_list_free(names, n);
 	}
 	if (r < 0) {
-		const char *e = strstr(log_held(), "error: ");
-
-		snprintf(why, sizeof(why), "%.*s",
-			 (int)strcspn(e ? e + 7 : log_held(), "\n"),
-			 e ? e + 7 : log_held());
+		log_first_error(log_held(), why, sizeof(why));
 		if (!j)
 			printf("dumps on the collector (%s): cannot be listed: %s\n",
 			       c->target, CLI_SAFE(why));
@@ -562,7 +556,7 @@ int verb_list(int argc _unused_, char *argv[] _unused_)
 		return r;
 	if (c.net != CONF_NET_NONE && c.fallback[0])
 		return list_net_fallback(&c);
-	r = list_ssh();
+	r = list_ssh(false);
 	if (r != -EREMOTE)
 		return r;
 

@@ -18,6 +18,9 @@ qemu_boot "$con" 900 bios 1024 "$kdir/bzImage" \
 	"$base crashkernel=256M kdump_file_test=service" "$disk" || rc=$?
 check_ended "$rc" "first boot ended by itself"
 check "systemctl start: active" grep -q "KDUMP-FILE-TEST: is-active: active" "$con"
+sandbox=$(grep "KDUMP-FILE-TEST: sandbox: " "$con")
+check "a local target: the unit without network, no drop-in ($sandbox)" \
+	bash -c "grep -q 'PrivateNetwork=yes IPAddressDeny=0.0.0.0/0 ::/0 IPAddressAllow= RestrictAddressFamilies=AF_UNIX ' <<<'$sandbox' && ! grep -q 50-network-target <<<'$sandbox'"
 check "status shows the initramfs is current" \
 	grep -q "KDUMP-FILE-TEST:   initramfs .*(current)" "$con"
 check "estimate recommends a reservation" \

@@ -44,6 +44,8 @@ img_mtime() {
 service_scenario() {
     run systemctl start kdump-file
     say "is-active: $(systemctl is-active kdump-file)"
+    # A local target: the unit's own sandbox, no network drop-in.
+    say "sandbox: $(systemctl show -p PrivateNetwork -p IPAddressDeny -p IPAddressAllow -p RestrictAddressFamilies -p DropInPaths kdump-file | tr '\n' ' ')"
     run kdump-file status
     run kdump-file estimate
     run kdump-file show

@@ -264,6 +264,17 @@ net_barrier() {
     say "net: $k of $1 clients ready after $((i * 2)) s"
 }
 
+# net_wait_down SECONDS: until the collector stops answering ping (the host
+# took its link down); 1 when it still answers after SECONDS.
+net_wait_down() {
+    i=0
+    while ping -c 1 -W 1 collector > /dev/null 2>&1 && [ "$i" -lt "$1" ]; do
+        sleep 1
+        i=$((i + 1))
+    done
+    ! ping -c 1 -W 1 collector > /dev/null 2>&1
+}
+
 NET_CRASHED=/var/lib/kdump-file-test/net-crashed
 # The boot after the crash is over; the next one is the late collector's.
 NET_LATE=/var/lib/kdump-file-test/net-late
@@ -308,15 +319,10 @@ step_net_crash() {
         else
             # The host watches for this line and takes the link down.
             say "net: take the collector down"
-            i=0
-            while ping -c 1 -W 1 collector > /dev/null 2>&1 && [ "$i" -lt 180 ]; do
-                sleep 1
-                i=$((i + 1))
-            done
-            if ping -c 1 -W 1 collector > /dev/null 2>&1; then
-                say "net: the collector still answers"
-            else
+            if net_wait_down 180; then
                 say "net: the collector is down"
+            else
+                say "net: the collector still answers"
             fi
         fi
         ;;
@@ -373,12 +379,8 @@ step_net_after() {
         # The host watches for this line, takes the collector's link down,
         # and brings it back a minute after kdump-file.service starts.
         say "net: reboot with the collector late"
-        i=0
-        while ping -c 1 -W 1 collector > /dev/null 2>&1 && [ "$i" -lt 120 ]; do
-            sleep 1
-            i=$((i + 1))
-        done
-        say "net: the collector is down: rebooting"
+        net_wait_down 120 || say "net: the collector still answers"
+        say "net: rebooting"
         systemctl reboot
         sleep 600
         return
