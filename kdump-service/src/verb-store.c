@@ -152,9 +152,12 @@ static int store_find(char *dir, size_t size, char id[DUMP_ID_LEN + 1])
 	if (r < 0 && !arg_dump && fallback_find(what, dir, size, id) == 0) {
 		char why[1024];
 
-		log_first_error(log_held(), why, sizeof(why));
+		if (r == -EREMOTE)
+			snprintf(why, sizeof(why), "an ssh:// target's are read on the collector");
+		else
+			log_first_error(log_held(), why, sizeof(why));
 		log_release(false);
-		log_stderr("the collector's dumps cannot be read (%s): the newest dump in the fallback directory, %s",
+		log_stderr("the collector's dumps cannot be read here (%s): the newest dump in the fallback directory, %s",
 			   why, dir);
 		return 0;
 	}

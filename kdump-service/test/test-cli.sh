@@ -265,7 +265,7 @@ expect "info of the fallback's dump by its ID" 0 -- "$kf" -c "$t/conf" info "$fb
 has "info: the fallback's dump" "$t/out" "$fb/2026-02-01-00:00:00"
 expect "info, the collector out of reach" 0 -- "$kf" -c "$t/conf" info
 has "info: the newest in the fallback, and why" "$t/err" \
-	"the collector's dumps cannot be read (cannot mount 192.0.2.77:/export/dumps"
+	"the collector's dumps cannot be read here (cannot mount 192.0.2.77:/export/dumps"
 conf "target = nfs://192.0.2.77/export/dumps" "$bz"
 expect "list, a network target out of reach, no fallback" 1 -- "$kf" -c "$t/conf" list
 has "list: no fallback: the collector's failure" "$t/err" "cannot mount 192.0.2.77:/export/dumps: "
