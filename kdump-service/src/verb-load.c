@@ -455,7 +455,7 @@ static void say_loaded_now(bool restored)
 	}
 	log_stderr("%s: %s with initramfs %s, as before this command: a crash is still captured",
 		   restored ? "loaded again" : "still loaded", s.kernel,
-		s.initramfs[0] ? s.initramfs : "(none)");
+		   s.initramfs[0] ? s.initramfs : "(none)");
 }
 
 static void previous_open(struct previous *prev)
