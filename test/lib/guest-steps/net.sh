@@ -308,6 +308,13 @@ step_net_crash() {
         net_admin "cp $NET_COLLECTOR_KEYS/ssh_host_ed25519_key $NET_COLLECTOR_KEYS/ssh_host_ed25519_key.pub /etc/ssh/ &&
             systemctl reload ssh && ssh-keygen -lf /etc/ssh/ssh_host_ed25519_key.pub" > /tmp/net-rekey.out 2>&1
         say "net: the collector's host key changed: $(cat /tmp/net-rekey.out)"
+        # sshd's reload refuses connections for a moment: load's check
+        # (before any build) would meet that, not the changed key.
+        i=0
+        until net_admin true > /dev/null 2>&1 || [ "$i" -ge 30 ]; do
+            sleep 1
+            i=$((i + 1))
+        done
         # load itself, not the unit: what this shows is load's refusal
         # and that it keeps the capture kernel loaded before.
         run kdump-file load
