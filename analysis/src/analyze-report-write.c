@@ -18,7 +18,11 @@ static void write_source_text(FILE *f, const struct report_ctx *c)
 {
 	char sz[32];
 
-	if (!c->vmcore && c->incomplete)
+	if (!c->vmcore && c->copy_of[0])
+		fprintf(f, "vmcore:    on the collector: %s; report from its "
+			"kernel log, copied to %s/dmesg.txt\n", c->copy_of,
+			c->dir);
+	else if (!c->vmcore && c->incomplete)
 		fprintf(f, "vmcore:    none: the capture did not save it (its "
 			"reason is in %s/metadata.json and 'kdump-file status'); "
 			"report from %s/dmesg.txt\n", c->dir, c->dir);
@@ -107,7 +111,9 @@ static void put_source_json(struct json_object *o, const struct report_ctx *c)
 	put_text(o, "vmcore_format", c->vmcore ? c->info.format : NULL);
 	json_object_object_add(o, "dmesg_only",
 			       json_object_new_boolean(!c->vmcore &&
-						       !c->incomplete));
+						       !c->incomplete &&
+						       !c->copy_of[0]));
+	put_text(o, "collector_dump", c->copy_of[0] ? c->copy_of : NULL);
 	json_object_object_add(o, "vmcore_missing",
 			       json_object_new_boolean(c->incomplete));
 	put_text(o, "vmlinux", c->vmlinux);

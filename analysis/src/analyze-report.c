@@ -196,6 +196,27 @@ static bool log_only_dump(const struct report_ctx *c)
 }
 
 /*
+ * A copy of a dump on the collector (kdump-file's report unit makes them):
+ * where the dump is; its vmcore is there, not missing.
+ */
+static void read_copy(struct report_ctx *c)
+{
+	_cleanup_free_ char *text = NULL;
+	char path[PATH_MAX];
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/collector.json", c->dir) >=
+		    sizeof(path) ||
+	    read_file_max(path, &text, 16384) < 0 ||
+	    json_get_field(text, "location", c->copy_of,
+			   sizeof(c->copy_of)) < 0 ||
+	    strcmp(c->copy_of, "null") == 0) {
+		c->copy_of[0] = '\0';
+		return;
+	}
+	c->incomplete = false;
+}
+
+/*
  * What metadata.json says of a dump without a vmcore: whether it is a
  * dmesg-only one, its kernel release and crash time. It may be missing.
  */
@@ -218,6 +239,7 @@ static void read_metadata(struct report_ctx *c)
 	if (json_get_field(text, "dmesg_only", v, sizeof(v)) == 0 &&
 	    strcmp(v, "true") == 0)
 		c->incomplete = false;
+	read_copy(c);
 	if (json_get_field(text, "crash_time", v, sizeof(v)) == 0)
 		c->info.crashtime = strtoll(v, NULL, 10);
 	if (json_get_field(text, "kernel_release", v, sizeof(v)) == 0)

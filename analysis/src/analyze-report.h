@@ -13,6 +13,11 @@ struct report_ctx {
 	const char *dir;
 	const char *vmcore;		/* NULL: a report from dmesg.txt alone */
 	bool incomplete;		/* no vmcore: the capture did not save it */
+	/*
+	 * "": a dump of this machine; else where the dump is, on a
+	 * collector: DIR is a copy of its kernel log and metadata.
+	 */
+	char copy_of[4096];
 	const char *vmlinux;		/* NULL: none */
 	const char *vmlinux_note;	/* why there is none */
 	struct vmcore_info info;

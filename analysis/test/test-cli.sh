@@ -314,6 +314,25 @@ else
 	fail "report.json: not an incomplete dump's report"
 	sed 's/^/     /' "$t/dmesg-only/report.json" | head -n 30
 fi
+# A copy of a dump on the collector (collector.json): its vmcore is there,
+# the report from the copied log names where.
+printf '%s\n' '{ "kernel_release": "6.1.0-gen", "crash_time": 1767225600,' \
+	'  "complete": true }' >"$t/dmesg-only/metadata.json"
+printf '%s\n' '{ "location": "ssh://k@c/srv/h/2026-01-01-00:00:00", "vmcore_bytes": 4096 }' \
+	>"$t/dmesg-only/collector.json"
+FAKE_MDF_FAIL=1 expect "report on a copy of a collector's dump" 0 "$analyze" report \
+	"$t/dmesg-only"
+has "report.txt: the dump is on the collector" "$t/dmesg-only/report.txt" \
+	"vmcore:    on the collector: ssh://k@c/srv/h/2026-01-01-00:00:00; report from its kernel log"
+if jq -e '.dmesg_only == false and .vmcore_missing == false and
+	.collector_dump == "ssh://k@c/srv/h/2026-01-01-00:00:00" and
+	.signature == "'"$sig1"'"' "$t/dmesg-only/report.json" >/dev/null 2>&1; then
+	pass "report.json: a collector's dump, the same signature"
+else
+	fail "report.json: not a collector's dump's report"
+	sed 's/^/     /' "$t/dmesg-only/report.json" | head -n 30
+fi
+rm "$t/dmesg-only/collector.json"
 rm "$t/dmesg-only/metadata.json"
 FAKE_MDF_FAIL=1 expect "report: no vmcore, no metadata, the log" 0 "$analyze" report \
 	"$t/dmesg-only"

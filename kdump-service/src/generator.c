@@ -31,7 +31,10 @@
  *    mounts the target (its source written as the configuration's target
  *    is: UUID=..., LABEL=..., /dev/...), that mount point plus path;
  *  - a network target: its fallback directory, if any (the report does
- *    not write to the collector).
+ *    not write to the collector), and COLLECTOR_COPY_DIR, where
+ *    report-target copies the collector's newest dump's kernel log for the
+ *    report; the unit may reach the collector's addresses (report-target
+ *    runs outside the sandbox, the report keeps AF_UNIX alone).
  *
  * The configuration and fstab as they are when systemd runs generators:
  * at boot and at each daemon-reload.  When either cannot be read, the
@@ -53,6 +56,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "collector-copy.h"
 #include "conf.h"
 #include "sandbox.h"
 #include "util.h"
@@ -175,7 +179,8 @@ out:
  * part of them and ret_why (size bytes) says what could not be decided.
  */
 static int dropin_build(struct dropin *d, const struct kdump_conf *c,
-			const char *fstab, char *ret_why, size_t size)
+			const char *fstab, const char *hosts, char *ret_why,
+			size_t size)
 {
 	int r;
 
@@ -189,8 +194,17 @@ static int dropin_build(struct dropin *d, const struct kdump_conf *c,
 	 * could not send.
 	 */
 	if (c->net != CONF_NET_NONE) {
-		if (!c->fallback[0])
-			return 0;
+		struct sandbox sb;
+
+		sandbox_for(c, hosts, &sb);
+		r = dropin_add(d, "# Its copies of the collector's newest dump, made by report-target\n"
+			       "# outside the sandbox ('+'): the collector's addresses alone.  The\n"
+			       "# report itself keeps AF_UNIX only.\n"
+			       "ReadWritePaths=\"-" COLLECTOR_COPY_DIR "\"\n"
+			       "PrivateNetwork=no\n"
+			       "IPAddressAllow=%s\n", sb.allow);
+		if (r < 0 || !c->fallback[0])
+			return r;
 		r = dropin_add_path(d, c->fallback);
 		if (r < 0)
 			snprintf(ret_why, size, "fallback '%s': %s",
@@ -237,7 +251,8 @@ static int write_dropin(const char *normal_dir, const char *unit,
 /* The report unit's drop-in: the dump store alone writable. */
 static void generate_report(const char *normal_dir, const char *conf_path,
 			    const struct kdump_conf *c, int conf_r,
-			    const char *conf_why, const char *fstab)
+			    const char *conf_why, const char *fstab,
+			    const char *hosts)
 {
 	static struct dropin d;
 	static char text[DROPIN_MAX + 256];
@@ -247,7 +262,7 @@ static void generate_report(const char *normal_dir, const char *conf_path,
 	snprintf(why, sizeof(why), "%s", conf_why);
 	d.len = 0;
 	if (r >= 0)
-		r = dropin_build(&d, c, fstab, why, sizeof(why));
+		r = dropin_build(&d, c, fstab, hosts, why, sizeof(why));
 	if (r < 0) {
 		/* Undecided: the unit as it was, /var writable. */
 		fprintf(stderr, "kdump-file-generator: %s; " UNIT
@@ -258,9 +273,13 @@ static void generate_report(const char *normal_dir, const char *conf_path,
 		if (r < 0)
 			return;
 	}
+	/* report-target copies from the collector once it can be reached. */
 	snprintf(text, sizeof(text),
-		 "# Written by kdump-file-generator from %s.\n"
-		 "[Service]\n%s", conf_path, d.text);
+		 "# Written by kdump-file-generator from %s.\n%s"
+		 "[Service]\n%s", conf_path,
+		 conf_r >= 0 && c->net != CONF_NET_NONE ?
+		 "[Unit]\nWants=network-online.target\n"
+		 "After=network-online.target\n\n" : "", d.text);
 	r = write_dropin(normal_dir, UNIT, DROPIN, text);
 	if (r < 0)
 		fprintf(stderr, "kdump-file-generator: cannot write %s/"
@@ -331,7 +350,7 @@ int main(int argc, char *argv[])
 			snprintf(why, sizeof(why), "cannot read %s: %s",
 				 conf_path, err.msg[0] ? err.msg : strerror(-r));
 	}
-	generate_report(argv[1], conf_path, &c, r, why, fstab);
+	generate_report(argv[1], conf_path, &c, r, why, fstab, hosts);
 	generate_load(argv[1], &c, r, hosts);
 	return 0;
 }

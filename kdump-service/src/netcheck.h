@@ -78,6 +78,15 @@ struct net_ssh_result {
 int net_ssh_run(const struct kdump_conf *c, unsigned int connect_timeout,
 		const char *request, struct net_ssh_result *ret);
 
+/*
+ * As net_ssh_run(), with what the collector answers on stdout written to
+ * out_fd, a file, at most max bytes (beyond, ssh is stopped and the file
+ * holds max + 1); ret->output holds ssh's own lines.
+ */
+int net_ssh_get(const struct kdump_conf *c, unsigned int connect_timeout,
+		const char *request, int out_fd, size_t max,
+		struct net_ssh_result *ret);
+
 /* One line of the collector program's answer to "list". */
 struct net_list_entry {
 	char name[64];		/* the dump directory's */

@@ -30,8 +30,8 @@ static void help(void)
 	       "The collector's end of a kdump-file ssh:// target.  With --authorize,\n"
 	       "installs the public key on stdin in ~/.ssh/authorized_keys, restricted\n"
 	       "to this program for HOSTDIR in DIR.  Without, serves the request in\n"
-	       "$SSH_ORIGINAL_COMMAND (check, begin, dmesg, file, vmcore, list) below\n"
-	       "DIR/HOSTDIR only.\n");
+	       "$SSH_ORIGINAL_COMMAND (check, begin, dmesg, file, vmcore, list,\n"
+	       "get) below DIR/HOSTDIR only.\n");
 }
 
 static int parse_argv(int argc, char *argv[])

@@ -593,6 +593,52 @@ static int req_vmcore(int hostfd, const struct request *q, int in, int out,
 	return answer(out, "ok %lld\n", (long long)st.st_size);
 }
 
+/*
+ * get NAME FILE: the kernel log, the metadata or the report of one of this
+ * host's dumps, as it is, on stdout: what the machine shows of a crash
+ * its dump went here for (kdump-file-report.service copies them).  A
+ * regular file of at most RECEIVE_FILE_MAX bytes, never a link or a FIFO.
+ */
+static int req_get(int hostfd, const struct request *q, int out, char *err,
+		   size_t size)
+{
+	_cleanup_close_ int dfd = -1, fd = -1;
+	_cleanup_free_ char *data = NULL;
+	struct stat st;
+	int r, len;
+
+	if (q->n != 3)
+		return refuse(err, size, "refused: usage: get NAME %s|%s|%s",
+			      DUMP_DMESG, DUMP_METADATA, DUMP_REPORT_JSON);
+	if (strcmp(q->word[2], DUMP_DMESG) && strcmp(q->word[2], DUMP_METADATA) &&
+	    strcmp(q->word[2], DUMP_REPORT_JSON))
+		return refuse(err, size, "refused: file '%s' is not %s, %s or %s",
+			      q->word[2], DUMP_DMESG, DUMP_METADATA,
+			      DUMP_REPORT_JSON);
+	r = open_dump(hostfd, q->word[1], &dfd, err, size);
+	if (r < 0)
+		return r;
+	fd = openat(dfd, q->word[2], O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
+					    O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return fail(-errno, err, size, "error: cannot open %s/%s: %s",
+			    q->word[1], q->word[2], strerror(errno));
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
+		return refuse(err, size, "refused: %s/%s is not a regular file",
+			      q->word[1], q->word[2]);
+	len = read_fd_max(fd, &data, RECEIVE_FILE_MAX);
+	if (len < 0)
+		return fail(len, err, size, "error: cannot read %s/%s: %s",
+			    q->word[1], q->word[2],
+			    len == -EFBIG ? "larger than 64 MiB" :
+			    strerror(-len));
+	r = write_all(out, data, (size_t)len);
+	if (r < 0)
+		return fail(r, err, size, "error: cannot send %s/%s: %s",
+			    q->word[1], q->word[2], strerror(-r));
+	return 0;
+}
+
 /* Text from a crashed kernel on one line: controls become blanks. */
 static void one_line(char *s)
 {
@@ -661,9 +707,10 @@ int receive_request(const char *root, const char *hostdir,
 	verb = q->word[0];
 	if (strcmp(verb, "check") && strcmp(verb, "begin") &&
 	    strcmp(verb, "dmesg") && strcmp(verb, "file") &&
-	    strcmp(verb, "vmcore") && strcmp(verb, "list"))
+	    strcmp(verb, "vmcore") && strcmp(verb, "list") &&
+	    strcmp(verb, "get"))
 		return refuse(err, errsize,
-			      "refused: '%s' is not a request of kdump-file (check, begin, dmesg, file, vmcore, list)",
+			      "refused: '%s' is not a request of kdump-file (check, begin, dmesg, file, vmcore, list, get)",
 			      verb);
 	r = open_hostdir(root, hostdir, !strcmp(verb, "check") ||
 					       !strcmp(verb, "begin"),
@@ -680,6 +727,8 @@ int receive_request(const char *root, const char *hostdir,
 		return req_file(hostfd, q, in_fd, err, errsize);
 	if (!strcmp(verb, "vmcore"))
 		return req_vmcore(hostfd, q, in_fd, out_fd, err, errsize);
+	if (!strcmp(verb, "get"))
+		return req_get(hostfd, q, out_fd, err, errsize);
 	return req_list(hostfd, q, out_fd, err, errsize);
 }
 

@@ -17,7 +17,9 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "collector-copy.h"
 #include "dump.h"
+#include "dumpdir.h"
 #include "journal.h"
 #include "json.h"
 #include "netcheck.h"
@@ -345,7 +347,9 @@ static void list_header(void)
 static void list_ssh_row(const struct net_list_entry *e)
 {
 	char id[DUMP_ID_LEN + 1], when[32], size[FORMAT_BYTES_MAX];
+	struct dump_info d = { .signature = "" };
 
+	collector_copy_details(COLLECTOR_COPY_DIR, e->name, &d);
 	dump_id(e->name, id);
 	utc_time(e->crash_time, when, sizeof(when));
 	if (e->complete && e->bytes > 0)
@@ -353,11 +357,14 @@ static void list_ssh_row(const struct net_list_entry *e)
 	else
 		snprintf(size, sizeof(size), "-");
 	/*
-	 * The collector's list names no kernel and no signature: the
-	 * panic follows the state, as a local dump's error does.
+	 * The collector's list names no kernel and no signature: they come
+	 * from the copy, when there is one.  The panic follows the state, as
+	 * a local dump's error does.
 	 */
-	printf("%-8s  %-20s  %-20s  %-16.16s  %8s  %s%s%s\n", id, when, "-",
-	       "-", size, e->complete ? "complete" : "incomplete",
+	printf("%-8s  %-20s  %-20s  %-16.16s  %8s  %s%s%s\n", id, when,
+	       CLI_SAFE(d.release[0] ? d.release : "-"),
+	       CLI_SAFE(d.signature[0] ? d.signature : "-"), size,
+	       e->complete ? "complete" : "incomplete",
 	       e->panic[0] && strcmp(e->panic, "-") ? ": " : "",
 	       CLI_SAFE(e->panic[0] && strcmp(e->panic, "-") ? e->panic : ""));
 }
@@ -416,11 +423,12 @@ static int list_ssh(bool titled)
 }
 
 /*
- * The dumps of names below base: rows after a header (text, "no dumps
+ * The dumps of names below base (on the collector: kernel and signature
+ * from the copies here too): rows after a header (text, "no dumps
  * in BASE" when none), or objects added to arr (JSON).
  */
 static int list_rows(const char *base, char **names, size_t n,
-		     struct json_object *arr)
+		     bool collector, struct json_object *arr)
 {
 	int m = 0;
 
@@ -436,6 +444,9 @@ static int list_rows(const char *base, char **names, size_t n,
 		snprintf(dir, sizeof(dir), "%s/%s", base, names[i]);
 		if (dump_inspect(dir, &d) < 0)
 			continue;
+		if (collector)
+			collector_copy_details(COLLECTOR_COPY_DIR, names[i],
+					       &d);
 		if (arr) {
 			struct json_object *o = cli_dump_json(&d);
 
@@ -493,7 +504,7 @@ static int list_net_fallback(const struct kdump_conf *c)
 		if (r == 0 && !j)
 			printf("dumps on the collector (%s):\n", c->target);
 		if (r == 0)
-			m = list_rows(base, names, n, arr);
+			m = list_rows(base, names, n, true, arr);
 		dump_list_free(names, n);
 	}
 	if (r < 0) {
@@ -516,7 +527,7 @@ static int list_net_fallback(const struct kdump_conf *c)
 	if (!j)
 		printf("\ndumps in the fallback directory %s:\n", c->fallback);
 	if (rf == 0 && m == 0)
-		m = list_rows(c->fallback, names, n, farr);
+		m = list_rows(c->fallback, names, n, false, farr);
 	else if (rf < 0 && !j)
 		printf("cannot be listed: %s\n", strerror(-rf));
 	dump_list_free(names, n);
@@ -580,7 +591,7 @@ int verb_list(int argc _unused_, char *argv[] _unused_)
 			return m;
 		}
 	}
-	m = list_rows(base, names, n, arr);
+	m = list_rows(base, names, n, c.net == CONF_NET_NFS, arr);
 	dump_list_free(names, n);
 	if (j)
 		return m == 0 ? print_json(j) : (json_object_put(j), m);
@@ -1064,6 +1075,27 @@ static int report_find(char *dir, size_t size)
 	return store_find(dir, size, id);
 }
 
+/*
+ * A network target's newest dump on this machine: in the fallback
+ * directory, or a copy of the collector's (the newer crash of the two).
+ */
+static int net_local_last(const struct kdump_conf *c, char *dir, size_t size)
+{
+	char f[PATH_MAX], k[PATH_MAX];
+	struct dump_info df, dk;
+	bool hf, hk;
+
+	hf = c->fallback[0] && dump_find_last(c->fallback, f, sizeof(f)) == 0 &&
+	     dump_inspect(f, &df) == 0;
+	hk = collector_copy_last(COLLECTOR_COPY_DIR, k, sizeof(k)) == 0 &&
+	     dump_inspect(k, &dk) == 0;
+	if (!hf && !hk)
+		return -ENOENT;
+	snprintf(dir, size, "%s",
+		 hf && (!hk || dump_time(&df) >= dump_time(&dk)) ? f : k);
+	return 0;
+}
+
 int verb_report(int argc, char *argv[])
 {
 	char dir[PATH_MAX], rep[PATH_MAX + 16];
@@ -1085,16 +1117,25 @@ int verb_report(int argc, char *argv[])
 
 		/* The report goes into the dump's directory. */
 		arg_writable = true;
-		r = dumps_base(&c, base, sizeof(base));
 		/*
-		 * A network target's dumps are reported on the collector;
-		 * those its capture saved in the fallback directory, here.
+		 * A network target's newest dump that is here: the one its
+		 * capture saved in the fallback directory, or the copy of
+		 * the collector's that report-target made.
 		 */
-		if ((r == -ENODEV || r == -EREMOTE) &&
-		    c.net != CONF_NET_NONE && c.fallback[0] &&
-		    snprintf(base, sizeof(base), "%s", c.fallback) <
-			    (int)sizeof(base))
-			r = 0;
+		if (c.net != CONF_NET_NONE) {
+			r = net_local_last(&c, dir, sizeof(dir));
+			if (r == -ENOENT && arg_new)
+				return 0;
+			if (r < 0) {
+				log_error("no dump of %s to report on here: none in the fallback directory (%s) and no copy of the collector's in %s (the report unit makes one at boot)",
+					  c.target,
+					  c.fallback[0] ? c.fallback : "none set",
+					  COLLECTOR_COPY_DIR);
+				return r;
+			}
+			goto report;
+		}
+		r = dumps_base(&c, base, sizeof(base));
 		if (r < 0) {
 			if (arg_new && (r == -ENODEV || r == -EREMOTE))
 				return 0;
@@ -1116,6 +1157,7 @@ int verb_report(int argc, char *argv[])
 			return r;
 		}
 	}
+report:
 	snprintf(rep, sizeof(rep), "%s/report.json", dir);
 	reported = access(rep, F_OK) == 0;
 	if (arg_new && reported)
@@ -1148,6 +1190,25 @@ int verb_report(int argc, char *argv[])
 }
 
 /*
+ * A network target: the collector's newest dump's kernel log and metadata
+ * copied here (collector-copy.h) for the report that follows.  A collector
+ * that does not answer is said, and the report goes on with what is here
+ * (the fallback directory's dumps): exit 0 either way.
+ */
+static int report_copy_newest(const struct kdump_conf *c)
+{
+	char name[DUMP_NAME_MAX], why[1024];
+	int r;
+
+	r = collector_copy_newest(c, COLLECTOR_COPY_DIR, name, sizeof(name),
+				  why, sizeof(why));
+	if (r < 0 && r != -ENOENT)
+		log_warning("cannot copy the newest dump's kernel log from the collector of %s: %s; it is reported at a boot where the collector answers",
+			    c->target, why[0] ? why : strerror(-r));
+	return 0;
+}
+
+/*
  * report-target mount|unmount: the privileged step of
  * kdump-file-report.service.  The report parses what a crashed kernel
  * left (crash, makedumpfile, libkdumpfile), so it runs without
@@ -1169,7 +1230,9 @@ static int report_target_mount(void)
 	r = load_config(&c);
 	if (r < 0)
 		return r;
-	if (c.net != CONF_NET_NONE || !c.target[0])
+	if (c.net != CONF_NET_NONE)
+		return report_copy_newest(&c);
+	if (!c.target[0])
 		return 0;
 	r = target_find_device(c.target, dev, sizeof(dev), fstype,
 			       sizeof(fstype));

@@ -229,6 +229,21 @@ static void test_list(const char *name)
 	snprintf(want, sizeof(want), "%s complete 8197 %lld Oops\n", name, T0);
 	CHECK(strcmp(out, want) == 0);
 	CHECK(req("A", "list all", out) == -EBADRQC);
+
+	/* get: the dump's files as they are, nothing else. */
+	snprintf(want, sizeof(want), "get %s metadata.json", name);
+	CHECK(req("A", want, out) == 0);
+	CHECK(strstr(out, "Oops") != NULL);
+	snprintf(want, sizeof(want), "get %s dmesg.txt", name);
+	CHECK(req("A", want, out) == 0);
+	CHECK(strcmp(out, "panic here\n") == 0);
+	snprintf(want, sizeof(want), "get %s report.json", name);
+	CHECK(req("A", want, out) == -ENOENT);
+	snprintf(want, sizeof(want), "get %s vmcore", name);
+	CHECK(req("A", want, out) == -EBADRQC);
+	snprintf(want, sizeof(want), "get %s", name);
+	CHECK(req("A", want, out) == -EBADRQC);
+	CHECK(req("A", "get 2020-01-01-00:00:00 dmesg.txt", out) == -EBADRQC);
 }
 
 /* begin KEEP: the old dumps beyond KEEP-1 go, the newest complete stays. */
@@ -300,6 +315,12 @@ static void test_other_host(const char *name)
 	CHECK(run("A", "vmcore 2025-01-01-00:00:00", "evil", 4, out) == -EBADRQC);
 	CHECK(req("A", "list", out) == 0);
 	CHECK(strstr(out, "2025-01-01") == NULL);
+	CHECK(req("A", "get 2025-01-01-00:00:00 dmesg.txt", out) == -EBADRQC);
+	snprintf(rq, sizeof(rq), "get ../B/%s dmesg.txt", hostb_dump);
+	CHECK(req("A", rq, out) == -EBADRQC);
+	snprintf(rq, sizeof(rq), "get %s dmesg.txt", hostb_dump);
+	CHECK(req("A", rq, out) == -EBADRQC);
+	CHECK(strstr(out, "B's log") == NULL);
 	/* begin's retention removes a link as a link, never what it names. */
 	CHECK(req("A", "begin 1 1796300000", out) == 0);
 

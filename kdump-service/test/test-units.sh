@@ -200,17 +200,34 @@ generate "target not in fstab" "$t/gen/nofstab.in" "$t/gen/fstab"
 writable "target not in fstab"
 generate "target, no fstab" "$t/gen/nofstab.in" "$t/gen/no-fstab"
 writable "target, no fstab"
-# A network target: the report does not write there.
+# A network target: the report does not write there, but into the copies
+# of the collector's dumps that report-target makes here...
 printf '%s\n' 'target = ssh://kdump@collector.example/var/crash' \
 	>"$t/gen/ssh.in"
 generate "ssh target" "$t/gen/ssh.in"
-writable "ssh target"
-# ...but into its fallback directory, where the capture saved what it
+writable "ssh target" /var/lib/kdump-file/collector
+# ...and into its fallback directory, where the capture saved what it
 # could not send.
 printf '%s\n' 'target = ssh://kdump@collector.example/var/crash' \
 	'fallback = /var/crash-fb' >"$t/gen/ssh-fb.in"
 generate "ssh target with a fallback" "$t/gen/ssh-fb.in"
-writable "ssh target with a fallback" /var/crash-fb
+writable "ssh target with a fallback" /var/lib/kdump-file/collector /var/crash-fb
+# report-target copies from the collector (outside the sandbox: the IP
+# firewall is the unit's) and from nowhere else; the report keeps AF_UNIX.
+if grep -qx 'IPAddressAllow=192.0.2.7' "$t/gen/ssh target.conf" &&
+	grep -qx 'PrivateNetwork=no' "$t/gen/ssh target.conf" &&
+	grep -qx 'After=network-online.target' "$t/gen/ssh target.conf" &&
+	! grep -q '^RestrictAddressFamilies=' "$t/gen/ssh target.conf"; then
+	pass "generator: ssh target: the report unit reaches the collector alone"
+else
+	fail "generator: ssh target: the report unit's network"
+	sed 's/^/     /' "$t/gen/ssh target.conf"
+fi
+if grep -q '^IPAddressAllow=\|^PrivateNetwork=' "$t/gen/path only.conf"; then
+	fail "generator: path only: the report unit has network"
+else
+	pass "generator: path only: the report unit keeps no network"
+fi
 
 # The loading units (kdump-file.service, kdump-file-hotplug.service): no
 # drop-in for a local target, the way to the collector for a network one.

@@ -124,6 +124,31 @@ static void inspect_report(int dirfd, struct dump_info *d)
 			 task[0] ? task : "unknown task");
 }
 
+/* A copy of a dump on the collector: where the dump is, its vmcore. */
+static void inspect_copy(int dirfd, struct dump_info *d)
+{
+	_cleanup_free_ char *json = NULL;
+	char where[sizeof(d->dir)], bytes[32];
+	long long b;
+
+	if (read_file_max_at(dirfd, DUMP_COLLECTOR_COPY, &json, 16384) < 0 ||
+	    json_get_field(json, "location", where, sizeof(where)) < 0 ||
+	    !where[0] || strcmp(where, "null") == 0)
+		return;
+	d->copy = true;
+	snprintf(d->dir, sizeof(d->dir), "%s", where);
+	d->has_vmcore = false;
+	d->has_incomplete = false;
+	d->vmcore_bytes = -1;
+	if (json_get_field(json, "vmcore_bytes", bytes, sizeof(bytes)) == 0) {
+		b = strtoll(bytes, NULL, 10);
+		if (b > 0) {
+			d->has_vmcore = true;
+			d->vmcore_bytes = b;
+		}
+	}
+}
+
 int dump_inspect(const char *dir, struct dump_info *ret)
 {
 	_cleanup_free_ struct dump_metadata *m = NULL;
@@ -163,6 +188,7 @@ int dump_inspect(const char *dir, struct dump_info *ret)
 		d->dmesg_only = m->dmesg_only && m->complete;
 	}
 	inspect_report(fd, d);
+	inspect_copy(fd, d);
 	*ret = *d;
 	return 0;
 }

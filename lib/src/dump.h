@@ -24,6 +24,11 @@ struct dump_info {
 	 * kernel log alone, as configured, and finished.
 	 */
 	bool dmesg_only;
+	/*
+	 * A copy of a dump on the collector (DUMP_COLLECTOR_COPY): dir is
+	 * its location there, has_vmcore and vmcore_bytes its vmcore's.
+	 */
+	bool copy;
 };
 
 /*

@@ -22,6 +22,13 @@
 /* kdump-file-analyze's report, for people and for programs. */
 #define DUMP_REPORT_TXT "report.txt"
 #define DUMP_REPORT_JSON "report.json"
+/*
+ * In a copy of a dump that went to a network target, kept on the machine
+ * (its kernel log and metadata, for the report and the journal): where
+ * the dump is ("location") and its vmcore's size there ("vmcore_bytes", 0
+ * when it has none).
+ */
+#define DUMP_COLLECTOR_COPY "collector.json"
 
 /* Room for a dump directory's name: "YYYY-MM-DD-HH:MM:SS-NN" and more. */
 #define DUMP_NAME_MAX 32

@@ -20,6 +20,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -205,6 +206,12 @@ child(const char *file, char *const argv[], char **env,
 		goto fail;
 	if (o->cwd && chdir(o->cwd) < 0)
 		goto fail;
+	if (o->file_size_max) {
+		struct rlimit rl = { o->file_size_max, o->file_size_max };
+
+		if (setrlimit(RLIMIT_FSIZE, &rl) < 0)
+			goto fail;
+	}
 	/* Nothing of ours but 0-2 reaches the program. */
 	(void)close_range(3, ~0U, CLOSE_RANGE_CLOEXEC);
 	/* A path is run as it is: execvp() would hand ENOEXEC to sh. */

@@ -48,6 +48,12 @@ struct process_opts {
 	 * end and the timeout then kill the child alone.
 	 */
 	bool keep_group;
+	/*
+	 * Not 0: no file the child writes grows past this many bytes
+	 * (RLIMIT_FSIZE; a write beyond it fails and SIGXFSZ ends the
+	 * child), so that what it writes to stdout_fd, a file, is bounded.
+	 */
+	unsigned long long file_size_max;
 };
 
 #define PROCESS_OPTS_INIT { .stdin_fd = -1, .stdout_fd = -1, .stderr_fd = -1 }

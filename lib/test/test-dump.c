@@ -433,6 +433,44 @@ static void test_dmesg_only(void)
 	}
 }
 
+/* A copy of a dump on the collector: its location and vmcore there. */
+static void test_copy(void)
+{
+	char base[] = "/tmp/test-dump.XXXXXX", d1[4200];
+	struct dump_info info;
+
+	CHECK(mkdtemp(base) != NULL);
+	snprintf(d1, sizeof(d1), "%s/2026-03-01-00:00:00", base);
+	CHECK(mkdir(d1, 0700) == 0);
+	put(d1, "dmesg.txt", "Kernel panic - not syncing: sysrq triggered crash\n");
+	put(d1, "metadata.json",
+	    "{\n  \"crash_time\": 1772323200,\n  \"complete\": true\n}\n");
+	CHECK(dump_inspect(d1, &info) == 0);
+	CHECK(!info.copy && !info.has_vmcore && !dump_complete(&info));
+	CHECK(strcmp(info.dir, d1) == 0);
+	put(d1, "collector.json",
+	    "{\"location\": \"ssh://k@c/srv/h/2026-03-01-00:00:00\", \"vmcore_bytes\": 4096}");
+	CHECK(dump_inspect(d1, &info) == 0);
+	CHECK(info.copy && info.has_vmcore && dump_complete(&info));
+	CHECK(info.vmcore_bytes == 4096 && info.crash_time == 1772323200);
+	CHECK(strcmp(info.dir, "ssh://k@c/srv/h/2026-03-01-00:00:00") == 0);
+	/* No vmcore there: the copy is of an incomplete dump. */
+	put(d1, "collector.json",
+	    "{\"location\": \"nfs://c/srv/h/2026-03-01-00:00:00\", \"vmcore_bytes\": 0}");
+	CHECK(dump_inspect(d1, &info) == 0);
+	CHECK(info.copy && !info.has_vmcore && !dump_complete(&info));
+	/* Without a location it is not one. */
+	put(d1, "collector.json", "{\"vmcore_bytes\": 5}");
+	CHECK(dump_inspect(d1, &info) == 0);
+	CHECK(!info.copy && !info.has_vmcore && strcmp(info.dir, d1) == 0);
+	{
+		char cmd[4300];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", base);
+		CHECK(system(cmd) == 0);
+	}
+}
+
 int main(void)
 {
 	test_names();
@@ -444,5 +482,6 @@ int main(void)
 	test_times();
 	test_retention();
 	test_dmesg_only();
+	test_copy();
 	return tests_done();
 }

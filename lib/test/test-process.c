@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "process.h"
@@ -401,6 +402,32 @@ static void test_keep_group(void)
 	CHECK(r.elapsed_ms < 5000);
 }
 
+/* file_size_max: what the child writes to a file stops there. */
+static void test_file_size_max(void)
+{
+	char *big[] = { "head", "-c", "100000", "/dev/zero", NULL };
+	char *small[] = { "head", "-c", "1000", "/dev/zero", NULL };
+	struct process_opts o = PROCESS_OPTS_INIT;
+	struct process_result r;
+	char path[300];
+	struct stat st;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/bounded", dir);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	CHECK(fd >= 0);
+	o.stdout_fd = fd;
+	o.file_size_max = 4096;
+	CHECK(process_run(big, &o, &r) == 0);
+	CHECK(!process_succeeded(&r));
+	CHECK(fstat(fd, &st) == 0 && st.st_size <= 4096);
+	CHECK(ftruncate(fd, 0) == 0 && lseek(fd, 0, SEEK_SET) == 0);
+	CHECK(process_run(small, &o, &r) == 0);
+	CHECK(process_succeeded(&r));
+	CHECK(fstat(fd, &st) == 0 && st.st_size == 1000);
+	close(fd);
+}
+
 int main(void)
 {
 	if (!mkdtemp(dir)) {
@@ -417,6 +444,7 @@ int main(void)
 	test_cannot_run();
 	test_elapsed();
 	test_keep_group();
+	test_file_size_max();
 	if (test_rm_rf(dir) < 0)
 		fprintf(stderr, "cannot remove %s\n", dir);
 	return tests_done();

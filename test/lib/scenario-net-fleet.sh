@@ -139,6 +139,22 @@ for n in 1 2 3; do
 	check "$name: status shows the dump on the collector, complete" \
 		grep -qE "KDUMP-FILE-TEST:   last dump: +[0-9a-f]{8} (collector:|10.0.$n.1:)?/srv/[a-z]+/$(net_hostdir "$n" "$flavour")/.*: complete" "$after"
 	check "$name: list after the crash exits 0" grep -q "$P_LIST_OK" "$after"
+	# The dump on the collector reported here, from the copy of its kernel
+	# log the report unit made: one journal entry naming it there, and
+	# its signature in list and status.
+	id=$(sed -n 's/.*net: crash entry: *KDUMP_FILE_CRASH_ID=\([0-9a-f]\{8\}\)$/\1/p' "$after" | head -n 1)
+	sig=$(sed -n 's/.*net: crash entry: *KDUMP_FILE_SIGNATURE=\([0-9a-f]\{16\}\)$/\1/p' "$after" | head -n 1)
+	case "${targets[n]}" in
+	ssh) loc=ssh://kdump@collector/srv/dumps/$hostdir/ ;;
+	*) loc=nfs://collector/srv/nfs/$hostdir/ ;;
+	esac
+	check "$name: its crash entry in the journal names the dump on the collector (${id:-no ID}, ${sig:-no signature})" \
+		bash -c "[ -n '$id' ] && [ -n '$sig' ] && [ \"\$(grep -c 'net: crash entry: *MESSAGE_ID=' '$after')\" = 1 ] &&
+			grep -q 'net: crash entry: *KDUMP_FILE_DUMP_DIR=$loc' '$after'"
+	check "$name: list shows its signature, with the entry's ID" \
+		bash -c "[ -n '$id' ] && [ -n '$sig' ] && run_output '$after' 'kdump-file list' | grep -qE '^$id  .*  $sig  .*complete'"
+	check "$name: status shows its report" \
+		bash -c "[ -n '$sig' ] && run_output '$after' 'kdump-file status' | grep -q '^report: *crash $sig: '"
 	check "$name: told the collector it is done" \
 		grep -q "KDUMP-FILE-TEST: net: told the collector this client is done" "$after"
 	check "$name: no local dump" bash -c "! grep -q 'KDUMP-FILE-TEST: net: local dump' '$after'"

@@ -354,6 +354,13 @@ step_net_crash() {
 step_net_after() {
     net_up
     net_unit
+    # The report unit (after kdump-file.service) reports the crash.
+    i=0
+    while [ "$(systemctl is-active kdump-file-report)" = activating ] && [ "$i" -lt 300 ]; do
+        sleep 1
+        i=$((i + 1))
+    done
+    say "net: report unit: $(systemctl is-active kdump-file-report) $(systemctl show -p Result --value kdump-file-report) after $i s"
     run kdump-file status
     run kdump-file list
     run kdump-file info
