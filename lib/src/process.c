@@ -259,14 +259,64 @@ static int proc_stat(pid_t pid, pid_t *ret_ppid, pid_t *ret_pgid)
 	return 0;
 }
 
-/*
- * Kill and reap what was reparented to us, being the subreaper, and is
- * not in our own process group: what the child started and left behind.
- * Killing one reparents its children to us in turn, hence the rounds.
- */
-static void sweep_orphans(unsigned long long end)
+/* The PIDs of our children, as /proc shows them now. */
+struct kids {
+	pid_t *pid;
+	size_t n;
+};
+
+static bool kids_has(const struct kids *k, pid_t pid)
 {
-	pid_t self = getpid(), own_pgid = getpgrp();
+	for (size_t i = 0; i < k->n; i++)
+		if (k->pid[i] == pid)
+			return true;
+	return false;
+}
+
+/* Our children before the program starts: the caller's, never swept. */
+static int kids_list(struct kids *ret)
+{
+	pid_t self = getpid();
+	struct dirent *de;
+	DIR *d;
+
+	ret->pid = NULL;
+	ret->n = 0;
+	d = opendir("/proc");
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		pid_t pid = (pid_t)strtol(de->d_name, NULL, 10), ppid, pgid;
+		pid_t *t;
+
+		if (pid <= 0 || proc_stat(pid, &ppid, &pgid) < 0 ||
+		    ppid != self)
+			continue;
+		t = realloc(ret->pid, (ret->n + 1) * sizeof(*t));
+		if (!t) {
+			closedir(d);
+			free(ret->pid);
+			ret->pid = NULL;
+			ret->n = 0;
+			return -ENOMEM;
+		}
+		ret->pid = t;
+		ret->pid[ret->n++] = pid;
+	}
+	closedir(d);
+	return 0;
+}
+
+/*
+ * Kill and reap what was reparented to us, being the subreaper, and was
+ * not our child before the program started (before): what the program
+ * started and left behind, whatever process group it put itself in (ours
+ * included: setpgid() may join any group of the session).  Killing one
+ * reparents its children to us in turn, hence the rounds.
+ */
+static void sweep_orphans(const struct kids *before, unsigned long long end)
+{
+	pid_t self = getpid();
 	bool found = true;
 
 	while (found && now_ms() < end) {
@@ -283,7 +333,7 @@ static void sweep_orphans(unsigned long long end)
 			int status;
 
 			if (pid <= 0 || proc_stat(pid, &ppid, &pgid) < 0 ||
-			    ppid != self || pgid == own_pgid)
+			    ppid != self || kids_has(before, pid))
 				continue;
 			(void)kill(pid, SIGKILL);
 			(void)reap(pid, &status, end);
@@ -306,7 +356,8 @@ static int pidfd_open_child(pid_t pid)
 /* The parent's side once the child runs: watch it and its output. */
 static int watch(pid_t pid, unsigned long long start, int out_fd,
 		 struct line_buf *lines, unsigned int timeout_ms,
-		 bool group, struct process_result *res)
+		 bool group, const struct kids *before,
+		 struct process_result *res)
 {
 	/* The child's group, or the child alone when it has ours. */
 	pid_t target = group ? -pid : pid;
@@ -354,7 +405,7 @@ static int watch(pid_t pid, unsigned long long start, int out_fd,
 			}
 			/* What left the group goes too. */
 			if (exited) {
-				sweep_orphans(now_ms() + PROCESS_REAP_MS);
+				sweep_orphans(before, now_ms() + PROCESS_REAP_MS);
 				drain_end = now_ms() + PROCESS_DRAIN_MS;
 			}
 		}
@@ -413,6 +464,7 @@ int process_run(char *const argv[], const struct process_opts *o,
 	int subreaper = 0, child_errno = 0, r;
 	struct process_result res = { 0 };
 	struct line_buf *lines = NULL;
+	struct kids before = { NULL, 0 };
 	unsigned long long start;
 	char **env = environ, exe[PATH_MAX];
 	const char *file;
@@ -458,6 +510,9 @@ int process_run(char *const argv[], const struct process_opts *o,
 		r = -errno;
 		goto out;
 	}
+	r = kids_list(&before);
+	if (r < 0)
+		goto out;
 	(void)prctl(PR_GET_CHILD_SUBREAPER, &subreaper);
 	set_subreaper = !subreaper &&
 			prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0;
@@ -493,7 +548,7 @@ int process_run(char *const argv[], const struct process_opts *o,
 		goto out_subreaper;
 	}
 	r = watch(pid, start, opipe[0], lines, o->timeout_ms, !o->keep_group,
-		  &res);
+		  &before, &res);
 	if (r == 0)
 		*ret = res;
 
@@ -508,6 +563,7 @@ out:
 			close(epipe[i]);
 	}
 	free(lines);
+	free(before.pid);
 	if (env != environ)
 		free(env);
 	return r;

@@ -78,10 +78,11 @@ struct process_result {
  * When it exits or times out, its group gets SIGKILL.  For the duration
  * the caller is made a child subreaper (PR_SET_CHILD_SUBREAPER), so that
  * what left the group (setsid(), setpgid()) is reparented to it when its
- * parent dies; every process so reparented whose process group is not the
- * caller's gets SIGKILL and is reaped before process_run() returns.  A
- * caller must not have children of its own in other process groups
- * running meanwhile.  A process stuck in the kernel that SIGKILL cannot
+ * parent dies; every process so reparented that was not the caller's
+ * child before the program started gets SIGKILL and is reaped before
+ * process_run() returns, whatever process group it joined (the caller's
+ * too).  A caller must not start children of its own from another thread
+ * meanwhile.  A process stuck in the kernel that SIGKILL cannot
  * end is waited for 2 s and then left behind.
  */
 int process_run(char *const argv[], const struct process_opts *o,

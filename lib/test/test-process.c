@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
@@ -143,6 +144,35 @@ static void test_timeout(void)
 	CHECK(t < 2500);
 	pid = test_read_pid(dir, "escaper2");
 	CHECK(pid > 0 && test_pid_gone(pid));
+
+	/*
+	 * One that joined the caller's own process group (setpgid: the same
+	 * session allows it), where killing the child's group misses it.
+	 */
+	{
+		char pg[32], pidfile[300];
+		char *argv[] = { "/proc/self/exe", "--join-group", pg, pidfile,
+				 NULL };
+		struct process_opts o = PROCESS_OPTS_INIT;
+
+		snprintf(pg, sizeof(pg), "%d", (int)getpgrp());
+		snprintf(pidfile, sizeof(pidfile), "%s/joiner", dir);
+		o.timeout_ms = 3000;
+		t = now_ms();
+		CHECK(process_run(argv, &o, &r) == 0);
+		CHECK(!r.timed_out && process_exit_status(&r) == 0);
+		CHECK(now_ms() - t < 2500);
+		pid = test_read_pid(dir, "joiner");
+		CHECK(pid > 0 && test_pid_gone(pid));
+		/* Killed at the timeout too, the runner's child still there. */
+		o.timeout_ms = 500;
+		snprintf(pidfile, sizeof(pidfile), "%s/joiner2", dir);
+		argv[1] = "--join-group-stay";
+		CHECK(process_run(argv, &o, &r) == 0);
+		CHECK(r.timed_out);
+		pid = test_read_pid(dir, "joiner2");
+		CHECK(pid > 0 && test_pid_gone(pid));
+	}
 
 	/* The caller is a subreaper for the duration only. */
 	CHECK(prctl(PR_GET_CHILD_SUBREAPER, &sr) == 0 && sr == 0);
@@ -428,8 +458,43 @@ static void test_file_size_max(void)
 	close(fd);
 }
 
-int main(void)
+/*
+ * --join-group[-stay] PGID PIDFILE: a child that moves into process group
+ * PGID, writes its PID and sleeps; the parent exits (or, -stay, sleeps).
+ */
+static int join_group(int argc, char *argv[])
 {
+	pid_t pid;
+	FILE *f;
+
+	if (argc != 4)
+		return 2;
+	pid = fork();
+	if (pid < 0)
+		return 1;
+	if (pid == 0) {
+		if (setpgid(0, (pid_t)atoi(argv[2])) < 0)
+			_exit(3);
+		f = fopen(argv[3], "w");
+		if (!f)
+			_exit(4);
+		fprintf(f, "%d\n", (int)getpid());
+		fclose(f);
+		sleep(100);
+		_exit(0);
+	}
+	/* The child has moved and said so before the parent ends. */
+	for (int i = 0; i < 500 && access(argv[3], F_OK) < 0; i++)
+		usleep(10000);
+	if (strcmp(argv[1], "--join-group-stay") == 0)
+		sleep(100);
+	return 0;
+}
+
+int main(int argc, char *argv[])
+{
+	if (argc > 1 && strncmp(argv[1], "--join-group", 12) == 0)
+		return join_group(argc, argv);
 	if (!mkdtemp(dir)) {
 		perror("mkdtemp");
 		return 1;
