@@ -18,6 +18,13 @@
 #include "netplan.h"
 #include "util.h"
 
+const char *collector_copy_dir(void)
+{
+	const char *d = getenv("KDUMP_FILE_COPY_DIR");
+
+	return d && d[0] == '/' ? d : COLLECTOR_COPY_DIR;
+}
+
 /* What a copy holds: all of it goes when the copy does. */
 static const char *const copy_files[] = {
 	DUMP_DMESG, DUMP_METADATA, DUMP_COLLECTOR_COPY, DUMP_REPORT_JSON,

@@ -18,6 +18,8 @@
 #include "conf.h"
 
 #define COLLECTOR_COPY_DIR "/var/lib/kdump-file/collector"
+/* COLLECTOR_COPY_DIR, or $KDUMP_FILE_COPY_DIR (the tests'). */
+const char *collector_copy_dir(void);
 /* The copies kept: the oldest beyond go. */
 #define COLLECTOR_COPY_KEEP 8
 /* The most a copied kernel log, metadata or report may be. */

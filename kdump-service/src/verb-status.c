@@ -427,7 +427,7 @@ static int net_last_ssh(const struct kdump_conf *c, const char *hostdir,
 	d->dmesg_only = e.complete && e.bytes == 0;
 	d->vmcore_bytes = e.complete ? e.bytes : 0;
 	snprintf(d->panic, sizeof(d->panic), "%s", e.panic);
-	collector_copy_details(COLLECTOR_COPY_DIR, e.name, d);
+	collector_copy_details(collector_copy_dir(), e.name, d);
 	return 0;
 }
 
@@ -467,7 +467,7 @@ static int net_last_nfs(const struct kdump_conf *c, const char *hostdir,
 	/* Named where it lies, not where it was mounted for a moment. */
 	snprintf(d->dir, sizeof(d->dir), "%s:%s/%s/%s", c->net_host,
 		 c->net_path, hostdir, strrchr(dir, '/') + 1);
-	collector_copy_details(COLLECTOR_COPY_DIR, strrchr(dir, '/') + 1, d);
+	collector_copy_details(collector_copy_dir(), strrchr(dir, '/') + 1, d);
 	return 0;
 }
 

@@ -104,37 +104,60 @@ static int store_open(char *base, size_t size, char ***names, size_t *n)
 	return r;
 }
 
-/*
- * The directory and ID of the dump arg_dump names (the newest without one);
- * logs when there is none or the name fits several.
- */
-/*
- * In a network target's fallback directory: the dump what names (an ID, or
- * "last"), as store_find() gives it; -ENOENT when there is none.
- */
-static int fallback_find(const char *what, char *dir, size_t size,
-			 char id[DUMP_ID_LEN + 1])
+/* The dump what names (an ID, or "last") below base; -ENOENT if none. */
+static int find_in(const char *base, const char *what, char *dir, size_t size,
+		   char id[DUMP_ID_LEN + 1])
 {
 	char **names = NULL;
-	struct kdump_conf c;
 	size_t n = 0, i;
 	int r;
 
-	if (conf_parse_file(&c, arg_config, NULL) < 0 ||
-	    c.net == CONF_NET_NONE || !c.fallback[0])
-		return -ENOENT;
-	r = dump_list(c.fallback, &names, &n);
+	r = dump_list(base, &names, &n);
 	if (r < 0)
 		return r;
 	r = dump_resolve(names, n, what, &i);
 	if (r == 0) {
-		snprintf(dir, size, "%s/%s", c.fallback, names[i]);
+		snprintf(dir, size, "%s/%s", base, names[i]);
 		dump_id(names[i], id);
 	}
 	dump_list_free(names, n);
 	return r;
 }
 
+static int net_local_last(const struct kdump_conf *c, char *dir, size_t size);
+
+/*
+ * A network target's dump kept on this machine: in the fallback directory
+ * (fallback_only), or also a copy of one on the collector; what names it
+ * (an ID, or "last": the newer crash of the two); -ENOENT when none.
+ */
+static int net_local_find(const char *what, bool fallback_only, char *dir,
+			  size_t size, char id[DUMP_ID_LEN + 1])
+{
+	struct kdump_conf c;
+	int r;
+
+	if (conf_parse_file(&c, arg_config, NULL) < 0 || c.net == CONF_NET_NONE)
+		return -ENOENT;
+	if (fallback_only)
+		return c.fallback[0] ? find_in(c.fallback, what, dir, size, id) :
+				       -ENOENT;
+	if (strcmp(what, "last") == 0) {
+		r = net_local_last(&c, dir, size);
+		if (r == 0)
+			dump_id(strrchr(dir, '/') + 1, id);
+		return r;
+	}
+	r = c.fallback[0] ? find_in(c.fallback, what, dir, size, id) : -ENOENT;
+	if (r == -ENOENT)
+		r = find_in(collector_copy_dir(), what, dir, size, id);
+	return r;
+}
+
+/*
+ * The directory and ID of the dump arg_dump names (the newest without
+ * one); logs when there is none or the name fits several.
+ */
 static int store_find(char *dir, size_t size, char id[DUMP_ID_LEN + 1])
 {
 	const char *what = arg_dump ? arg_dump : "last";
@@ -144,23 +167,24 @@ static int store_find(char *dir, size_t size, char id[DUMP_ID_LEN + 1])
 
 	/*
 	 * A network target: a dump named by its ID may be in the fallback
-	 * directory, and the newest is there when the collector does not
-	 * answer (said on stderr, once).
+	 * directory; when the collector's dumps cannot be read here (not
+	 * answering, or an ssh:// target's), the dump is the one kept here,
+	 * in the fallback directory or as a copy of the collector's (said on
+	 * stderr, once).
 	 */
-	if (arg_dump && fallback_find(arg_dump, dir, size, id) == 0)
+	if (arg_dump && net_local_find(arg_dump, true, dir, size, id) == 0)
 		return 0;
 	log_hold();
 	r = store_open(base, sizeof(base), &names, &n);
-	if (r < 0 && !arg_dump && fallback_find(what, dir, size, id) == 0) {
+	if (r < 0 && net_local_find(what, false, dir, size, id) == 0) {
 		char why[1024];
 
-		if (r == -EREMOTE)
-			snprintf(why, sizeof(why), "an ssh:// target's are read on the collector");
-		else
-			log_first_error(log_held(), why, sizeof(why));
+		log_first_error(log_held(), why, sizeof(why));
 		log_release(false);
-		log_stderr("the collector's dumps cannot be read here (%s): the newest dump in the fallback directory, %s",
-			   why, dir);
+		if (r != -EREMOTE) {
+			log_stderr("the collector's dumps cannot be read here (%s): %s, kept here",
+				   why, dir);
+		}
 		return 0;
 	}
 	log_release(true);
@@ -349,7 +373,7 @@ static void list_ssh_row(const struct net_list_entry *e)
 	char id[DUMP_ID_LEN + 1], when[32], size[FORMAT_BYTES_MAX];
 	struct dump_info d = { .signature = "" };
 
-	collector_copy_details(COLLECTOR_COPY_DIR, e->name, &d);
+	collector_copy_details(collector_copy_dir(), e->name, &d);
 	dump_id(e->name, id);
 	utc_time(e->crash_time, when, sizeof(when));
 	if (e->complete && e->bytes > 0)
@@ -445,7 +469,7 @@ static int list_rows(const char *base, char **names, size_t n,
 		if (dump_inspect(dir, &d) < 0)
 			continue;
 		if (collector)
-			collector_copy_details(COLLECTOR_COPY_DIR, names[i],
+			collector_copy_details(collector_copy_dir(), names[i],
 					       &d);
 		if (arr) {
 			struct json_object *o = cli_dump_json(&d);
@@ -696,6 +720,8 @@ struct info {
 	struct dump_info d;
 	/* report.json, and the hooks and extra modules of metadata.json. */
 	struct json_object *rep, *hooks, *extra;
+	/* "": the report is the dump's; else the copy whose report it is. */
+	char rep_copy[PATH_MAX];
 };
 
 /* The words of text, a list of names, as a JSON array. */
@@ -833,6 +859,9 @@ static void info_text(const struct info *in)
 		       d->error[0] ? ": " : "", CLI_SAFE(d->error));
 	if (d->panic[0])
 		printf("panic:       %s\n", CLI_SAFE(d->panic));
+	if (in->rep && in->rep_copy[0])
+		printf("report:      of the copy of its kernel log in %s\n",
+		       CLI_SAFE(in->rep_copy));
 	if (in->rep)
 		info_report(in->rep);
 	if (in->mods[0])
@@ -841,7 +870,10 @@ static void info_text(const struct info *in)
 	info_files(in->dir);
 	if (!in->rep)
 		printf("report:      none yet (kdump-file report %s)\n", in->id);
-	if (d->has_vmcore)
+	if (d->copy)
+		printf("on collector: %s (the directory above is the copy of its kernel log kept here)\n",
+		       CLI_SAFE(d->dir));
+	else if (d->has_vmcore)
 		printf("debug:       kdump-file debug %s\n", in->id);
 }
 
@@ -864,6 +896,21 @@ int verb_info(int argc, char *argv[])
 	if (read_file_max(p, &text, 1 << 20) >= 0)
 		in.rep = json_tokener_parse(text);
 	free(text);
+	text = NULL;
+	/* A dump on the collector: the report of its copy here, if any. */
+	in.rep_copy[0] = '\0';
+	if (!in.rep && in.d.has_metadata &&
+	    collector_copy_find(collector_copy_dir(),
+				strrchr(in.dir, '/') ? strrchr(in.dir, '/') + 1 :
+						       in.dir,
+				in.rep_copy, sizeof(in.rep_copy)) == 0) {
+		snprintf(p, sizeof(p), "%s/report.json", in.rep_copy);
+		if (read_file_max(p, &text, 1 << 20) >= 0)
+			in.rep = json_tokener_parse(text);
+		free(text);
+		if (!in.rep)
+			in.rep_copy[0] = '\0';
+	}
 	in.has_mods = dmesg_modules(in.dir, in.mods, sizeof(in.mods));
 	capture_extras(in.dir, &in.hooks, &in.extra);
 	utc_time(dump_time(&in.d), in.when, sizeof(in.when));
@@ -966,7 +1013,10 @@ int verb_debug(int argc, char *argv[])
 		bool log;
 
 		log = dump_inspect(dir, &d) == 0 && d.has_dmesg;
-		if (log && d.dmesg_only)
+		if (log && d.copy)
+			log_error("dump %s is on the collector, at %s: open its vmcore with crash there; here is the copy of its kernel log, %s/dmesg.txt (kdump-file info %s)",
+				  id, d.dir, dir, id);
+		else if (log && d.dmesg_only)
 			log_error("dump %s has no vmcore: it is a dmesg-only dump (dump_level = dmesg), so there is nothing for crash; its kernel log is %s/dmesg.txt (kdump-file info %s)",
 				  dir, dir, id);
 		else if (log)
@@ -1087,7 +1137,7 @@ static int net_local_last(const struct kdump_conf *c, char *dir, size_t size)
 
 	hf = c->fallback[0] && dump_find_last(c->fallback, f, sizeof(f)) == 0 &&
 	     dump_inspect(f, &df) == 0;
-	hk = collector_copy_last(COLLECTOR_COPY_DIR, k, sizeof(k)) == 0 &&
+	hk = collector_copy_last(collector_copy_dir(), k, sizeof(k)) == 0 &&
 	     dump_inspect(k, &dk) == 0;
 	if (!hf && !hk)
 		return -ENOENT;
@@ -1130,7 +1180,7 @@ int verb_report(int argc, char *argv[])
 				log_error("no dump of %s to report on here: none in the fallback directory (%s) and no copy of the collector's in %s (the report unit makes one at boot)",
 					  c.target,
 					  c.fallback[0] ? c.fallback : "none set",
-					  COLLECTOR_COPY_DIR);
+					  collector_copy_dir());
 				return r;
 			}
 			goto report;
@@ -1200,7 +1250,7 @@ static int report_copy_newest(const struct kdump_conf *c)
 	char name[DUMP_NAME_MAX], why[1024];
 	int r;
 
-	r = collector_copy_newest(c, COLLECTOR_COPY_DIR, name, sizeof(name),
+	r = collector_copy_newest(c, collector_copy_dir(), name, sizeof(name),
 				  why, sizeof(why));
 	if (r < 0 && r != -ENOENT)
 		log_warning("cannot copy the newest dump's kernel log from the collector of %s: %s; it is reported at a boot where the collector answers",

@@ -269,6 +269,41 @@ has "info: the newest in the fallback, and why" "$t/err" \
 conf "target = nfs://192.0.2.77/export/dumps" "$bz"
 expect "list, a network target out of reach, no fallback" 1 -- "$kf" -c "$t/conf" list
 has "list: no fallback: the collector's failure" "$t/err" "cannot mount 192.0.2.77:/export/dumps: "
+# An ssh target's dump on the collector, kept here as the report unit's
+# copy of its kernel log: info shows it and where the dump is, debug says
+# the vmcore is there; a fallback dump of a later crash is the newest.
+cp_dir=$t/copies
+cp1=$cp_dir/2026-03-01-00:00:00
+mkdir -p -m 0700 "$cp1"
+echo 'Kernel panic - not syncing: sysrq triggered crash' >"$cp1/dmesg.txt"
+printf '{"crash_time": 1772323200, "kernel_release": "6.1.0-copy", "complete": true}\n' >"$cp1/metadata.json"
+printf '{"location": "ssh://kdump@192.0.2.78/srv/dumps/h-0123456789ab/2026-03-01-00:00:00", "vmcore_bytes": 4096}\n' \
+	>"$cp1/collector.json"
+printf '{"signature": "0123456789abcdef", "panic": "sysrq triggered crash"}\n' >"$cp1/report.json"
+conf "target = ssh://kdump@192.0.2.78/srv/dumps" "$bz"
+expect "info, an ssh target, a copy kept here" 0 -- env KDUMP_FILE_COPY_DIR="$cp_dir" \
+	"$kf" -c "$t/conf" info
+has "info: the copy's directory" "$t/out" "directory:   $cp1"
+has "info: the dump on the collector" "$t/out" \
+	"on collector: ssh://kdump@192.0.2.78/srv/dumps/h-0123456789ab/2026-03-01-00:00:00"
+has "info: the copy's signature" "$t/out" "signature:   0123456789abcdef"
+cpid=$(awk '/^id:/ { print $2 }' "$t/out")
+expect "info of the copy by its ID" 0 -- env KDUMP_FILE_COPY_DIR="$cp_dir" \
+	"$kf" -c "$t/conf" info "$cpid"
+expect "debug of a dump on the collector" 1 -- env KDUMP_FILE_COPY_DIR="$cp_dir" \
+	"$kf" -c "$t/conf" debug "$cpid"
+has "debug: the vmcore is on the collector" "$t/err" \
+	"is on the collector, at ssh://kdump@192.0.2.78/srv/dumps/h-0123456789ab/2026-03-01-00:00:00: open its vmcore with crash there"
+conf "target = ssh://kdump@192.0.2.78/srv/dumps" "fallback = $fb" "$bz"
+expect "info, the fallback's dump older than the copy" 0 -- env KDUMP_FILE_COPY_DIR="$cp_dir" \
+	"$kf" -c "$t/conf" info
+has "info: the newer crash, the copy's" "$t/out" "directory:   $cp1"
+expect "info of the fallback's dump by its ID, a copy kept" 0 -- env KDUMP_FILE_COPY_DIR="$cp_dir" \
+	"$kf" -c "$t/conf" info "$fbid"
+has "info: the fallback's dump by its ID" "$t/out" "$fb/2026-02-01-00:00:00"
+expect "info, no copy of that ID" 1 -- env KDUMP_FILE_COPY_DIR="$cp_dir" \
+	"$kf" -c "$t/conf" info ffffffff
+
 # Back to the local target the tests below read.
 conf "path = $dumps # dumps go here" "keep = 2" "$bz"
 

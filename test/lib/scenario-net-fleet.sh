@@ -153,6 +153,8 @@ for n in 1 2 3; do
 			grep -q 'net: crash entry: *KDUMP_FILE_DUMP_DIR=$loc' '$after'"
 	check "$name: list shows its signature, with the entry's ID" \
 		bash -c "[ -n '$id' ] && [ -n '$sig' ] && run_output '$after' 'kdump-file list' | grep -qE '^$id  .*  $sig  .*complete'"
+	check "$name: info shows its signature" \
+		bash -c "[ -n '$sig' ] && run_output '$after' 'kdump-file info' | grep -q '^signature: *$sig\$'"
 	check "$name: status shows its report" \
 		bash -c "[ -n '$sig' ] && run_output '$after' 'kdump-file status' | grep -q '^report: *crash $sig: '"
 	check "$name: told the collector it is done" \
