@@ -18,6 +18,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <systemd/sd-id128.h>
+
 #include "cli.h"
 #include "dump.h"
 #include "estimate.h"
@@ -670,33 +672,6 @@ struct json_object *cli_dump_json(const struct dump_info *d)
 	return o;
 }
 
-/* Levenshtein's distance between a and b, up to 64 letters of b. */
-static size_t edit_distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b), row[65];
-
-	if (lb > 64)
-		return SIZE_MAX;
-	for (size_t j = 0; j <= lb; j++)
-		row[j] = j;
-	for (size_t i = 1; i <= la; i++) {
-		size_t diag = row[0];
-
-		row[0] = i;
-		for (size_t j = 1; j <= lb; j++) {
-			size_t up = row[j], best = diag + (a[i - 1] != b[j - 1]);
-
-			if (up + 1 < best)
-				best = up + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			diag = up;
-			row[j] = best;
-		}
-	}
-	return row[lb];
-}
-
 const char *cli_closest(const char *word, const char *const *names, size_t n)
 {
 	const char *best = NULL;
@@ -711,4 +686,18 @@ const char *cli_closest(const char *word, const char *const *names, size_t n)
 		}
 	}
 	return best;
+}
+
+int cli_boot_id(char *buf, size_t size)
+{
+	sd_id128_t id;
+	int r;
+
+	if (size < SD_ID128_UUID_STRING_MAX)
+		return -ENOBUFS;
+	r = sd_id128_get_boot(&id);
+	if (r < 0)
+		return r;
+	sd_id128_to_uuid_string(id, buf);
+	return 0;
 }

@@ -19,7 +19,6 @@
 
 #define RUN_DIR "/run/kdump-file"
 #define SYS_CRASH_LOADED "/sys/kernel/kexec_crash_loaded"
-#define BOOT_ID_FILE "/proc/sys/kernel/random/boot_id"
 /* A capture kernel is loaded (removed by unload, so by a clean shutdown). */
 #define ARMED_FILE KDUMP_FILE_STATE_DIR "/armed"
 /* A boot ended uncleanly while armed, and no dump from it was saved. */
@@ -266,5 +265,11 @@ int recover_raw(void);
 int reload_after_hotplug(void);
 /* The hotplug line of status and show (label width wide), or j's fields. */
 int hotplug_report(struct json_object *j, int width);
+
+/*
+ * This boot's ID as the kernel's boot_id shows it (a UUID with dashes),
+ * through libsystemd; buf holds at least 37 bytes.
+ */
+int cli_boot_id(char *buf, size_t size);
 
 #endif

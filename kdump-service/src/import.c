@@ -53,11 +53,6 @@ static const struct {
 	"uses shell expansion ($, ` or a glob), which import does not "      \
 	"evaluate: set the kdump-file key by hand"
 
-const char *import_key_name(enum import_key k)
-{
-	return k < IK_MAX ? keys[k].name : "?";
-}
-
 const char *import_format_name(enum import_format f)
 {
 	switch (f) {

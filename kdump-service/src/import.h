@@ -124,7 +124,6 @@ struct import_error {
 void import_init(struct import *im);
 void import_free(struct import *im);
 const char *import_format_name(enum import_format f);
-const char *import_key_name(enum import_key k);
 
 /* Which configuration a file is, by its name, else by its content. */
 enum import_format import_detect(const char *path, const char *buf, size_t len);

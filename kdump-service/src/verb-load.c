@@ -245,7 +245,7 @@ static int write_armed(const char *kernel, const char *pstore)
 	char boot[64], buf[ARMED_TEXT_MAX];
 	int r;
 
-	r = read_line_file(BOOT_ID_FILE, boot, sizeof(boot));
+	r = cli_boot_id(boot, sizeof(boot));
 	if (r >= 0)
 		r = armed_format(boot, (long long)time(NULL), pstore, kernel,
 				 buf, sizeof(buf));
@@ -285,7 +285,7 @@ static void record_lost_crash(const struct kdump_conf *c)
 	    armed_parse(buf, &a) == 0 && !lost_is_current(&a, complete))
 		(void)unlink(LOST_FILE);
 	if (read_line_file(ARMED_FILE, marker, sizeof(marker)) < 0 ||
-	    read_line_file(BOOT_ID_FILE, boot, sizeof(boot)) < 0)
+	    cli_boot_id(boot, sizeof(boot)) < 0)
 		return;
 	v = crash_verdict(marker, boot, newest, &a);
 	if (!seen && (v != CRASH_LOST ||
@@ -1112,7 +1112,7 @@ int verb_test(int argc _unused_, char *argv[] _unused_)
 		}
 	}
 	(void)read_line_file("/proc/sys/kernel/random/uuid", id, 9);
-	(void)read_line_file("/proc/sys/kernel/random/boot_id", boot, sizeof(boot));
+	(void)cli_boot_id(boot, sizeof(boot));
 	n = snprintf(buf, sizeof(buf), "id=%s time=%lld boot=%s\n", id,
 		     (long long)time(NULL), boot);
 	r = mkdir_p(KDUMP_FILE_STATE_DIR, 0700);

@@ -89,8 +89,7 @@ static bool test_line(const struct kdump_conf *c, const struct dump_info *last,
 		snprintf(out, size, "unreadable record %s", TEST_FILE);
 		return true;
 	}
-	(void)read_line_file("/proc/sys/kernel/random/boot_id", now_boot,
-			     sizeof(now_boot));
+	(void)cli_boot_id(now_boot, sizeof(now_boot));
 	if (strcmp(boot, now_boot) == 0)
 		snprintf(out, size, "%s pending (the machine has not crashed yet)", id);
 	else if (last && last->crash_time >= t && dump_complete(last))
@@ -120,7 +119,7 @@ static bool lost_line(const struct kdump_conf *c, char *text, size_t size)
 	seen = dump_times(c, &newest, &complete) == 0;
 	if (!seen)
 		newest = complete = -1;
-	(void)read_line_file(BOOT_ID_FILE, boot, sizeof(boot));
+	(void)cli_boot_id(boot, sizeof(boot));
 	if (!(read_line_file(ARMED_FILE, marker, sizeof(marker)) == 0 &&
 	      crash_verdict(marker, boot, newest, &a) == CRASH_LOST) &&
 	    !(read_line_file(LOST_FILE, marker, sizeof(marker)) == 0 &&

@@ -336,6 +336,18 @@ if command -v systemd-analyze >/dev/null; then
 	else
 		fail "report unit with the drop-in: exposure '$level', not below $OLD_EXPOSURE"
 	fi
+	# A network target's: the collector reachable from report-target.
+	cp "$t/gen/ssh target with a fallback.conf" \
+		"$t/units/kdump-file-report.service.d/50-dump-store.conf"
+	expect "systemd-analyze security --offline, an ssh target's drop-in" 0 -- \
+		systemd-analyze security --offline=true --no-pager \
+		"$t/units/kdump-file-report.service"
+	level=$(sed -n 's/.*Overall exposure level for [^:]*: \([0-9.]*\).*/\1/p' "$t/out")
+	if [ -n "$level" ] && awk -v n="$level" -v o="$OLD_EXPOSURE" 'BEGIN { exit !(n < o) }'; then
+		pass "report unit with an ssh target's drop-in: exposure $level, below $OLD_EXPOSURE"
+	else
+		fail "report unit with an ssh target's drop-in: exposure '$level', not below $OLD_EXPOSURE"
+	fi
 fi
 
 # The loading unit as systemd reads it, for each target kind: its

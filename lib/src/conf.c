@@ -1052,35 +1052,6 @@ static int check_makedumpfile(const struct kdump_conf *c,
 	return 0;
 }
 
-/* Levenshtein distance of two short strings, capped at 9. */
-static unsigned int distance(const char *a, const char *b)
-{
-	unsigned int row[32], la = strlen(a), lb = strlen(b);
-
-	if (la >= 31 || lb >= 31)
-		return 9;
-	for (unsigned int j = 0; j <= lb; j++)
-		row[j] = j;
-	for (unsigned int i = 1; i <= la; i++) {
-		unsigned int diag = row[0];
-
-		row[0] = i;
-		for (unsigned int j = 1; j <= lb; j++) {
-			unsigned int up = row[j], best;
-
-			best = diag + (a[i - 1] != b[j - 1]);
-			if (up + 1 < best)
-				best = up + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			diag = up;
-			row[j] = best;
-		}
-	}
-	return row[lb] < 9 ? row[lb] : 9;
-}
-
-/* The known key an unknown one is most likely a typo of, if any. */
 /* The keys of network targets only, and path beside a URL. */
 static int check_net(const struct kdump_conf *c, const unsigned int *seen_line,
 		     struct conf_error *err)
@@ -1120,13 +1091,14 @@ static int check_net(const struct kdump_conf *c, const unsigned int *seen_line,
 	return 0;
 }
 
+/* The known key an unknown one is most likely a typo of, if any. */
 static const char *nearest_key(const char *key)
 {
-	unsigned int best = 3;
+	size_t best = 3;
 	const char *near = NULL;
 
 	for (unsigned int k = 0; k < KEY_MAX; k++) {
-		unsigned int d = distance(key, key_names[k]);
+		size_t d = edit_distance(key, key_names[k]);
 
 		if (d < best) {
 			best = d;

@@ -47,11 +47,6 @@ static const char *const type_names[MEMUSAGE_TYPES] = {
 /* What is read of its output: the table is a few hundred bytes. */
 #define OUTPUT_MAX 65536
 
-const char *memusage_type_name(enum memusage_type t)
-{
-	return (unsigned int)t < MEMUSAGE_TYPES ? type_names[t] : "?";
-}
-
 /* A decimal number alone, no sign, no overflow; -EBADMSG otherwise. */
 static int parse_ull(const char *s, size_t n, unsigned long long *ret)
 {

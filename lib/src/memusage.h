@@ -33,7 +33,6 @@ struct memusage {
 };
 
 /* The row's name as makedumpfile prints it ("NON_PRI_CACHE"). */
-const char *memusage_type_name(enum memusage_type t);
 
 /*
  * Parse the output of --mem-usage (len bytes of text, NUL bytes refused)

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -332,4 +333,31 @@ bool word_in_list(const char *word, const char *list)
 		if (strncmp(s, word, n) == 0 && (s[n] == ' ' || s[n] == '\0'))
 			return true;
 	return false;
+}
+
+/* Levenshtein's distance between a and b, up to 64 letters of b. */
+size_t edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), row[65];
+
+	if (lb > 64)
+		return SIZE_MAX;
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		size_t diag = row[0];
+
+		row[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t up = row[j], best = diag + (a[i - 1] != b[j - 1]);
+
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			diag = up;
+			row[j] = best;
+		}
+	}
+	return row[lb];
 }

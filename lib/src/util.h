@@ -99,4 +99,10 @@ void utc_time(long long t, char *buf, size_t size);
 /* Is word (not empty) one of the blank-separated words of list? */
 bool word_in_list(const char *word, const char *list);
 
+/*
+ * Levenshtein's distance between a and b (b of at most 64 letters, else
+ * SIZE_MAX): what a misspelt name is nearest to.
+ */
+size_t edit_distance(const char *a, const char *b);
+
 #endif
