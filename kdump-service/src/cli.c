@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -374,30 +373,21 @@ int dump_times(const struct kdump_conf *c, long long *ret_newest,
 
 int take_lock(bool wait, int *ret_fd)
 {
-	int fd, r;
+	int r;
 
 	r = mkdir_p(RUN_DIR, 0700);
 	if (r < 0)
 		return log_create_error("create", RUN_DIR, r);
-	fd = open(RUN_DIR "/lock", O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return log_create_error("open", RUN_DIR "/lock", -errno);
 	/*
 	 * A reload after hotplug waits for a load under way: that load may
 	 * have read the CPUs and memory before the hotplug.
 	 */
-	if (flock(fd, LOCK_EX | (wait ? 0 : LOCK_NB)) < 0) {
-		r = -errno;
-		close(fd);
-		if (r == -EWOULDBLOCK) {
-			log_error("another kdump-file is loading or unloading the capture kernel (busy): try again when it has finished");
-			return -EBUSY;
-		}
-		log_error("cannot lock %s/lock: %s", RUN_DIR, strerror(-r));
-		return r;
-	}
-	*ret_fd = fd;
-	return 0;
+	r = lock_file(RUN_DIR "/lock", wait, ret_fd);
+	if (r == -EBUSY)
+		log_error("another kdump-file is loading or unloading the capture kernel (busy): try again when it has finished");
+	else if (r < 0)
+		log_create_error("lock", RUN_DIR "/lock", r);
+	return r;
 }
 
 const char *const pstore_dirs[] = {

@@ -10,7 +10,6 @@
 #include <string.h>
 #include <unistd.h>
 #include <linux/fs.h>
-#include <sys/file.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -148,15 +147,9 @@ int recover_raw(void)
 	r = mkdir_p(RUN_DIR, 0700);
 	if (r < 0)
 		return log_create_error("create", RUN_DIR, r);
-	fd = open(RUN_DIR "/recover.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return log_create_error("open", RUN_DIR "/recover.lock", -errno);
-	if (flock(fd, LOCK_EX) < 0) {
-		r = -errno;
-		log_error("cannot lock %s/recover.lock: %s", RUN_DIR,
-			  strerror(-r));
-		return r;
-	}
+	r = lock_file(RUN_DIR "/recover.lock", true, &fd);
+	if (r < 0)
+		return log_create_error("lock", RUN_DIR "/recover.lock", r);
 	return recover_locked();
 }
 

@@ -101,20 +101,16 @@ int json_write_atomic_at(int dirfd, const char *name,
 
 int json_write_atomic(const char *path, struct json_object *obj, mode_t mode)
 {
-	const char *slash = strrchr(path, '/');
-	char dir[4096];
-	_cleanup_close_ int dirfd = -1;
+	const char *name;
+	int dirfd, r;
 
-	if (!slash)
-		return json_write_atomic_at(AT_FDCWD, path, obj, mode);
-	if ((size_t)(slash - path) >= sizeof(dir))
-		return -ENAMETOOLONG;
-	snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
-	dirfd = open(slash == path ? "/" : dir,
-		     O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dirfd < 0)
-		return -errno;
-	return json_write_atomic_at(dirfd, slash + 1, obj, mode);
+	r = open_parent(path, &dirfd, &name);
+	if (r < 0)
+		return r;
+	r = json_write_atomic_at(dirfd, name, obj, mode);
+	if (dirfd >= 0)
+		close(dirfd);
+	return r;
 }
 
 int json_get_field(const char *text, const char *key, char *buf, size_t size)

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -121,23 +122,41 @@ int write_file_atomic_at(int dirfd, const char *name, const char *data,
 	return fsync_dir(dirfd);
 }
 
-int write_file_atomic(const char *path, const char *data, size_t len,
-		      mode_t mode)
+int open_parent(const char *path, int *ret_fd, const char **ret_name)
 {
 	const char *slash = strrchr(path, '/');
 	char dir[PATH_MAX];
-	_cleanup_close_ int dirfd = -1;
+	int fd;
 
-	if (!slash)
-		return write_file_atomic_at(AT_FDCWD, path, data, len, mode);
+	if (!slash) {
+		*ret_fd = AT_FDCWD;
+		*ret_name = path;
+		return 0;
+	}
 	if ((size_t)(slash - path) >= sizeof(dir))
 		return -ENAMETOOLONG;
 	snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
-	dirfd = open(slash == path ? "/" : dir,
-		     O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dirfd < 0)
+	fd = open(slash == path ? "/" : dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
 		return -errno;
-	return write_file_atomic_at(dirfd, slash + 1, data, len, mode);
+	*ret_fd = fd;
+	*ret_name = slash + 1;
+	return 0;
+}
+
+int write_file_atomic(const char *path, const char *data, size_t len,
+		      mode_t mode)
+{
+	const char *name;
+	int dirfd, r;
+
+	r = open_parent(path, &dirfd, &name);
+	if (r < 0)
+		return r;
+	r = write_file_atomic_at(dirfd, name, data, len, mode);
+	if (dirfd >= 0)
+		close(dirfd);
+	return r;
 }
 
 int read_fd_max(int fd, char **ret, size_t max)
@@ -360,4 +379,20 @@ size_t edit_distance(const char *a, const char *b)
 		}
 	}
 	return row[lb];
+}
+
+int lock_file(const char *path, bool wait, int *ret_fd)
+{
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+
+	if (fd < 0)
+		return -errno;
+	if (flock(fd, LOCK_EX | (wait ? 0 : LOCK_NB)) < 0) {
+		int r = errno == EWOULDBLOCK ? -EBUSY : -errno;
+
+		close(fd);
+		return r;
+	}
+	*ret_fd = fd;
+	return 0;
 }

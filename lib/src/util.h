@@ -66,6 +66,13 @@ int fsync_parent(const char *path);
 /* fsync() the file at path (written by another process). */
 int sync_file(const char *path);
 /*
+ * The directory path is in, opened (O_DIRECTORY) into *ret_fd (AT_FDCWD
+ * for a name without a '/', nothing to close), and the name in it
+ * (*ret_name points into path).
+ */
+int open_parent(const char *path, int *ret_fd, const char **ret_name);
+
+/*
  * Write data to path through a temporary file renamed into place; the file
  * and then its directory are synced.
  */
@@ -104,5 +111,12 @@ bool word_in_list(const char *word, const char *list);
  * SIZE_MAX): what a misspelt name is nearest to.
  */
 size_t edit_distance(const char *a, const char *b);
+
+/*
+ * path (made 0600 when missing, never through a link) opened and locked
+ * exclusively (flock), waiting for it when wait is set, else -EBUSY while
+ * another holds it; the descriptor, close-on-exec, holds the lock.
+ */
+int lock_file(const char *path, bool wait, int *ret_fd);
 
 #endif

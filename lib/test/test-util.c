@@ -140,6 +140,29 @@ static void test_boot_time(void)
 	CHECK(t == 1764850000);
 }
 
+/* lock_file: one holder; a second without waiting is told busy. */
+static void test_lock_file(void)
+{
+	char path[300], link[300];
+	int a = -1, b = -1;
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/lock", dir);
+	CHECK(lock_file(path, false, &a) == 0 && a >= 0);
+	CHECK(stat(path, &st) == 0 && (st.st_mode & 0777) == 0600);
+	CHECK(lock_file(path, false, &b) == -EBUSY && b == -1);
+	close(a);
+	CHECK(lock_file(path, false, &b) == 0);
+	close(b);
+	snprintf(link, sizeof(link), "%s/lock-link", dir);
+	CHECK(symlink(path, link) == 0);
+	CHECK(lock_file(link, false, &b) == -ELOOP);
+	/* edit_distance: what a misspelt name is nearest to. */
+	CHECK(edit_distance("staus", "status") == 1);
+	CHECK(edit_distance("", "abc") == 3);
+	CHECK(edit_distance("load", "load") == 0);
+}
+
 int main(void)
 {
 	if (!mkdtemp(dir)) {
@@ -150,6 +173,7 @@ int main(void)
 	test_write_file_atomic();
 	test_cleanup();
 	test_boot_time();
+	test_lock_file();
 	if (test_rm_rf(dir) < 0)
 		fprintf(stderr, "cannot remove %s\n", dir);
 	return tests_done();
