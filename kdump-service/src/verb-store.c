@@ -1173,6 +1173,10 @@ int verb_report(int argc, char *argv[])
 		 * the collector's that report-target made.
 		 */
 		if (c.net != CONF_NET_NONE) {
+			/* A fallback directory not ours alone is refused. */
+			r = c.fallback[0] ? check_dump_base(c.fallback) : 0;
+			if (r < 0 && r != -ENOENT)
+				return r;
 			r = net_local_last(&c, dir, sizeof(dir));
 			if (r == -ENOENT && arg_new)
 				return 0;
