@@ -162,8 +162,10 @@ static void keep_line(const char *l, size_t len, void *userdata)
 	res->output[pos + len + 1] = '\0';
 }
 
-int net_ssh_run(const struct kdump_conf *c, unsigned int connect_timeout,
-		const char *request, struct net_ssh_result *ret)
+/* The request's answer: lines in ret->output, or (out_fd) into a file. */
+static int ssh_run(const struct kdump_conf *c, unsigned int connect_timeout,
+		   const char *request, int out_fd, size_t max,
+		   struct net_ssh_result *ret)
 {
 	struct process_opts o = PROCESS_OPTS_INIT;
 	_cleanup_free_ struct net_ssh_cmd *cmd = NULL;
@@ -177,6 +179,11 @@ int net_ssh_run(const struct kdump_conf *c, unsigned int connect_timeout,
 	if (r < 0)
 		return r;
 	ret->output[0] = '\0';
+	if (out_fd >= 0) {
+		o.stdout_fd = out_fd;
+		/* One byte over the bound: the caller tells a file too large. */
+		o.file_size_max = (unsigned long long)max + 1;
+	}
 	o.on_line = keep_line;
 	o.userdata = ret;
 	o.timeout_ms = (connect_timeout + 60) * 1000;
@@ -190,36 +197,17 @@ int net_ssh_run(const struct kdump_conf *c, unsigned int connect_timeout,
 	return 0;
 }
 
+int net_ssh_run(const struct kdump_conf *c, unsigned int connect_timeout,
+		const char *request, struct net_ssh_result *ret)
+{
+	return ssh_run(c, connect_timeout, request, -1, 0, ret);
+}
+
 int net_ssh_get(const struct kdump_conf *c, unsigned int connect_timeout,
 		const char *request, int out_fd, size_t max,
 		struct net_ssh_result *ret)
 {
-	struct process_opts o = PROCESS_OPTS_INIT;
-	_cleanup_free_ struct net_ssh_cmd *cmd = NULL;
-	struct process_result pr;
-	int r;
-
-	cmd = calloc(1, sizeof(*cmd));
-	if (!cmd)
-		return -ENOMEM;
-	r = net_ssh_command(c, NULL, connect_timeout, request, cmd);
-	if (r < 0)
-		return r;
-	ret->output[0] = '\0';
-	o.stdout_fd = out_fd;
-	/* One byte over the bound: the caller tells a file too large. */
-	o.file_size_max = (unsigned long long)max + 1;
-	o.on_line = keep_line;
-	o.userdata = ret;
-	o.timeout_ms = (connect_timeout + 60) * 1000;
-	r = process_run(cmd->argv, &o, &pr);
-	if (r < 0)
-		return r;
-	ret->outcome = net_ssh_classify(pr.timed_out ? -1 :
-					process_exit_status(&pr),
-					ret->output, ret->line,
-					sizeof(ret->line));
-	return 0;
+	return ssh_run(c, connect_timeout, request, out_fd, max, ret);
 }
 
 int net_list_parse(const char *line, size_t len, struct net_list_entry *ret)
