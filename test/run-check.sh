@@ -26,7 +26,8 @@ stage() {
 }
 
 start=$(date +%s)
-stage "unit tests and static checks" make -s check-unit
+# The unit stage compiles on every core (its tests still run one by one).
+stage "unit tests and static checks" make -s -j"$(nproc)" check-unit
 if [ -x test/lib/kunit-run.sh ]; then
 	stage "KUnit" test/lib/kunit-run.sh
 fi

@@ -66,15 +66,22 @@ if [ "$stock" = 1 ]; then
 	# the scenarios wait for it through stock-kernel.sh's lock.
 	(stock_vmlinux >"$KDUMP_FILE_OUT/stock-kernel.log" 2>&1 &)
 fi
-if [ "$ours" = 1 ]; then
-	kdir=$(kernel_dir)
-	guest_image "$kdir" >/dev/null
-fi
-if [ "$stock" = 1 ]; then
-	stock_image >/dev/null
-fi
-if [ "$collector" = 1 ]; then
-	collector_image >/dev/null
+# The product is built once here; the images that install it then build
+# side by side (each under its own lock).
+make -s -C "$KDUMP_FILE_TOP" all >/dev/null
+kdir=
+[ "$ours" = 0 ] || kdir=$(kernel_dir)
+images=()
+[ "$ours" = 0 ] || { guest_image "$kdir" >/dev/null & images+=($!); }
+[ "$stock" = 0 ] || { stock_image >/dev/null & images+=($!); }
+[ "$collector" = 0 ] || { collector_image >/dev/null & images+=($!); }
+built=0
+for p in "${images[@]}"; do
+	wait "$p" || built=$?
+done
+if [ "$built" != 0 ]; then
+	echo "run-scenarios: a guest image did not build (its error is above)" >&2
+	exit 1
 fi
 
 # run_one NAME [WHAT]: run one scenario, print its verdict ("PASS", or

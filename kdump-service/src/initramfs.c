@@ -274,12 +274,15 @@ int initramfs_build(const char *img, const char *kver,
 		 * udev or systemd, which cost the capture kernel more
 		 * memory than it has (see dracut-module/).  gzip whatever
 		 * dracut.conf says: initramfs_verify() checks a gzip image to
-		 * its last byte, other compressors by magic only.
+		 * its last byte, other compressors by magic only.  Level 6,
+		 * not dracut's "-9 --rsyncable": a third of the time and a
+		 * slightly smaller image (rsync has nothing to gain here).
 		 */
 		char *argv[32] = {
 			"dracut", "--force", "--hostonly",
 			"--hostonly-mode", "strict", "--no-hostonly-cmdline",
-			"--no-early-microcode", "--compress", "gzip", "--modules",
+			"--no-early-microcode", "--compress", "gzip -n -6",
+			"--modules",
 			"kdump-file", "--include",
 			(char *)capture_conf_file,
 			KDUMP_FILE_CAPTURE_CONF_IN_INITRAMFS, "--include",

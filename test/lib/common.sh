@@ -166,13 +166,17 @@ qemu_boot() {
 	local smp=${KDUMP_FILE_QEMU_SMP:-2}
 	local memopts=${KDUMP_FILE_QEMU_MEM_OPTS:+,$KDUMP_FILE_QEMU_MEM_OPTS}
 	echo "=== boot $(date -u +%T) fw=$fw mem=${mem}M$memopts smp=$smp append: $append" >>"$log"
-	timeout -k 10 "$timeout" qemu-system-x86_64 -accel tcg -smp "$smp" -m "$mem$memopts" \
+	# The host CPU time QEMU took (user and system), for the end line:
+	# what make check's time is made of.
+	local TIMEFORMAT='%U %S'
+	{ time timeout -k 10 "$timeout" qemu-system-x86_64 -accel tcg -smp "$smp" -m "$mem$memopts" \
 		"${fwargs[@]}" -display none -monitor none -serial "file:$log.serial" \
 		"${noreboot[@]}" -nic none -kernel "$kernel" -append "$append" \
-		-drive "file=$disk,format=raw,if=virtio" "$@" >>"$log" 2>&1 || rc=$?
+		-drive "file=$disk,format=raw,if=virtio" "$@" >>"$log" 2>&1 || rc=$?; } 2>"$log.cpu"
 	tr -d '\r' <"$log.serial" >>"$log"
 	rm -f "$log.serial"
-	echo "=== end $(date -u +%T) rc=$rc" >>"$log"
+	echo "=== end $(date -u +%T) rc=$rc cpu=$(awk '{ printf "%.0f", $1 + $2 }' "$log.cpu") s" >>"$log"
+	rm -f "$log.cpu"
 	# For test/run-scenarios.sh: a guest that hung (TCG has rare stalls
 	# of a vCPU's timer) makes its scenario worth one more run.
 	# The marker goes to the scenario's own directory, also from a

@@ -131,7 +131,9 @@ if [ -f "$img" ]; then
 	echo "$img"
 	exit 0
 fi
-exec 9>"$cache/guest/.image.lock"
+# One lock per image: the images of different kinds build side by side.
+lock=$cache/guest/.image-$key.lock
+exec 9>"$lock"
 flock 9
 if [ -f "$img" ]; then
 	echo "$img"
@@ -158,7 +160,7 @@ rm -f "$tmp"
 truncate -s "$size" "$tmp"
 mkfs.ext4 -q -F -L kdump-root -d "$stage" "$tmp" || die "mkfs.ext4 -d $stage failed"
 mv "$tmp" "$img"
-rm -rf "$stage"
+rm -rf "$stage" "$lock"
 # Keep the newest few images only.
 # shellcheck disable=SC2012 # names are hex keys, ls -t is safe here
 ls -1t "$cache"/guest/image-*.img 2>/dev/null | tail -n +9 | xargs -r rm -f
