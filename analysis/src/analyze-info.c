@@ -12,6 +12,7 @@
 #include "analyze.h"
 #include "util.h"
 #include "json.h"
+#include "textfilter.h"
 
 #define READ_MAX (1 << 20)
 
@@ -56,12 +57,12 @@ static void print_header_text(const char *path, const struct vmcore_info *in)
 	printf("format:      %s (%s), %s\n", in->format, in->description,
 	       size_str(in->file_size, sz, sizeof(sz)));
 	printf("arch:        %s\n", in->arch);
-	printf("release:     %s\n", in->osrelease[0] ? SAFE(in->osrelease) :
+	printf("release:     %s\n", in->osrelease[0] ? TEXT_SAFE(in->osrelease) :
 	       "(unknown: no OSRELEASE in VMCOREINFO)");
 	if (in->build_id[0])
-		printf("build id:    %s\n", SAFE(in->build_id));
+		printf("build id:    %s\n", TEXT_SAFE(in->build_id));
 	if (in->nodename[0])
-		printf("node name:   %s\n", SAFE(in->nodename));
+		printf("node name:   %s\n", TEXT_SAFE(in->nodename));
 	printf("page size:   %" PRIu64 "\n", in->page_size);
 	if (in->crashtime >= 0)
 		printf("crash time:  %s (%" PRId64 ")\n", when, in->crashtime);

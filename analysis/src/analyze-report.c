@@ -18,6 +18,7 @@
 #include "util.h"
 #include "json.h"
 #include "vmlinux.h"
+#include "textfilter.h"
 
 #define LOG_TAIL 80
 #define LOG_MAX_MIB 16
@@ -375,10 +376,10 @@ static void print_summary(const struct crash_report *r)
 	top = r->n_sig_frames ? r->sig_frames[0] :
 	      r->n_frames ? r->frames[0] : "no backtrace";
 	task = r->command[0] ? r->command : "unknown task";
-	printf("kdump-file: crash %s: %s in %s (%s)\n", SAFE(r->signature),
-	       SAFE(r->panic[0] ? r->panic :
+	printf("kdump-file: crash %s: %s in %s (%s)\n", TEXT_SAFE(r->signature),
+	       TEXT_SAFE(r->panic[0] ? r->panic :
 		    r->oops[0] ? r->oops : "no panic message found"),
-	       SAFE(task), SAFE(top));
+	       TEXT_SAFE(task), TEXT_SAFE(top));
 }
 
 int verb_report(int argc, char *argv[])

@@ -123,8 +123,3 @@ void json_print(FILE *f, struct json_object *obj)
 	free(clean);
 }
 
-const char *safe_text(const char *s, char *buf, size_t size)
-{
-	(void)text_filter(s, buf, size);
-	return buf;
-}

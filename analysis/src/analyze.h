@@ -86,12 +86,4 @@ void put_hex(struct json_object *o, const char *key, bool wide, uint64_t v);
 /* obj as the project writes JSON (json-c, pretty), and a newline. */
 void json_print(FILE *f, struct json_object *obj);
 
-/*
- * Text that came from the crashed system (its release, node name, panic
- * text, task names) as it may be printed: control characters and escape
- * sequences shown escaped (textfilter.h).  Returns buf.
- */
-const char *safe_text(const char *s, char *buf, size_t size);
-#define SAFE(s) safe_text((s), (char[1024]){ 0 }, 1024)
-
 #endif

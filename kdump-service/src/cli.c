@@ -573,13 +573,6 @@ int print_json(struct json_object *obj)
 	return r;
 }
 
-const char *cli_safe(const char *s, char *buf, size_t size)
-{
-	/* Cut with "..." when it does not fit: still printed. */
-	(void)text_filter(s, buf, size);
-	return buf;
-}
-
 struct json_object *cli_json_object(void)
 {
 	struct json_object *j = json_object_new_object();

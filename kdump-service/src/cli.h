@@ -173,16 +173,6 @@ int dropin_reservation(char *value, size_t size,
  */
 int print_json(struct json_object *obj);
 /*
- * Text that came from a crash (a dump's metadata, report, dmesg; a
- * collector's listing) as printed: through text_filter() into buf, cut
- * with "..." when it does not fit.  Returns buf.  CLI_SAFE(s) gives it a
- * buffer that lives as long as the enclosing block, for printf()'s
- * arguments.
- */
-#define CLI_SAFE_MAX 2048
-const char *cli_safe(const char *s, char *buf, size_t size);
-#define CLI_SAFE(s) cli_safe((s), (char[CLI_SAFE_MAX]){ 0 }, CLI_SAFE_MAX)
-/*
  * The JSON of status, show, list and info (kdump-file(8), JSON OUTPUT):
  * every key always there, null where the value is unknown or there is
  * none, arrays where there may be several.  The version goes up when a

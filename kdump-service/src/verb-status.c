@@ -27,6 +27,7 @@
 #include "panicon.h"
 #include "record.h"
 #include "state.h"
+#include "textfilter.h"
 #include "util.h"
 
 /* Whether img, the loaded initramfs, would be rebuilt by the next load. */
@@ -52,7 +53,7 @@ static void print_dump(const char *label, const struct dump_info *d)
 	char id[DUMP_ID_LEN + 1], size[FORMAT_BYTES_MAX];
 
 	dir_id(d->dir, id);
-	printf("%-13s %s %s: ", label, id, CLI_SAFE(d->dir));
+	printf("%-13s %s %s: ", label, id, TEXT_SAFE(d->dir));
 	if (d->has_vmcore)
 		printf("complete, %s",
 		       format_bytes(d->vmcore_bytes, size, sizeof(size)));
@@ -61,14 +62,14 @@ static void print_dump(const char *label, const struct dump_info *d)
 	else if (d->has_dmesg)
 		printf("INCOMPLETE (dmesg saved, no vmcore%s%s%s)",
 		       d->has_incomplete ? "; vmcore-incomplete left" : "",
-		       d->error[0] ? ": " : "", CLI_SAFE(d->error));
+		       d->error[0] ? ": " : "", TEXT_SAFE(d->error));
 	else
 		printf("FAILED (nothing saved)");
 	if (d->panic[0])
-		printf(", panic \"%s\"", CLI_SAFE(d->panic));
+		printf(", panic \"%s\"", TEXT_SAFE(d->panic));
 	putchar('\n');
 	if (d->summary[0])
-		printf("%-13s %s\n", "report:", CLI_SAFE(d->summary));
+		printf("%-13s %s\n", "report:", TEXT_SAFE(d->summary));
 }
 
 /*
@@ -526,12 +527,12 @@ static int status_net(const struct kdump_conf *c, struct json_object *j,
 		if (*ret_have)
 			print_dump("last dump:", d);
 		else
-			printf("last dump:    %s\n", CLI_SAFE(note));
+			printf("last dump:    %s\n", TEXT_SAFE(note));
 		if (have_fb) {
 			print_dump("fallback:", fb);
 			if (reason[0])
 				printf("%-13s saved to the fallback because: %s\n",
-				       "", CLI_SAFE(reason));
+				       "", TEXT_SAFE(reason));
 		}
 		free(fb);
 		return 0;
@@ -566,13 +567,13 @@ static int status_crashes(const struct kdump_conf *c, struct json_object *j,
 	if (j)
 		m = cli_json_text(j, "lost_crash", line);
 	else if (line[0])
-		printf("%-13s LOST: %s\n", "last crash:", CLI_SAFE(line));
+		printf("%-13s LOST: %s\n", "last crash:", TEXT_SAFE(line));
 	if (!test_line(c, last, line, sizeof(line)))
 		line[0] = '\0';
 	if (j && m == 0)
 		m = cli_json_text(j, "test", line);
 	else if (!j && line[0])
-		printf("%-13s %s\n", "test:", CLI_SAFE(line));
+		printf("%-13s %s\n", "test:", TEXT_SAFE(line));
 	return m;
 }
 
@@ -720,7 +721,7 @@ static int status_protection(struct json_object *j)
 			return 0;
 		if (why[0])
 			printf("NOT PROTECTED: a crash now is not captured: the load at %s failed: %s\n",
-			       when, CLI_SAFE(why));
+			       when, TEXT_SAFE(why));
 		else
 			printf("NOT PROTECTED: a crash now is not captured: no capture kernel is loaded\n");
 		return 0;

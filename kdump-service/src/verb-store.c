@@ -28,6 +28,7 @@
 #include "process.h"
 #include "target.h"
 #include "target-mount.h"
+#include "textfilter.h"
 #include "util.h"
 
 /* The dump named on the command line, or the newest one. */
@@ -282,9 +283,9 @@ static int collector_dump(const char *dir, const char *host,
 		format_bytes(d.vmcore_bytes, size, sizeof(size));
 	else
 		snprintf(size, sizeof(size), "-");
-	printf("%-30s  %-22s  %-20s  %-24.24s  %8s  %s\n", CLI_SAFE(host),
-	       CLI_SAFE(name), when,
-	       CLI_SAFE(d.signature[0] ? d.signature :
+	printf("%-30s  %-22s  %-20s  %-24.24s  %8s  %s\n", TEXT_SAFE(host),
+	       TEXT_SAFE(name), when,
+	       TEXT_SAFE(d.signature[0] ? d.signature :
 			d.panic[0] ? d.panic : "-"),
 	       size, dump_complete(&d) ? "complete" : "incomplete");
 	return 0;
@@ -386,11 +387,11 @@ static void list_ssh_row(const struct net_list_entry *e)
 	 * a local dump's error does.
 	 */
 	printf("%-8s  %-20s  %-20s  %-16.16s  %8s  %s%s%s\n", id, when,
-	       CLI_SAFE(d.release[0] ? d.release : "-"),
-	       CLI_SAFE(d.signature[0] ? d.signature : "-"), size,
+	       TEXT_SAFE(d.release[0] ? d.release : "-"),
+	       TEXT_SAFE(d.signature[0] ? d.signature : "-"), size,
 	       e->complete ? "complete" : "incomplete",
 	       e->panic[0] && strcmp(e->panic, "-") ? ": " : "",
-	       CLI_SAFE(e->panic[0] && strcmp(e->panic, "-") ? e->panic : ""));
+	       TEXT_SAFE(e->panic[0] && strcmp(e->panic, "-") ? e->panic : ""));
 }
 
 /*
@@ -486,11 +487,11 @@ static int list_rows(const char *base, char **names, size_t n,
 		else
 			snprintf(size, sizeof(size), "-");
 		printf("%-8s  %-20s  %-20s  %-16.16s  %8s  %s%s%s%s\n", id,
-		       when, CLI_SAFE(d.release[0] ? d.release : "-"),
-		       CLI_SAFE(d.signature[0] ? d.signature : "-"), size,
+		       when, TEXT_SAFE(d.release[0] ? d.release : "-"),
+		       TEXT_SAFE(d.signature[0] ? d.signature : "-"), size,
 		       cli_dump_state(&d),
 		       d.dmesg_only && dump_complete(&d) ? ", dmesg only" : "",
-		       d.error[0] ? ": " : "", CLI_SAFE(d.error));
+		       d.error[0] ? ": " : "", TEXT_SAFE(d.error));
 	}
 	return m;
 }
@@ -535,7 +536,7 @@ static int list_net_fallback(const struct kdump_conf *c)
 		log_first_error(log_held(), why, sizeof(why));
 		if (!j)
 			printf("dumps on the collector (%s): cannot be listed: %s\n",
-			       c->target, CLI_SAFE(why));
+			       c->target, TEXT_SAFE(why));
 	}
 	log_release(false);
 	names = NULL;
@@ -695,9 +696,9 @@ static void print_capture_extras(struct json_object *hooks,
 				      json_object_get_double(s) : 0;
 
 		printf("%-12s %s %s: %s (%.1f s)\n", k ? "" : "hooks:",
-		       CLI_SAFE(field_text(h, "phase")),
-		       CLI_SAFE(field_text(h, "path")),
-		       CLI_SAFE(field_text(h, "result")), secs);
+		       TEXT_SAFE(field_text(h, "phase")),
+		       TEXT_SAFE(field_text(h, "path")),
+		       TEXT_SAFE(field_text(h, "result")), secs);
 	}
 	len = mods ? json_object_array_length(mods) : 0;
 	for (size_t k = 0; k < len; k++) {
@@ -705,8 +706,8 @@ static void print_capture_extras(struct json_object *hooks,
 		const char *e = field_text(m, "error");
 
 		printf("%-12s %s: %s%s\n", k ? "" : "extra mods:",
-		       CLI_SAFE(field_text(m, "name")),
-		       e[0] ? "not loaded, " : "loaded", CLI_SAFE(e));
+		       TEXT_SAFE(field_text(m, "name")),
+		       e[0] ? "not loaded, " : "loaded", TEXT_SAFE(e));
 	}
 }
 
@@ -792,10 +793,10 @@ static void info_report(struct json_object *rep)
 
 	if (json_object_object_get_ex(rep, "signature", &v) && v)
 		printf("signature:   %s\n",
-		       CLI_SAFE(json_object_get_string(v)));
+		       TEXT_SAFE(json_object_get_string(v)));
 	if (json_object_object_get_ex(rep, "oops", &v) && v)
 		printf("oops:        %s\n",
-		       CLI_SAFE(json_object_get_string(v)));
+		       TEXT_SAFE(json_object_get_string(v)));
 	if (json_object_object_get_ex(rep, "task", &v) && v) {
 		struct json_object *c = NULL, *pid = NULL;
 
@@ -803,20 +804,20 @@ static void info_report(struct json_object *rep)
 		json_object_object_get_ex(v, "pid", &pid);
 		if (c)
 			printf("task:        %s (pid %s)\n",
-			       CLI_SAFE(json_object_get_string(c)),
-			       CLI_SAFE(pid ? json_object_get_string(pid) :
+			       TEXT_SAFE(json_object_get_string(c)),
+			       TEXT_SAFE(pid ? json_object_get_string(pid) :
 					      "?"));
 	}
 	if (json_object_object_get_ex(rep, "taint", &v) && v)
 		printf("taint:       %s\n",
-		       CLI_SAFE(json_object_get_string(v)));
+		       TEXT_SAFE(json_object_get_string(v)));
 	if (json_object_object_get_ex(rep, "backtrace", &v) && v &&
 	    json_object_is_type(v, json_type_array)) {
 		size_t len = json_object_array_length(v);
 
 		for (size_t k = 0; k < len && k < 8; k++)
 			printf("%-12s %s\n", k ? "" : "backtrace:",
-			       CLI_SAFE(json_object_get_string(
+			       TEXT_SAFE(json_object_get_string(
 				       json_object_array_get_idx(v, k))));
 	}
 }
@@ -848,7 +849,7 @@ static void info_text(const struct info *in)
 	printf("directory:   %s\n", in->dir);
 	printf("crash time:  %s\n", in->when);
 	printf("kernel:      %s\n",
-	       CLI_SAFE(d->release[0] ? d->release : "unknown"));
+	       TEXT_SAFE(d->release[0] ? d->release : "unknown"));
 	if (d->has_vmcore)
 		printf("state:       complete: vmcore of %s\n",
 		       format_bytes(d->vmcore_bytes, size, sizeof(size)));
@@ -856,23 +857,23 @@ static void info_text(const struct info *in)
 		printf("state:       complete, dmesg only: no vmcore, by configuration (dump_level = dmesg saved the kernel log alone)\n");
 	else
 		printf("state:       %s%s%s\n", cli_dump_state(d),
-		       d->error[0] ? ": " : "", CLI_SAFE(d->error));
+		       d->error[0] ? ": " : "", TEXT_SAFE(d->error));
 	if (d->panic[0])
-		printf("panic:       %s\n", CLI_SAFE(d->panic));
+		printf("panic:       %s\n", TEXT_SAFE(d->panic));
 	if (in->rep && in->rep_copy[0])
 		printf("report:      of the copy of its kernel log in %s\n",
-		       CLI_SAFE(in->rep_copy));
+		       TEXT_SAFE(in->rep_copy));
 	if (in->rep)
 		info_report(in->rep);
 	if (in->mods[0])
-		printf("modules:     %s\n", CLI_SAFE(in->mods));
+		printf("modules:     %s\n", TEXT_SAFE(in->mods));
 	print_capture_extras(in->hooks, in->extra);
 	info_files(in->dir);
 	if (!in->rep)
 		printf("report:      none yet (kdump-file report %s)\n", in->id);
 	if (d->copy)
 		printf("on collector: %s (the directory above is the copy of its kernel log kept here)\n",
-		       CLI_SAFE(d->dir));
+		       TEXT_SAFE(d->dir));
 	else if (d->has_vmcore)
 		printf("debug:       kdump-file debug %s\n", in->id);
 }

@@ -117,6 +117,13 @@ static char *filter_dup(const char *src, bool json)
 	return buf;
 }
 
+const char *text_safe(const char *s, char *buf, size_t size)
+{
+	/* Cut with "..." when it does not fit: still printed. */
+	(void)text_filter(s, buf, size);
+	return buf;
+}
+
 char *text_filter_dup(const char *src)
 {
 	return filter_dup(src, false);

@@ -38,6 +38,16 @@ int text_filter(const char *src, char *buf, size_t size);
 char *text_filter_dup(const char *src);
 
 /*
+ * Text that came from a crash (a dump's metadata, report, dmesg; a
+ * collector's listing) as printed: text_filter() into buf, cut with "..."
+ * when it does not fit.  Returns buf.  TEXT_SAFE(s) gives it a buffer that
+ * lives as long as the enclosing block, for printf()'s arguments.
+ */
+#define TEXT_SAFE_MAX 2048
+const char *text_safe(const char *s, char *buf, size_t size);
+#define TEXT_SAFE(s) text_safe((s), (char[TEXT_SAFE_MAX]){ 0 }, TEXT_SAFE_MAX)
+
+/*
  * A JSON document (as json-c writes it, C0 controls already escaped in its
  * strings) made safe for a terminal without changing the data it holds:
  * DEL, the C1 controls and the format characters above become \uHHHH and

@@ -151,6 +151,25 @@ static void test_dup(void)
 	free(s);
 }
 
+static void test_safe(void)
+{
+	char buf[8];
+	char *long_text = malloc(3 * TEXT_SAFE_MAX);
+
+	/* For printf(): the filtered text, or its cut, never an error. */
+	CHECK(strcmp(text_safe("a\x1b[2Jb", (char[16]){ 0 }, 16),
+		     "a\\x1b[2Jb") == 0);
+	CHECK(strcmp(text_safe("0123456789", buf, sizeof(buf)),
+		     "0123...") == 0);
+	CHECK(long_text != NULL);
+	if (long_text) {
+		memset(long_text, 'x', 3 * TEXT_SAFE_MAX - 1);
+		long_text[3 * TEXT_SAFE_MAX - 1] = '\0';
+		CHECK(strlen(TEXT_SAFE(long_text)) == TEXT_SAFE_MAX - 1);
+		free(long_text);
+	}
+}
+
 static void test_json(void)
 {
 	/* json-c's own escapes and the layout (newlines, spaces) kept. */
@@ -173,6 +192,7 @@ int main(void)
 	test_truncation();
 	test_idempotent();
 	test_dup();
+	test_safe();
 	test_json();
 	return tests_done();
 }
