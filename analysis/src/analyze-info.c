@@ -57,8 +57,9 @@ static void print_header_text(const char *path, const struct vmcore_info *in)
 	printf("format:      %s (%s), %s\n", in->format, in->description,
 	       size_str(in->file_size, sz, sizeof(sz)));
 	printf("arch:        %s\n", in->arch);
-	printf("release:     %s\n", in->osrelease[0] ? TEXT_SAFE(in->osrelease) :
-	       "(unknown: no OSRELEASE in VMCOREINFO)");
+	printf("release:     %s\n",
+	       in->osrelease[0] ? TEXT_SAFE(in->osrelease) :
+				  "(unknown: no OSRELEASE in VMCOREINFO)");
 	if (in->build_id[0])
 		printf("build id:    %s\n", TEXT_SAFE(in->build_id));
 	if (in->nodename[0])

@@ -378,7 +378,7 @@ static void print_summary(const struct crash_report *r)
 	task = r->command[0] ? r->command : "unknown task";
 	printf("kdump-file: crash %s: %s in %s (%s)\n", TEXT_SAFE(r->signature),
 	       TEXT_SAFE(r->panic[0] ? r->panic :
-		    r->oops[0] ? r->oops : "no panic message found"),
+			 r->oops[0] ? r->oops : "no panic message found"),
 	       TEXT_SAFE(task), TEXT_SAFE(top));
 }
 

@@ -286,7 +286,7 @@ static int collector_dump(const char *dir, const char *host,
 	printf("%-30s  %-22s  %-20s  %-24.24s  %8s  %s\n", TEXT_SAFE(host),
 	       TEXT_SAFE(name), when,
 	       TEXT_SAFE(d.signature[0] ? d.signature :
-			d.panic[0] ? d.panic : "-"),
+			 d.panic[0] ? d.panic : "-"),
 	       size, dump_complete(&d) ? "complete" : "incomplete");
 	return 0;
 }
@@ -806,7 +806,7 @@ static void info_report(struct json_object *rep)
 			printf("task:        %s (pid %s)\n",
 			       TEXT_SAFE(json_object_get_string(c)),
 			       TEXT_SAFE(pid ? json_object_get_string(pid) :
-					      "?"));
+					       "?"));
 	}
 	if (json_object_object_get_ex(rep, "taint", &v) && v)
 		printf("taint:       %s\n",
