@@ -30,82 +30,74 @@
 #include "textfilter.h"
 #include "util.h"
 
-const char *arg_config = CONF_PATH_DEFAULT;
-bool arg_yes;
-bool arg_json;
-const char *arg_vmlinux;
-const char *arg_kver;
-bool arg_dry_run;
-bool arg_undo;
-bool arg_after_hotplug;
-bool arg_new;
-const char *arg_output;
-bool arg_force;
-bool arg_local_instead;
-const char *arg_collector;
-bool arg_repin;
-bool arg_quiet;
-bool arg_writable;
-const char *cli_verb = "kdump-file";
+void cli_init(struct cli *cli)
+{
+	memset(cli, 0, sizeof(*cli));
+	cli->opt.config = CONF_PATH_DEFAULT;
+	cli->verb = "kdump-file";
+}
+
+void cli_done(struct cli *cli)
+{
+	free(cli->conf);
+	cli->conf = NULL;
+	cli_plan_forget(cli);
+}
 
 /*
- * What log_error() and log_stderr() said while held (log_hold()): a load
+ * Messages go to stderr, or into cli->held while held (log_hold()): a load
  * that is tried again keeps its messages until it knows whether they are
  * the last word.
  */
-static struct {
-	bool on;
-	size_t len;
-	char text[8192];
-} held;
-
-static void log_vline(const char *prefix, const char *fmt, va_list ap)
+static void log_vline(struct cli *cli, const char *prefix, const char *fmt,
+		      va_list ap)
 {
+	size_t size = sizeof(cli->held.text);
 	int n;
 
-	if (!held.on) {
+	if (!cli->held.on) {
 		fputs(prefix, stderr);
 		vfprintf(stderr, fmt, ap);
 		fputc('\n', stderr);
 		return;
 	}
-	n = snprintf(held.text + held.len, sizeof(held.text) - held.len, "%s",
-		     prefix);
-	if (n > 0 && held.len + n < sizeof(held.text))
-		held.len += n;
-	n = vsnprintf(held.text + held.len, sizeof(held.text) - held.len, fmt,
-		      ap);
+	n = snprintf(cli->held.text + cli->held.len, size - cli->held.len,
+		     "%s", prefix);
+	if (n > 0 && cli->held.len + n < size)
+		cli->held.len += n;
+	n = vsnprintf(cli->held.text + cli->held.len, size - cli->held.len,
+		      fmt, ap);
 	if (n > 0)
-		held.len = held.len + n < sizeof(held.text) - 1 ?
-				   held.len + n : sizeof(held.text) - 2;
-	held.text[held.len++] = '\n';
-	held.text[held.len] = '\0';
+		cli->held.len = cli->held.len + n < size - 1 ?
+					cli->held.len + n : size - 2;
+	cli->held.text[cli->held.len++] = '\n';
+	cli->held.text[cli->held.len] = '\0';
 }
 
-void log_error(const char *fmt, ...)
+void log_error(struct cli *cli, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	log_vline("kdump-file: error: ", fmt, ap);
+	log_vline(cli, "kdump-file: error: ", fmt, ap);
 	va_end(ap);
 }
 
-void log_warning(const char *fmt, ...)
+void log_warning(struct cli *cli, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	log_vline("kdump-file: warning: ", fmt, ap);
+	log_vline(cli, "kdump-file: warning: ", fmt, ap);
 	va_end(ap);
 }
 
-void log_stderr(const char *fmt, ...)
+void log_stderr(struct cli *cli, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	log_vline("kdump-file: ", fmt, ap);
+	log_vline(cli, "kdump-file: ", fmt, ap);
 	va_end(ap);
 }
 
@@ -118,32 +110,32 @@ void log_first_error(const char *text, char *buf, size_t size)
 	snprintf(buf, size, "%.*s", (int)strcspn(e, "\n"), e);
 }
 
-void log_hold(void)
+void log_hold(struct cli *cli)
 {
-	held.on = true;
-	held.len = 0;
-	held.text[0] = '\0';
+	cli->held.on = true;
+	cli->held.len = 0;
+	cli->held.text[0] = '\0';
 }
 
-const char *log_held(void)
+const char *log_held(const struct cli *cli)
 {
-	return held.text;
+	return cli->held.text;
 }
 
-void log_release(bool print)
+void log_release(struct cli *cli, bool print)
 {
-	held.on = false;
+	cli->held.on = false;
 	if (print)
-		fputs(held.text, stderr);
-	held.len = 0;
-	held.text[0] = '\0';
+		fputs(cli->held.text, stderr);
+	cli->held.len = 0;
+	cli->held.text[0] = '\0';
 }
 
-void log_info(const char *fmt, ...)
-	      {
-	      va_list ap;
+void log_info(const struct cli *cli, const char *fmt, ...)
+{
+	va_list ap;
 
-	if (arg_quiet)
+	if (cli->opt.quiet)
 		return;
 	fputs("kdump-file: ", stdout);
 	va_start(ap, fmt);
@@ -157,91 +149,146 @@ void log_info(const char *fmt, ...)
  * anyone else, EACCES there means the command needs root, which is what
  * the user can act on.
  */
-int log_create_error(const char *what, const char *path, int r)
+int log_create_error(struct cli *cli, const char *what, const char *path,
+		     int r)
 {
 	if ((r == -EACCES || r == -EPERM) && geteuid() != 0)
-		log_error("'%s' must be run as root (cannot %s %s: %s)",
-			  cli_verb, what, path, strerror(-r));
+		log_error(cli, "'%s' must be run as root (cannot %s %s: %s)",
+			  cli->verb, what, path, strerror(-r));
 	else
-		log_error("cannot %s %s: %s", what, path, strerror(-r));
+		log_error(cli, "cannot %s %s: %s", what, path, strerror(-r));
 	return r;
 }
 
-int load_config(struct kdump_conf *c)
+int cli_config(struct cli *cli, const struct kdump_conf **ret)
 {
-	struct conf_error err = { 0 };
-	int r;
-
-	r = conf_load_or_default(c, arg_config, &err);
-	if (r < 0) {
-		if (err.line && err.key[0])
-			log_error("%s:%u: key '%s': %s", arg_config, err.line,
-				  err.key, err.msg);
-		else if (err.line)
-			log_error("%s:%u: %s", arg_config, err.line, err.msg);
-		else
-			log_error("cannot read configuration '%s': %s",
-				  arg_config, err.msg[0] ? err.msg : strerror(-r));
-		return r;
+	if (!cli->conf) {
+		cli->conf = calloc(1, sizeof(*cli->conf));
+		if (!cli->conf)
+			return -ENOMEM;
+		cli->conf_r = conf_load_or_default(cli->conf, cli->opt.config,
+						   &cli->conf_err);
 	}
-	return 0;
+	*ret = cli->conf;
+	return cli->conf_r;
 }
 
-int make_plan(struct plan *p, bool create)
+int load_config(struct cli *cli, const struct kdump_conf **ret)
 {
-	const struct plan_input in = {
-		.config = arg_config, .kver = arg_kver, .create = create,
-	};
-	struct kdump_conf c;
+	const char *path = cli->opt.config;
+	const struct conf_error *err = &cli->conf_err;
 	int r;
 
-	r = load_config(&c);
+	r = cli_config(cli, ret);
+	if (r == -ENOMEM && !cli->conf)
+		log_error(cli, "cannot read configuration '%s': %s", path,
+			  strerror(-r));
+	else if (r < 0 && err->line && err->key[0])
+		log_error(cli, "%s:%u: key '%s': %s", path, err->line,
+			  err->key, err->msg);
+	else if (r < 0 && err->line)
+		log_error(cli, "%s:%u: %s", path, err->line, err->msg);
+	else if (r < 0)
+		log_error(cli, "cannot read configuration '%s': %s", path,
+			  err->msg[0] ? err->msg : strerror(-r));
+	return r;
+}
+
+void cli_plan_forget(struct cli *cli)
+{
+	free(cli->plan);
+	cli->plan = NULL;
+	cli->plan_said = false;
+}
+
+int cli_plan(struct cli *cli, bool create, struct plan **ret)
+{
+	const struct plan_input in = {
+		.config = cli->opt.config, .kver = cli->opt.kver,
+		.create = create,
+	};
+	const struct kdump_conf *c;
+	int r;
+
+	*ret = NULL;
+	if (cli->plan && (cli->plan_create || !create)) {
+		*ret = cli->plan;
+		return cli->plan_r;
+	}
+	r = cli_config(cli, &c);
 	if (r < 0)
 		return r;
-	r = plan_make(p, &c, &in);
+	cli_plan_forget(cli);
+	/* About 160 KiB of paths and command lines: never on the stack. */
+	cli->plan = calloc(1, sizeof(*cli->plan));
+	if (!cli->plan)
+		return -ENOMEM;
+	cli->plan_create = create;
+	cli->plan_r = plan_make(cli->plan, c, &in);
+	*ret = cli->plan;
+	return cli->plan_r;
+}
+
+int make_plan(struct cli *cli, bool create, struct plan **ret)
+{
+	struct plan *p;
+	int r;
+
+	r = load_config(cli, &(const struct kdump_conf *){ NULL });
+	if (r < 0)
+		return r;
+	r = cli_plan(cli, create, &p);
+	*ret = p;
+	if (!p)
+		return r;
+	/* Said once for each plan made. */
+	if (cli->plan_said)
+		return r;
+	cli->plan_said = true;
 	for (char *l = p->warnings, *nl; *l; l = nl + 1) {
 		nl = strchr(l, '\n');
 		if (!nl)
 			break;
-		log_warning("%.*s", (int)(nl - l), l);
+		log_warning(cli, "%.*s", (int)(nl - l), l);
 	}
 	/* load, rebuild and setup make the dump directory: root's work. */
 	if (create && (r == -EACCES || r == -EPERM) && geteuid() != 0)
-		log_error("'%s' must be run as root (%s)", cli_verb,
+		log_error(cli, "'%s' must be run as root (%s)", cli->verb,
 			  p->error[0] ? p->error : strerror(-r));
 	else if (r < 0 && p->error[0])
-		log_error("%s", p->error);
+		log_error(cli, "%s", p->error);
 	else if (r < 0)
-		log_error("cannot plan the load from %s: %s", arg_config,
-			  strerror(-r));
+		log_error(cli, "cannot plan the load from %s: %s",
+			  cli->opt.config, strerror(-r));
 	return r;
 }
 
-int check_dump_base(const char *base)
+int check_dump_base(struct cli *cli, const char *base)
 {
 	char msg[2 * PATH_MAX + 256];
 	int r;
 
-	r = plan_check_dump_base(base, arg_config, msg, sizeof(msg));
+	r = plan_check_dump_base(base, cli->opt.config, msg, sizeof(msg));
 	if (r < 0 && msg[0])
-		log_error("%s", msg);
+		log_error(cli, "%s", msg);
 	return r;
 }
 
-int open_regular_fd(const char *what, const char *path, int fd, int r,
-		    int *ret_fd)
+int open_regular_fd(struct cli *cli, const char *what, const char *path,
+		    int fd, int r, int *ret_fd)
 {
 	struct stat st;
 
 	if (r < 0) {
-		log_error("cannot open %s '%s': %s%s%s%s", what, path,
+		log_error(cli, "cannot open %s '%s': %s%s%s%s", what, path,
 			  strerror(-r), r == -ENOENT ? " (set it in " : "",
-			  r == -ENOENT ? arg_config : "",
+			  r == -ENOENT ? cli->opt.config : "",
 			  r == -ENOENT ? ")" : "");
 		return r;
 	}
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size == 0) {
-		log_error("%s '%s' is not a non-empty regular file", what, path);
+		log_error(cli, "%s '%s' is not a non-empty regular file", what,
+			  path);
 		close(fd);
 		return -EINVAL;
 	}
@@ -249,11 +296,13 @@ int open_regular_fd(const char *what, const char *path, int fd, int r,
 	return 0;
 }
 
-int open_regular(const char *what, const char *path, int *ret_fd)
+int open_regular(struct cli *cli, const char *what, const char *path,
+		 int *ret_fd)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 
-	return open_regular_fd(what, path, fd, fd < 0 ? -errno : 0, ret_fd);
+	return open_regular_fd(cli, what, path, fd, fd < 0 ? -errno : 0,
+			       ret_fd);
 }
 
 int mount_target_at(const char *dev, const char *fstype, const char *where,
@@ -281,40 +330,40 @@ int mount_target_at(const char *dev, const char *fstype, const char *where,
 /*
  * A dump target that nothing mounts here: mounted by this process alone,
  * in a mount namespace of its own (nobody else sees it; it goes when the
- * process ends), read-only unless writable.  Once per process.  The
+ * process ends), read-only unless writable.  Once a run.  The
  * report unit may not mount (no CAP_SYS_ADMIN, no @mount): its privileged
  * step mounts the target first (REPORT_TARGET_DIR), which
  * target_mountpoint() then finds.
  */
-static char private_mount[PATH_MAX];
-
-static int mount_target_private(const char *dev, const char *fstype,
-				bool writable, char *ret, size_t size)
+static int mount_target_private(struct cli *cli, const char *dev,
+				const char *fstype, char *ret, size_t size)
 {
 	const char *where = RUN_DIR "/target";
 	int r;
 
-	if (!private_mount[0]) {
+	if (!cli->private_mount[0]) {
 		if (geteuid() != 0)
 			return -EPERM;
 		if (unshare(CLONE_NEWNS) < 0 ||
 		    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
 			return -errno;
-		r = mount_target_at(dev, fstype, where, writable);
+		r = mount_target_at(dev, fstype, where, cli->writable);
 		if (r < 0)
 			return r;
-		snprintf(private_mount, sizeof(private_mount), "%s", where);
+		snprintf(cli->private_mount, sizeof(cli->private_mount), "%s",
+			 where);
 	}
-	return snprintf(ret, size, "%s", private_mount) >= (int)size ?
+	return snprintf(ret, size, "%s", cli->private_mount) >= (int)size ?
 		       -ENAMETOOLONG : 0;
 }
 
-bool dumps_mounted_privately(void)
+bool dumps_mounted_privately(const struct cli *cli)
 {
-	return private_mount[0] != '\0';
+	return cli->private_mount[0] != '\0';
 }
 
-int dumps_base(const struct kdump_conf *c, char *ret, size_t size)
+int dumps_base(struct cli *cli, const struct kdump_conf *c, char *ret,
+	       size_t size)
 {
 	char dev[PATH_MAX], mnt[PATH_MAX], fstype[64] = "";
 	int r;
@@ -342,8 +391,7 @@ int dumps_base(const struct kdump_conf *c, char *ret, size_t size)
 	else if (r >= 0)
 		r = target_mountpoint(dev, mnt, sizeof(mnt));
 	if (r == -ENOENT && fstype[0])
-		r = mount_target_private(dev, fstype, arg_writable, mnt,
-					 sizeof(mnt));
+		r = mount_target_private(cli, dev, fstype, mnt, sizeof(mnt));
 	if (r < 0)
 		return r;
 	if (strcmp(c->path, "/") == 0)
@@ -354,13 +402,13 @@ int dumps_base(const struct kdump_conf *c, char *ret, size_t size)
 }
 
 /* The newest dump's and newest complete dump's times, as dump_scan(). */
-int dump_times(const struct kdump_conf *c, long long *ret_newest,
-		      long long *ret_complete)
+int dump_times(struct cli *cli, const struct kdump_conf *c,
+	       long long *ret_newest, long long *ret_complete)
 {
 	char base[PATH_MAX];
 	int r;
 
-	r = dumps_base(c, base, sizeof(base));
+	r = dumps_base(cli, c, base, sizeof(base));
 	if (r < 0)
 		return r;
 	r = dump_scan(base, ret_newest, ret_complete);
@@ -371,22 +419,22 @@ int dump_times(const struct kdump_conf *c, long long *ret_newest,
 	return r;
 }
 
-int take_lock(bool wait, int *ret_fd)
+int take_lock(struct cli *cli, bool wait, int *ret_fd)
 {
 	int r;
 
 	r = mkdir_p(RUN_DIR, 0700);
 	if (r < 0)
-		return log_create_error("create", RUN_DIR, r);
+		return log_create_error(cli, "create", RUN_DIR, r);
 	/*
 	 * A reload after hotplug waits for a load under way: that load may
 	 * have read the CPUs and memory before the hotplug.
 	 */
 	r = lock_file(RUN_DIR "/lock", wait, ret_fd);
 	if (r == -EBUSY)
-		log_error("another kdump-file is loading or unloading the capture kernel (busy): try again when it has finished");
+		log_error(cli, "another kdump-file is loading or unloading the capture kernel (busy): try again when it has finished");
 	else if (r < 0)
-		log_create_error("lock", RUN_DIR "/lock", r);
+		log_create_error(cli, "lock", RUN_DIR "/lock", r);
 	return r;
 }
 
@@ -458,37 +506,22 @@ char *format_bytes(unsigned long long bytes, char *buf, size_t size)
 	return buf;
 }
 
-/*
- * The plan of the configuration (or the defaults) for the kernel asked for,
- * quietly: the verb that asks says its own errors.
- */
-static int plan_current(struct plan *p)
+int crashkernel_recommended(struct cli *cli, unsigned long long *ret_bytes)
 {
-	const struct plan_input in = { .config = arg_config, .kver = arg_kver };
-	static struct kdump_conf c;
-	int r;
-
-	r = conf_load_or_default(&c, arg_config, NULL);
-	if (r < 0)
-		return r;
-	return plan_make(p, &c, &in);
-}
-
-int crashkernel_recommended(unsigned long long *ret_bytes)
-{
-	static struct plan p;
 	struct estimate e;
+	struct plan *p;
 	int kfd = -1, ifd = -1, r;
 
-	r = plan_current(&p);
+	/* Quietly: the verb that asks says its own errors. */
+	r = cli_plan(cli, false, &p);
 	if (r >= 0) {
-		kfd = open(p.kernel, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-		ifd = open(p.initramfs, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+		kfd = open(p->kernel, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+		ifd = open(p->initramfs, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 		r = kfd < 0 || ifd < 0 ? -ENOENT : 0;
 	}
 	/* As setup measures it (verb-setup.c), so that both name one size. */
 	if (r >= 0)
-		r = plan_estimate(&p, kfd, ifd, &e);
+		r = plan_estimate(p, kfd, ifd, &e);
 	if (ifd >= 0)
 		close(ifd);
 	if (kfd >= 0)
@@ -499,24 +532,24 @@ int crashkernel_recommended(unsigned long long *ret_bytes)
 	return 0;
 }
 
-int threads_current(struct threads_choice *ret)
+int threads_current(struct cli *cli, struct threads_choice *ret)
 {
-	static struct plan p;
+	struct plan *p;
 	int r;
 
 	/* plan_make() chooses them from the files it finds. */
-	r = plan_current(&p);
+	r = cli_plan(cli, false, &p);
 	if (r < 0)
 		return r;
-	*ret = p.threads;
+	*ret = p->threads;
 	return 0;
 }
 
-void crashkernel_advice(char *buf, size_t size)
+void crashkernel_advice(struct cli *cli, char *buf, size_t size)
 {
 	unsigned long long want;
 
-	if (crashkernel_recommended(&want) == 0)
+	if (crashkernel_recommended(cli, &want) == 0)
 		snprintf(buf, size, "run 'kdump-file setup' and reboot, or add crashkernel=%lluM to the kernel command line (as 'kdump-file estimate' recommends)",
 			 want >> 20);
 	else

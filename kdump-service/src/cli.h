@@ -8,6 +8,7 @@
 #ifndef KDUMP_FILE_CLI_H
 #define KDUMP_FILE_CLI_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -38,72 +39,132 @@
 /* A verb's argc and argv it has no use for. */
 #define _unused_ __attribute__((unused))
 
-/* The options, as main parsed them (main refuses those a verb does not take). */
-extern const char *arg_config;
-extern bool arg_yes;
-extern bool arg_json;
-extern const char *arg_vmlinux;
-extern const char *arg_kver;
-extern bool arg_dry_run;
-extern bool arg_undo;
-extern bool arg_after_hotplug;	/* reload: only over kdump-file's own */
-extern bool arg_new;
-extern const char *arg_output;
-extern bool arg_force;
-extern bool arg_local_instead;
-extern const char *arg_collector;
-extern bool arg_repin;		/* propagate: replace pinned host keys */	/* list: a collector's directory */
-extern bool arg_quiet;
-extern bool arg_writable;	/* report: a private mount must take writes */
-/* The verb running, for the messages that name it. */
-extern const char *cli_verb;
+/*
+ * The options, as main parsed them from the one table in kdump-file.c
+ * (main refuses those a verb does not take).
+ */
+struct cli_options {
+	const char *config;
+	const char *vmlinux;
+	const char *kver;
+	const char *output;
+	const char *collector;	/* list: a collector's directory */
+	bool yes;
+	bool json;
+	bool dry_run;
+	bool undo;
+	bool after_hotplug;	/* reload: only over kdump-file's own */
+	bool new_only;		/* report: only a dump without a report */
+	bool force;
+	bool local_instead;
+	bool repin;		/* propagate: replace pinned host keys */
+	bool quiet;
+};
 
-void log_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void log_warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * One run of kdump-file, handed to every verb: the options, the verb's
+ * name for its messages, and what the verbs work out once and share, each
+ * on first use (the configuration, the plan, the reservation, the dump
+ * target's private mount).  The messages go through it too (log_*()): a
+ * load tried again holds what it said until it knows whether that is the
+ * last word.  Nothing of a run lives anywhere else; cli_done() frees it.
+ */
+struct cli {
+	struct cli_options opt;
+	const char *verb;
+	/* report: a dump target mounted here must take writes. */
+	bool writable;
+	/* The configuration: parsed once; conf_r its result. */
+	struct kdump_conf *conf;
+	struct conf_error conf_err;
+	int conf_r;
+	/* The plan, once made; plan_r its result, plan_create how. */
+	struct plan *plan;
+	int plan_r;
+	bool plan_create;
+	bool plan_said;		/* its warnings and error, by make_plan() */
+	/* The reservation, once read (cli_reservation()). */
+	unsigned long long reserved;
+	int reserved_r;
+	bool reserved_read;
+	/* Where this process alone mounted the dump target, or "". */
+	char private_mount[PATH_MAX];
+	/* What log_*() said while held (log_hold()). */
+	struct {
+		bool on;
+		size_t len;
+		char text[8192];
+	} held;
+};
+
+void cli_init(struct cli *cli);
+void cli_done(struct cli *cli);
+
+void log_error(struct cli *cli, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void log_warning(struct cli *cli, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 /* A line on stderr, "kdump-file: ...": what protects the machine now. */
-void log_stderr(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void log_stderr(struct cli *cli, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 /*
  * Hold what log_error() and log_stderr() say from now (log_held() gives
  * it), until log_release() prints it (print) or drops it.
  */
-void log_hold(void);
+void log_hold(struct cli *cli);
 /*
  * The first error of text (what log_error() said, one a line: its first
  * line without "kdump-file: error: "; else its first line) into buf.
  */
 void log_first_error(const char *text, char *buf, size_t size);
-const char *log_held(void);
-void log_release(bool print);
+const char *log_held(const struct cli *cli);
+void log_release(struct cli *cli, bool print);
 /* An informational line on stdout, "kdump-file: ...", unless --quiet. */
-void log_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void log_info(const struct cli *cli, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 /*
  * Say that path cannot be created or opened: "must be run as root" when
  * that is why.  Returns r.
  */
-int log_create_error(const char *what, const char *path, int r);
+int log_create_error(struct cli *cli, const char *what, const char *path,
+		     int r);
 
-/* The configuration, or the documented defaults without the default file. */
-int load_config(struct kdump_conf *c);
-/* The plan from the configuration; says its warnings and what failed. */
-int make_plan(struct plan *p, bool create);
+/*
+ * The configuration, or the documented defaults without the default file,
+ * parsed once a run: cli_config() quietly, load_config() saying what is
+ * wrong.  *ret points into cli.
+ */
+int cli_config(struct cli *cli, const struct kdump_conf **ret);
+int load_config(struct cli *cli, const struct kdump_conf **ret);
+/*
+ * The plan from the configuration, made once a run (again after
+ * cli_plan_forget(), or when create is asked of one made without): says
+ * its warnings and what failed.  cli_plan() is the same, quietly.  *ret
+ * points into cli, and is set when the plan failed too.
+ */
+int make_plan(struct cli *cli, bool create, struct plan **ret);
+int cli_plan(struct cli *cli, bool create, struct plan **ret);
+void cli_plan_forget(struct cli *cli);
 /* Says why a dump directory is not safe to read dumps from as root. */
-int check_dump_base(const char *base);
-int open_regular(const char *what, const char *path, int *ret_fd);
+int check_dump_base(struct cli *cli, const char *base);
+int open_regular(struct cli *cli, const char *what, const char *path,
+		 int *ret_fd);
 /*
  * The same for fd, which opening path gave (r: 0, or the negative errno of
  * the open that failed): the error said, or fd checked (closed when it
  * fails) and given to *ret_fd.
  */
-int open_regular_fd(const char *what, const char *path, int fd, int r,
-		    int *ret_fd);
+int open_regular_fd(struct cli *cli, const char *what, const char *path,
+		    int fd, int r, int *ret_fd);
 
 /*
  * Where this system sees the dumps: path itself for the default target, or
  * path below wherever the target device is mounted (by this process alone
  * when nothing mounts it: dumps_mounted_privately()).
  */
-int dumps_base(const struct kdump_conf *c, char *ret, size_t size);
-bool dumps_mounted_privately(void);
+int dumps_base(struct cli *cli, const struct kdump_conf *c, char *ret,
+	       size_t size);
+bool dumps_mounted_privately(const struct cli *cli);
 /*
  * Mount the dump target dev (of type fstype) on where, a directory below
  * RUN_DIR made root's alone (mode 0700), nosuid, nodev, noexec, read-only
@@ -118,14 +179,14 @@ int mount_target_at(const char *dev, const char *fstype, const char *where,
  */
 #define REPORT_TARGET_DIR RUN_DIR "/report-target"
 /* The newest dump's and newest complete dump's times, as dump_scan(). */
-int dump_times(const struct kdump_conf *c, long long *ret_newest,
-	       long long *ret_complete);
+int dump_times(struct cli *cli, const struct kdump_conf *c,
+	       long long *ret_newest, long long *ret_complete);
 
 /*
  * The lock of load, unload and rebuild; wait: for the one holding it
  * rather than fail as busy.
  */
-int take_lock(bool wait, int *ret_fd);
+int take_lock(struct cli *cli, bool wait, int *ret_fd);
 
 /* Where pstore records are: the kernel's, and systemd-pstore's archive. */
 extern const char *const pstore_dirs[];
@@ -149,19 +210,19 @@ char *format_bytes(unsigned long long bytes, char *buf, size_t size);
  * building anything.  Says nothing; -ENOENT when the initramfs kdump-file
  * builds is not built yet, or the configuration names no usable files.
  */
-int crashkernel_recommended(unsigned long long *ret_bytes);
+int crashkernel_recommended(struct cli *cli, unsigned long long *ret_bytes);
 /*
  * The makedumpfile threads a load now would choose, and why, quietly as
  * crashkernel_recommended(): status says them.
  */
 struct threads_choice;
-int threads_current(struct threads_choice *ret);
+int threads_current(struct cli *cli, struct threads_choice *ret);
 /*
  * What to do when no crashkernel= memory is reserved, with the size
  * crashkernel_recommended() gives when it can: "run 'kdump-file setup' and
  * reboot, or add crashkernel=112M to the kernel command line".
  */
-void crashkernel_advice(char *buf, size_t size);
+void crashkernel_advice(struct cli *cli, char *buf, size_t size);
 /* The crashkernel= value the GRUB drop-in of setup gives, in bytes. */
 int dropin_reservation(char *value, size_t size,
 		       unsigned long long *ret_bytes);
@@ -207,32 +268,32 @@ const char *cli_closest(const char *word, const char *const *names, size_t n);
  * The verbs: argv[0] is the verb, then its arguments (main checked their
  * number).  Each returns a negative errno, or an exit status.
  */
-int verb_load(int argc, char *argv[]);
-int verb_unload(int argc, char *argv[]);
-int verb_reload(int argc, char *argv[]);
-int verb_rebuild(int argc, char *argv[]);
-int verb_test(int argc, char *argv[]);
-int verb_status(int argc, char *argv[]);
-int verb_show(int argc, char *argv[]);
-int verb_estimate(int argc, char *argv[]);
-int verb_mem_usage(int argc, char *argv[]);
+int verb_load(struct cli *cli, int argc, char *argv[]);
+int verb_unload(struct cli *cli, int argc, char *argv[]);
+int verb_reload(struct cli *cli, int argc, char *argv[]);
+int verb_rebuild(struct cli *cli, int argc, char *argv[]);
+int verb_test(struct cli *cli, int argc, char *argv[]);
+int verb_status(struct cli *cli, int argc, char *argv[]);
+int verb_show(struct cli *cli, int argc, char *argv[]);
+int verb_estimate(struct cli *cli, int argc, char *argv[]);
+int verb_mem_usage(struct cli *cli, int argc, char *argv[]);
 /*
  * What a crash now would write, said before it happens (load, mem-usage):
  * a dump target without room for it, a makedumpfile that cannot tell free
  * pages; on stderr, from the cache of makedumpfile --mem-usage.
  */
-int dump_warnings(const struct kdump_conf *c);
-int verb_list(int argc, char *argv[]);
-int verb_info(int argc, char *argv[]);
-int verb_debug(int argc, char *argv[]);
-int verb_report(int argc, char *argv[]);
-int verb_report_target(int argc, char *argv[]);
-int verb_setup(int argc, char *argv[]);
-int verb_import(int argc, char *argv[]);
-int verb_recover(int argc, char *argv[]);
-int verb_hotplug(int argc, char *argv[]);
-int verb_propagate(int argc, char *argv[]);
-int verb_sandbox(int argc, char *argv[]);
+int dump_warnings(struct cli *cli, const struct kdump_conf *c);
+int verb_list(struct cli *cli, int argc, char *argv[]);
+int verb_info(struct cli *cli, int argc, char *argv[]);
+int verb_debug(struct cli *cli, int argc, char *argv[]);
+int verb_report(struct cli *cli, int argc, char *argv[]);
+int verb_report_target(struct cli *cli, int argc, char *argv[]);
+int verb_setup(struct cli *cli, int argc, char *argv[]);
+int verb_import(struct cli *cli, int argc, char *argv[]);
+int verb_recover(struct cli *cli, int argc, char *argv[]);
+int verb_hotplug(struct cli *cli, int argc, char *argv[]);
+int verb_propagate(struct cli *cli, int argc, char *argv[]);
+int verb_sandbox(struct cli *cli, int argc, char *argv[]);
 
 /*
  * Load the capture kernel (load, reload).  after_hotplug: only over
@@ -241,18 +302,18 @@ int verb_sandbox(int argc, char *argv[]);
  * says whether reaching a network target's collector failed, which may
  * pass as the network comes up.
  */
-int load_capture(bool after_hotplug, bool *ret_net);
+int load_capture(struct cli *cli, bool after_hotplug, bool *ret_net);
 /*
  * Before a capture initramfs is built or a capture kernel loaded: what
  * goes in must be root's alone (check_boot_files()), and the initramfs
  * kdump-file builds current (ensure_initramfs(), force: build anyway).
  */
-int check_boot_files(const struct plan *p);
-int ensure_initramfs(struct plan *p, bool force);
+int check_boot_files(struct cli *cli, const struct plan *p);
+int ensure_initramfs(struct cli *cli, struct plan *p, bool force);
 /* Bring a dump from the raw dump device into the dump directory. */
-int recover_raw(void);
+int recover_raw(struct cli *cli);
 /* reload --after-hotplug. */
-int reload_after_hotplug(void);
+int reload_after_hotplug(struct cli *cli);
 /* The hotplug line of status and show (label width wide), or j's fields. */
 int hotplug_report(struct json_object *j, int width);
 

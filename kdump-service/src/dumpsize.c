@@ -412,25 +412,25 @@ void dumpsize_free_text(const struct dumpsize *d, char *buf, size_t size)
 }
 
 /* The newest dump of a local target, whose metadata may measure this machine. */
-static bool last_dump(const struct kdump_conf *c, char *dir, size_t size)
+static bool last_dump(const struct kdump_conf *c, const char *base, char *dir,
+		      size_t size)
 {
-	char base[PATH_MAX];
-
-	return c->net == CONF_NET_NONE && !c->raw[0] &&
-	       dumps_base(c, base, sizeof(base)) == 0 &&
+	return c->net == CONF_NET_NONE && !c->raw[0] && base &&
 	       dump_find_last(base, dir, size) == 0;
 }
 
 void dumpsize_expect(const struct kdump_conf *c, const char *config,
-		     bool fresh, struct dumpsize_expected *ret)
+		     const char *base, bool fresh,
+		     struct dumpsize_expected *ret)
 {
-	char dir[PATH_MAX], base[PATH_MAX] = "";
+	char dir[PATH_MAX];
 	const struct dump_estimate *est = NULL;
 	struct dumpsize_expected *x = ret;
 	struct dumpsize_room room;
 
 	memset(x, 0, sizeof(*x));
-	x->r = dumpsize_get(c, fresh, last_dump(c, dir, sizeof(dir)) ? dir : NULL,
+	x->r = dumpsize_get(c, fresh,
+			    last_dump(c, base, dir, sizeof(dir)) ? dir : NULL,
 			    &x->d);
 	if (x->r == -ENOENT)
 		snprintf(x->text, sizeof(x->text),
@@ -463,9 +463,9 @@ void dumpsize_expect(const struct kdump_conf *c, const char *config,
 	}
 	if (!est || c->net != CONF_NET_NONE)
 		return;
-	if (!c->raw[0] && dumps_base(c, base, sizeof(base)) < 0)
+	if (!c->raw[0] && !base)
 		return;
-	if (dumpsize_room(c, base, est, &room) == 1)
+	if (dumpsize_room(c, c->raw[0] ? "" : base, est, &room) == 1)
 		dumpsize_room_text(c, config, &room, est, x->room,
 				   sizeof(x->room));
 }

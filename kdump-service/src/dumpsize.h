@@ -116,11 +116,13 @@ struct dumpsize_expected {
 };
 
 /*
- * All of it for c (config: its file, for the warnings) into *ret: the
+ * All of it for c (config: its file, for the warnings; base: where this
+ * system sees a local target's dumps, NULL when it cannot) into *ret: the
  * expected dump, from the cache unless fresh; the room on a local target
  * or raw device; makedumpfile's free pages.
  */
 void dumpsize_expect(const struct kdump_conf *c, const char *config,
-		     bool fresh, struct dumpsize_expected *ret);
+		     const char *base, bool fresh,
+		     struct dumpsize_expected *ret);
 
 #endif

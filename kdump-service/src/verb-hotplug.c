@@ -168,7 +168,7 @@ static void hotplug_log(int prio, const char *fmt, ...)
  * waits, nothing on stdout.  Marks the reload as pending where the kernel
  * leaves the capture kernel's ELF headers as they were built.
  */
-int verb_hotplug(int argc, char *argv[])
+int verb_hotplug(struct cli *cli, int argc, char *argv[])
 {
 	const char *arg_subsystem = argc > 1 ? argv[1] : NULL;
 	const char *name = arg_subsystem ? arg_subsystem : getenv("SUBSYSTEM");
@@ -180,11 +180,11 @@ int verb_hotplug(int argc, char *argv[])
 	int r;
 
 	if (!name || !name[0]) {
-		log_error("hotplug: no subsystem: name cpu or memory ('kdump-file hotplug memory'), or let the udev rule run it (it sets SUBSYSTEM)");
+		log_error(cli, "hotplug: no subsystem: name cpu or memory ('kdump-file hotplug memory'), or let the udev rule run it (it sets SUBSYSTEM)");
 		return EXIT_USAGE;
 	}
 	if (hotplug_subsystem_parse(name, &s) < 0) {
-		log_error("hotplug: unknown subsystem '%.64s'%s: only cpu and memory hotplug change the capture kernel's ELF headers",
+		log_error(cli, "hotplug: unknown subsystem '%.64s'%s: only cpu and memory hotplug change the capture kernel's ELF headers",
 			  name, arg_subsystem ? "" : " (in SUBSYSTEM)");
 		return EXIT_USAGE;
 	}
@@ -231,48 +231,48 @@ int verb_hotplug(int argc, char *argv[])
  * (the path unit starts the service once more), and one before it is in
  * what this reload reads.
  */
-int reload_after_hotplug(void)
+int reload_after_hotplug(struct cli *cli)
 {
 	struct hotplug_paths hp;
 	int r;
 
 	hotplug_paths(&hp);
 	if (!hotplug_pending(hp.pending)) {
-		log_info("no reload after CPU or memory hotplug is pending (%s)",
+		log_info(cli, "no reload after CPU or memory hotplug is pending (%s)",
 			 hp.pending);
 		return 0;
 	}
 	if (!hotplug_crash_loaded(hp.sysfs)) {
 		if (unlink(hp.pending) < 0 && errno != ENOENT) {
 			r = -errno;
-			log_error("cannot remove %s: %s", hp.pending, strerror(-r));
+			log_error(cli, "cannot remove %s: %s", hp.pending, strerror(-r));
 			return r;
 		}
-		log_info("no capture kernel is loaded: nothing to reload after CPU or memory hotplug");
+		log_info(cli, "no capture kernel is loaded: nothing to reload after CPU or memory hotplug");
 		return 0;
 	}
 	r = hotplug_settle(hp.pending, HOTPLUG_QUIET_MS, HOTPLUG_POLL_MS,
 			   HOTPLUG_MAX_WAIT_MS);
 	if (r == -ENOENT) {
-		log_info("the pending reload after CPU or memory hotplug was taken back (%s is gone)",
+		log_info(cli, "the pending reload after CPU or memory hotplug was taken back (%s is gone)",
 			 hp.pending);
 		return 0;
 	}
 	if (r == 0)
-		log_info("CPU or memory hotplug events still coming after %d s: reloading now, and again after them",
+		log_info(cli, "CPU or memory hotplug events still coming after %d s: reloading now, and again after them",
 			 HOTPLUG_MAX_WAIT_MS / 1000);
 	if (unlink(hp.pending) < 0 && errno != ENOENT) {
 		r = -errno;
-		log_error("cannot remove %s: %s (the reload after CPU or memory hotplug would repeat: remove it by hand)",
+		log_error(cli, "cannot remove %s: %s (the reload after CPU or memory hotplug would repeat: remove it by hand)",
 			  hp.pending, strerror(-r));
 		return r;
 	}
-	r = load_capture(true, NULL);
+	r = load_capture(cli, true, NULL);
 	if (r < 0)
 		return r;
 	if (r == 1)
-		log_info("no capture kernel of kdump-file's is loaded any more: nothing to reload after CPU or memory hotplug");
+		log_info(cli, "no capture kernel of kdump-file's is loaded any more: nothing to reload after CPU or memory hotplug");
 	else
-		log_info("reloaded the capture kernel after CPU or memory hotplug");
+		log_info(cli, "reloaded the capture kernel after CPU or memory hotplug");
 	return 0;
 }

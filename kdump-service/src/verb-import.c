@@ -17,7 +17,7 @@
 #include "util.h"
 
 /* Read one source into im; logs. */
-static int import_file(struct import *im, const char *path,
+static int import_file(struct cli *cli, struct import *im, const char *path,
 		       enum import_format *ret_format)
 {
 	struct import_error err;
@@ -30,15 +30,15 @@ static int import_file(struct import *im, const char *path,
 	len = r;
 	if (r < 0) {
 		if (r == -EFBIG)
-			log_error("cannot import '%s': larger than %d bytes, not a configuration file",
+			log_error(cli, "cannot import '%s': larger than %d bytes, not a configuration file",
 				  path, IMPORT_FILE_MAX);
 		else
-			log_error("cannot import '%s': %s", path, strerror(-r));
+			log_error(cli, "cannot import '%s': %s", path, strerror(-r));
 		return r;
 	}
 	f = import_detect(path, buf, len);
 	if (f == IMPORT_UNKNOWN) {
-		log_error("cannot import '%s': it is neither kdump-tools' configuration (VARIABLE=value lines) nor kdump-utils' kdump.conf (directive value lines)",
+		log_error(cli, "cannot import '%s': it is neither kdump-tools' configuration (VARIABLE=value lines) nor kdump-utils' kdump.conf (directive value lines)",
 			  path);
 		free(buf);
 		return -EINVAL;
@@ -46,15 +46,15 @@ static int import_file(struct import *im, const char *path,
 	r = import_buffer(im, f, path, buf, len, &err);
 	free(buf);
 	if (r == -ENOMEM) {
-		log_error("cannot import '%s': out of memory", path);
+		log_error(cli, "cannot import '%s': out of memory", path);
 		return r;
 	}
 	if (r < 0) {
 		if (err.line)
-			log_error("cannot import '%s': line %u: %s", path,
+			log_error(cli, "cannot import '%s': line %u: %s", path,
 				  err.line, err.msg);
 		else
-			log_error("cannot import '%s': %s", path, err.msg);
+			log_error(cli, "cannot import '%s': %s", path, err.msg);
 		return r;
 	}
 	*ret_format = f;
@@ -65,8 +65,8 @@ static int import_file(struct import *im, const char *path,
  * Which files to read: those named, or the anchor's configuration this
  * machine has.  Logs.
  */
-static int import_sources(int argc, char *argv[], const char *ret_files[2],
-			  unsigned int *ret_n)
+static int import_sources(struct cli *cli, int argc, char *argv[],
+			  const char *ret_files[2], unsigned int *ret_n)
 {
 	unsigned int n = argc - 1;
 	bool tools, utils;
@@ -80,12 +80,12 @@ static int import_sources(int argc, char *argv[], const char *ret_files[2],
 	tools = access(IMPORT_KDUMP_TOOLS_PATH, F_OK) == 0;
 	utils = access(IMPORT_KDUMP_CONF_PATH, F_OK) == 0;
 	if (tools && utils) {
-		log_error("both %s (kdump-tools) and %s (kdump-utils) exist: name the one to import (kdump-file import FILE)",
+		log_error(cli, "both %s (kdump-tools) and %s (kdump-utils) exist: name the one to import (kdump-file import FILE)",
 			  IMPORT_KDUMP_TOOLS_PATH, IMPORT_KDUMP_CONF_PATH);
 		return -EEXIST;
 	}
 	if (!tools && !utils) {
-		log_error("nothing to import: neither %s (kdump-tools) nor %s (kdump-utils) exists; name the file (kdump-file import FILE [SYSCONFIG])",
+		log_error(cli, "nothing to import: neither %s (kdump-tools) nor %s (kdump-utils) exists; name the file (kdump-file import FILE [SYSCONFIG])",
 			  IMPORT_KDUMP_TOOLS_PATH, IMPORT_KDUMP_CONF_PATH);
 		return -ENOENT;
 	}
@@ -97,8 +97,8 @@ static int import_sources(int argc, char *argv[], const char *ret_files[2],
 }
 
 /* Read the sources into im and make the text; logs. */
-static int import_convert(struct import *im, const char *files[2],
-			  unsigned int n, char **ret_text)
+static int import_convert(struct cli *cli, struct import *im,
+			  const char *files[2], unsigned int n, char **ret_text)
 {
 	enum import_format f[2] = { IMPORT_UNKNOWN, IMPORT_UNKNOWN };
 	struct conf_error cerr;
@@ -106,13 +106,13 @@ static int import_convert(struct import *im, const char *files[2],
 	int r;
 
 	for (unsigned int i = 0; i < n; i++) {
-		r = import_file(im, files[i], &f[i]);
+		r = import_file(cli, im, files[i], &f[i]);
 		if (r < 0)
 			return r;
 	}
 	if (n == 2 && !((f[0] == IMPORT_KDUMP_CONF && f[1] == IMPORT_SYSCONFIG) ||
 			(f[0] == IMPORT_SYSCONFIG && f[1] == IMPORT_KDUMP_CONF))) {
-		log_error("cannot import '%s' (%s) with '%s' (%s): two files are kdump-utils' kdump.conf and its sysconfig",
+		log_error(cli, "cannot import '%s' (%s) with '%s' (%s): two files are kdump-utils' kdump.conf and its sysconfig",
 			  files[0], import_format_name(f[0]), files[1],
 			  import_format_name(f[1]));
 		return -EINVAL;
@@ -120,15 +120,15 @@ static int import_convert(struct import *im, const char *files[2],
 	r = import_render(im, ret_text, &cerr);
 	if (r < 0) {
 		if (r == -ENOMEM)
-			log_error("cannot import: out of memory");
+			log_error(cli, "cannot import: out of memory");
 		else
-			log_error("kdump-file import made a configuration kdump-file refuses (line %u, %s: %s); this is a bug: please report it with the source files",
+			log_error(cli, "kdump-file import made a configuration kdump-file refuses (line %u, %s: %s); this is a bug: please report it with the source files",
 				  cerr.line, cerr.key, cerr.msg);
 		return r;
 	}
 	r = import_check(im, msg, sizeof(msg));
 	if (r < 0) {
-		log_error("cannot import '%s': %s", files[0], msg);
+		log_error(cli, "cannot import '%s': %s", files[0], msg);
 		free(*ret_text);
 		*ret_text = NULL;
 		return r;
@@ -137,19 +137,20 @@ static int import_convert(struct import *im, const char *files[2],
 }
 
 /* The text to --output or stdout, then the summary on stderr; logs. */
-static int import_output(const struct import *im, const char *text)
+static int import_output(struct cli *cli, const struct import *im,
+			 const char *text)
 {
 	enum import_write_how how = IMPORT_WROTE_NEW;
 	char *sum = NULL;
 	int r;
 
-	if (arg_output) {
-		r = import_write(arg_output, text, arg_force, &how);
+	if (cli->opt.output) {
+		r = import_write(cli->opt.output, text, cli->opt.force, &how);
 		if (r == -EEXIST)
-			log_error("'%s' holds settings: kdump-file import does not replace it (add --force to replace it; the old file is kept as %s.bak)",
-				  arg_output, arg_output);
+			log_error(cli, "'%s' holds settings: kdump-file import does not replace it (add --force to replace it; the old file is kept as %s.bak)",
+				  cli->opt.output, cli->opt.output);
 		else if (r < 0)
-			log_error("cannot write '%s': %s", arg_output,
+			log_error(cli, "cannot write '%s': %s", cli->opt.output,
 				  strerror(-r));
 		if (r < 0)
 			return r;
@@ -159,23 +160,23 @@ static int import_output(const struct import *im, const char *text)
 	}
 	r = import_summary(im, &sum);
 	if (r < 0) {
-		log_error("cannot import: out of memory");
+		log_error(cli, "cannot import: out of memory");
 		return r;
 	}
 	fputs(sum, stderr);
 	free(sum);
 	if (how == IMPORT_REPLACED_BACKED_UP)
 		fprintf(stderr, "kdump-file: kept the previous %s as %s.bak\n",
-			arg_output, arg_output);
+			cli->opt.output, cli->opt.output);
 	else if (how == IMPORT_REPLACED_COMMENTS)
 		fprintf(stderr, "kdump-file: replaced %s, which held comments only\n",
-			arg_output);
-	if (arg_output)
-		fprintf(stderr, "kdump-file: wrote %s\n", arg_output);
+			cli->opt.output);
+	if (cli->opt.output)
+		fprintf(stderr, "kdump-file: wrote %s\n", cli->opt.output);
 	return 0;
 }
 
-int verb_import(int argc, char *argv[])
+int verb_import(struct cli *cli, int argc, char *argv[])
 {
 	const char *files[2] = { NULL, NULL };
 	struct import *im;
@@ -183,19 +184,19 @@ int verb_import(int argc, char *argv[])
 	char *text = NULL;
 	int r;
 
-	r = import_sources(argc, argv, files, &n);
+	r = import_sources(cli, argc, argv, files, &n);
 	if (r < 0)
 		return r;
 	im = malloc(sizeof(*im));
 	if (!im) {
-		log_error("cannot import: out of memory");
+		log_error(cli, "cannot import: out of memory");
 		return -ENOMEM;
 	}
 	import_init(im);
-	im->local_instead = arg_local_instead;
-	r = import_convert(im, files, n, &text);
+	im->local_instead = cli->opt.local_instead;
+	r = import_convert(cli, im, files, n, &text);
 	if (r >= 0)
-		r = import_output(im, text);
+		r = import_output(cli, im, text);
 	free(text);
 	import_free(im);
 	free(im);

@@ -34,7 +34,7 @@
  * system's last word: at every load, not only when an initramfs is built,
  * they and the directories above them must be root's alone.
  */
-int check_boot_files(const struct plan *p)
+int check_boot_files(struct cli *cli, const struct plan *p)
 {
 	const char *paths[] = { p->kernel, p->initramfs };
 	struct input_violation bad = { 0 };
@@ -42,10 +42,10 @@ int check_boot_files(const struct plan *p)
 
 	r = paths_check_root_only(paths, p->initramfs_managed ? 1 : 2, &bad);
 	if (r == -EPERM)
-		log_error("refusing to load '%s': it is %s, and what the capture kernel boots must be root's alone (chown root and chmod go-w '%s')",
+		log_error(cli, "refusing to load '%s': it is %s, and what the capture kernel boots must be root's alone (chown root and chmod go-w '%s')",
 			  bad.path, plan_violation_text(&bad), bad.path);
 	else if (r < 0 && r != -ENOENT)
-		log_error("cannot check '%s': %s", bad.path, strerror(-r));
+		log_error(cli, "cannot check '%s': %s", bad.path, strerror(-r));
 	return r == -ENOENT ? 0 : r;
 }
 
@@ -100,7 +100,7 @@ static void build_output(const char *line, void *userdata)
 	build_line_draw(b);
 }
 
-int ensure_initramfs(struct plan *p, bool force)
+int ensure_initramfs(struct cli *cli, struct plan *p, bool force)
 {
 	struct build_progress b = { 0 };
 	const struct initramfs_progress progress = {
@@ -121,7 +121,7 @@ int ensure_initramfs(struct plan *p, bool force)
 				  p->fingerprint_files, fingerprint,
 				  sizeof(fingerprint));
 	if (r < 0) {
-		log_error("cannot inspect the capture inputs (is the dracut module installed in %s?): %s",
+		log_error(cli, "cannot inspect the capture inputs (is the dracut module installed in %s?): %s",
 			  KDUMP_FILE_DRACUT_MODULE, strerror(-r));
 		return r;
 	}
@@ -129,12 +129,12 @@ int ensure_initramfs(struct plan *p, bool force)
 		return 0;
 	r = initramfs_check_inputs(p->kernel, &bad);
 	if (r == -EPERM) {
-		log_error("refusing to build the capture initramfs: '%s' is %s: only root-owned files that only root can modify go into it (chown root and chmod go-w '%s')",
+		log_error(cli, "refusing to build the capture initramfs: '%s' is %s: only root-owned files that only root can modify go into it (chown root and chmod go-w '%s')",
 			  bad.path, plan_violation_text(&bad), bad.path);
 		return r;
 	}
 	if (r < 0) {
-		log_error("cannot check what goes into the capture initramfs: '%s': %s",
+		log_error(cli, "cannot check what goes into the capture initramfs: '%s': %s",
 			  bad.path, strerror(-r));
 		return r;
 	}
@@ -145,29 +145,29 @@ int ensure_initramfs(struct plan *p, bool force)
 		r = write_file_atomic(conf_file, p->capture_conf_text,
 				      strlen(p->capture_conf_text), 0600);
 	if (r < 0)
-		return log_create_error("write", conf_file, r);
+		return log_create_error(cli, "write", conf_file, r);
 	r = write_file_atomic(chain_file, p->chain_text, strlen(p->chain_text),
 			      0600);
 	if (r < 0) {
-		log_error("cannot write %s: %s", chain_file, strerror(-r));
+		log_error(cli, "cannot write %s: %s", chain_file, strerror(-r));
 		return r;
 	}
 	/* The plan as the fingerprint saw it: made again from the same names. */
 	r = plan_modplan_text(p, &modplan);
 	if (r < 0) {
-		log_error("%s", p->error);
+		log_error(cli, "%s", p->error);
 		return r;
 	}
 	r = write_file_atomic(modplan_file, modplan, strlen(modplan), 0600);
 	if (r < 0) {
-		log_error("cannot write %s: %s", modplan_file, strerror(-r));
+		log_error(cli, "cannot write %s: %s", modplan_file, strerror(-r));
 		return r;
 	}
-	log_info("building capture initramfs %s", p->initramfs);
+	log_info(cli, "building capture initramfs %s", p->initramfs);
 	fflush(stdout);
 	t0 = now_ms();
 	b.t0 = t0;
-	b.live = !arg_quiet && isatty(STDOUT_FILENO);
+	b.live = !cli->opt.quiet && isatty(STDOUT_FILENO);
 	r = initramfs_build(p->initramfs, p->release, conf_file, chain_file,
 			    modplan_file, p->modplan_drivers, p->extra_files,
 			    conf_net_to_string(p->conf.net),
@@ -176,14 +176,14 @@ int ensure_initramfs(struct plan *p, bool force)
 			    fingerprint, &progress);
 	build_line_clear(&b);
 	if (r < 0) {
-		log_error("cannot build capture initramfs '%s' with dracut: %s",
+		log_error(cli, "cannot build capture initramfs '%s' with dracut: %s",
 			  p->initramfs,
 			  r == -ENOENT ? "dracut is not installed" :
 			  r == -EIO ? "dracut failed (its messages are above)" :
 				      strerror(-r));
 		return r;
 	}
-	log_info("built %s in %.1f s", p->initramfs,
+	log_info(cli, "built %s in %.1f s", p->initramfs,
 		 (now_ms() - t0) / 1000.0);
 	return 0;
 }
@@ -264,7 +264,7 @@ static int write_armed(const char *kernel, const char *pstore)
  * while the dumps cannot be seen from here (a target not mounted).
  */
 
-static void record_lost_crash(const struct kdump_conf *c)
+static void record_lost_crash(struct cli *cli, const struct kdump_conf *c)
 {
 	char marker[ARMED_TEXT_MAX], boot[64] = "", buf[256];
 	long long newest, complete;
@@ -278,7 +278,7 @@ static void record_lost_crash(const struct kdump_conf *c)
 	 * Dumps that cannot be seen (a target not mounted here) decide
 	 * nothing, unless the capture's own record says it failed.
 	 */
-	seen = dump_times(c, &newest, &complete) == 0;
+	seen = dump_times(cli, c, &newest, &complete) == 0;
 	if (!seen)
 		newest = complete = -1;
 	if (seen && read_line_file(LOST_FILE, buf, sizeof(buf)) == 0 &&
@@ -304,7 +304,7 @@ static void record_lost_crash(const struct kdump_conf *c)
 		if (r >= 0)
 			r = write_file_atomic(LOST_FILE, buf, strlen(buf), 0600);
 		if (r < 0) {
-			log_error("cannot record in %s that boot %s lost its crash: %s",
+			log_error(cli, "cannot record in %s that boot %s lost its crash: %s",
 				  LOST_FILE, a.boot, strerror(-r));
 			return;
 		}
@@ -333,20 +333,21 @@ static const char *panic_on_hint(int r)
 	}
 }
 
-static void panic_on_failed(const char *what, const struct panicon_result *res,
-			    const char *value, int r)
+static void panic_on_failed(struct cli *cli, const char *what,
+			    const struct panicon_result *res, const char *value,
+			    int r)
 {
 	if (r == -EBADMSG && res->failed < 0)
-		log_error("cannot %s the panic_on sysctls: %s is damaged, so their values before kdump-file are unknown: check them with 'sysctl kernel' and remove the file",
+		log_error(cli, "cannot %s the panic_on sysctls: %s is damaged, so their values before kdump-file are unknown: check them with 'sysctl kernel' and remove the file",
 			  what, PANIC_ON_FILE);
 	else if (r == -EBADMSG)
-		log_error("cannot %s %s: it does not read as a number",
+		log_error(cli, "cannot %s %s: it does not read as a number",
 			  what, panicon_sysctl(res->failed));
 	else if (res->failed < 0)
-		log_error("cannot record the panic_on sysctls' values before kdump-file in %s: %s",
+		log_error(cli, "cannot record the panic_on sysctls' values before kdump-file in %s: %s",
 			  PANIC_ON_FILE, strerror(-r));
 	else
-		log_error("cannot %s %s%s%s: %s%s", what,
+		log_error(cli, "cannot %s %s%s%s: %s%s", what,
 			  panicon_sysctl(res->failed), value ? "=" : "",
 			  value ? value : "", strerror(-r), panic_on_hint(r));
 }
@@ -369,7 +370,7 @@ static void panic_on_restored(const struct panicon_result *res, char *buf,
  * After a capture kernel was loaded: panic on what panic_on names, and on
  * nothing more of ours.  A failure changes nothing and is an error.
  */
-static int load_panic_on(unsigned int want)
+static int load_panic_on(struct cli *cli, unsigned int want)
 {
 	struct panicon_result res;
 	char text[1024];
@@ -377,9 +378,9 @@ static int load_panic_on(unsigned int want)
 
 	r = panicon_apply(PANICON_SYSCTL_ROOT, PANIC_ON_FILE, want, &res);
 	if (r < 0) {
-		panic_on_failed("set", &res, "1", r);
+		panic_on_failed(cli, "set", &res, "1", r);
 		fprintf(stderr, "kdump-file: panic_on in %s is not in effect (the sysctls are as they were); the capture kernel is loaded\n",
-			arg_config);
+			cli->opt.config);
 		return r;
 	}
 	for (unsigned int i = 0; i < PANIC_ON_COUNT; i++)
@@ -389,18 +390,18 @@ static int load_panic_on(unsigned int want)
 				panicon_sysctl(i));
 	if (res.restored) {
 		panic_on_restored(&res, text, sizeof(text));
-		log_info("panic on: no longer asked for, put back as before: %s",
+		log_info(cli, "panic on: no longer asked for, put back as before: %s",
 			 text);
 	}
 	if (res.set) {
 		panic_on_list(res.set, text, sizeof(text));
-		log_info("panic on: %s", text);
+		log_info(cli, "panic on: %s", text);
 	}
 	return 0;
 }
 
 /* No capture kernel is loaded any more: put the sysctls back. */
-static int unload_panic_on(void)
+static int unload_panic_on(struct cli *cli)
 {
 	struct panicon_result res;
 	char text[1024];
@@ -409,10 +410,10 @@ static int unload_panic_on(void)
 	r = panicon_restore(PANICON_SYSCTL_ROOT, PANIC_ON_FILE, &res);
 	if (res.restored) {
 		panic_on_restored(&res, text, sizeof(text));
-		log_info("panic on: put back as before: %s", text);
+		log_info(cli, "panic on: put back as before: %s", text);
 	}
 	if (r < 0) {
-		panic_on_failed("put back", &res, NULL, r);
+		panic_on_failed(cli, "put back", &res, NULL, r);
 		fprintf(stderr, "kdump-file: what could not be put back stays in %s for the next unload\n",
 			PANIC_ON_FILE);
 	}
@@ -436,7 +437,7 @@ struct previous {
  * After a failed load: one line on what protects the machine now, so that
  * whoever reads the failure also reads whether a crash is still captured.
  */
-static void say_loaded_now(bool restored)
+static void say_loaded_now(struct cli *cli, bool restored)
 {
 	unsigned long long loaded = 0;
 	struct loaded_state s;
@@ -445,15 +446,15 @@ static void say_loaded_now(bool restored)
 	if (read_ull_file(SYS_CRASH_LOADED, &loaded) < 0)
 		return;
 	if (loaded != 1) {
-		log_stderr("no capture kernel is loaded: a crash now is not captured");
+		log_stderr(cli, "no capture kernel is loaded: a crash now is not captured");
 		return;
 	}
 	if (read_line_file(RUN_DIR "/loaded", text, sizeof(text)) < 0 ||
 	    loaded_parse(text, &s) < 0) {
-		log_stderr("a capture kernel loaded by another tool stays loaded");
+		log_stderr(cli, "a capture kernel loaded by another tool stays loaded");
 		return;
 	}
-	log_stderr("%s: %s with initramfs %s, as before this command: a crash is still captured",
+	log_stderr(cli, "%s: %s with initramfs %s, as before this command: a crash is still captured",
 		   restored ? "loaded again" : "still loaded", s.kernel,
 		   s.initramfs[0] ? s.initramfs : "(none)");
 }
@@ -502,7 +503,7 @@ static void previous_close(struct previous *prev)
 }
 
 /* After the kernel refused a load: load the previous capture kernel again. */
-static void previous_restore(struct previous *prev)
+static void previous_restore(struct cli *cli, struct previous *prev)
 {
 	unsigned long long loaded = 0;
 	char why[PATH_MAX + 64], text[ARMED_TEXT_MAX];
@@ -515,7 +516,7 @@ static void previous_restore(struct previous *prev)
 	if (!prev->known) {
 		(void)unlink(RUN_DIR "/loaded");
 		(void)unlink(ARMED_FILE);
-		(void)unload_panic_on();
+		(void)unload_panic_on(cli);
 		return;
 	}
 	if (prev->open_error[0]) {
@@ -538,37 +539,37 @@ static void previous_restore(struct previous *prev)
 		}
 		snprintf(why, sizeof(why), "kexec_file_load: %s", strerror(-r));
 	}
-	log_error("the previously loaded capture kernel %s could not be loaded again: %s",
+	log_error(cli, "the previously loaded capture kernel %s could not be loaded again: %s",
 		  prev->s.kernel, why);
 	(void)unlink(RUN_DIR "/loaded");
 	(void)unlink(ARMED_FILE);
 	/* No capture kernel: a crash made to panic would not be saved. */
-	(void)unload_panic_on();
+	(void)unload_panic_on(cli);
 }
 
 /* The reservation, or why there is none to load into. */
-static int read_reservation(unsigned long long *ret)
+static int read_reservation(struct cli *cli, unsigned long long *ret)
 {
 	unsigned long long reserved = 0;
 	int r;
 
 	r = kexec_crash_size(&reserved);
 	if (r == -EBUSY) {
-		log_error("cannot read %s: the kernel's kexec lock stayed taken for %d s (another load or unload, or an update after CPU or memory hotplug): try again once it is done",
+		log_error(cli, "cannot read %s: the kernel's kexec lock stayed taken for %d s (another load or unload, or an update after CPU or memory hotplug): try again once it is done",
 			  SYS_CRASH_SIZE,
 			  KEXEC_BUSY_TRIES * KEXEC_BUSY_WAIT_MS / 1000);
 		return r;
 	}
 	if (r < 0) {
-		log_error("cannot read %s: %s (" NO_KEXEC_HINT ")",
+		log_error(cli, "cannot read %s: %s (" NO_KEXEC_HINT ")",
 			  SYS_CRASH_SIZE, strerror(-r));
 		return r;
 	}
 	if (reserved == 0) {
 		char advice[256];
 
-		crashkernel_advice(advice, sizeof(advice));
-		log_error("cannot load a capture kernel: no crashkernel= memory is reserved (%s)",
+		crashkernel_advice(cli, advice, sizeof(advice));
+		log_error(cli, "cannot load a capture kernel: no crashkernel= memory is reserved (%s)",
 			  advice);
 		return -EADDRNOTAVAIL;
 	}
@@ -583,7 +584,8 @@ static int read_reservation(unsigned long long *ret)
  * that the descriptor given to kexec_file_load is the object checked, not
  * one found again by its name.
  */
-static int open_boot_file(const char *what, const char *path, int *ret_fd)
+static int open_boot_file(struct cli *cli, const char *what, const char *path,
+			  int *ret_fd)
 {
 	struct safe_violation bad;
 	char text[64];
@@ -591,28 +593,29 @@ static int open_boot_file(const char *what, const char *path, int *ret_fd)
 
 	r = safe_open(path, 0, &bad, &fd);
 	if (r == -EPERM) {
-		log_error("refusing to load %s '%s': '%s' is %s, and what the capture kernel boots must be root's alone (chown root and chmod go-w '%s')",
+		log_error(cli, "refusing to load %s '%s': '%s' is %s, and what the capture kernel boots must be root's alone (chown root and chmod go-w '%s')",
 			  what, path, bad.path,
 			  safe_fault_text(&bad, text, sizeof(text)), bad.path);
 		return r;
 	}
-	return open_regular_fd(what, path, fd, r, ret_fd);
+	return open_regular_fd(cli, what, path, fd, r, ret_fd);
 }
 
-static int open_capture_kernel(const struct plan *p, int *ret_fd)
+static int open_capture_kernel(struct cli *cli, const struct plan *p,
+			       int *ret_fd)
 {
 	int fd, r;
 
-	r = open_boot_file("capture kernel", p->kernel, &fd);
+	r = open_boot_file(cli, "capture kernel", p->kernel, &fd);
 	if (r < 0)
 		return r;
 	r = kexec_check_bzimage(fd);
 	if (r == -EBADMSG)
-		log_error("capture kernel '%s' is truncated: its boot header announces more than the file holds (a copy cut short?): reinstall it, or point 'kernel' in %s at a complete vmlinuz",
-			  p->kernel, arg_config);
+		log_error(cli, "capture kernel '%s' is truncated: its boot header announces more than the file holds (a copy cut short?): reinstall it, or point 'kernel' in %s at a complete vmlinuz",
+			  p->kernel, cli->opt.config);
 	else if (r < 0)
-		log_error("cannot load capture kernel '%s': not an x86_64 bzImage that kexec_file_load accepts (boot protocol 2.12, 64-bit entry): point 'kernel' in %s at a vmlinuz",
-			  p->kernel, arg_config);
+		log_error(cli, "cannot load capture kernel '%s': not an x86_64 bzImage that kexec_file_load accepts (boot protocol 2.12, 64-bit entry): point 'kernel' in %s at a vmlinuz",
+			  p->kernel, cli->opt.config);
 	if (r < 0) {
 		close(fd);
 		return r;
@@ -622,13 +625,14 @@ static int open_capture_kernel(const struct plan *p, int *ret_fd)
 }
 
 /* The capture initramfs, opened and read through to its end. */
-static int open_capture_initramfs(const struct plan *p, int *ret_fd)
+static int open_capture_initramfs(struct cli *cli, const struct plan *p,
+				  int *ret_fd)
 {
 	struct initramfs_problem bad = { 0 };
 	char memo[PATH_MAX];
 	int fd, r;
 
-	r = open_boot_file("capture initramfs", p->initramfs, &fd);
+	r = open_boot_file(cli, "capture initramfs", p->initramfs, &fd);
 	if (r < 0)
 		return r;
 	/*
@@ -642,18 +646,18 @@ static int open_capture_initramfs(const struct plan *p, int *ret_fd)
 	else
 		r = initramfs_verify(fd, &bad);
 	if (r == -EBADMSG && p->initramfs_managed)
-		log_error("capture initramfs '%s' is truncated or corrupt: rebuild it with 'kdump-file rebuild' (%s at byte %llu)",
+		log_error(cli, "capture initramfs '%s' is truncated or corrupt: rebuild it with 'kdump-file rebuild' (%s at byte %llu)",
 			  p->initramfs, bad.what, bad.offset);
 	else if (r == -EBADMSG)
-		log_error("capture initramfs '%s' is truncated or corrupt: rebuild or replace that file, or remove 'initramfs' from %s to have kdump-file build one (%s at byte %llu)",
-			  p->initramfs, arg_config, bad.what, bad.offset);
+		log_error(cli, "capture initramfs '%s' is truncated or corrupt: rebuild or replace that file, or remove 'initramfs' from %s to have kdump-file build one (%s at byte %llu)",
+			  p->initramfs, cli->opt.config, bad.what, bad.offset);
 	else if (r == -EINVAL)
-		log_error("capture initramfs '%s' is neither a cpio archive nor a compressed one: %s",
+		log_error(cli, "capture initramfs '%s' is neither a cpio archive nor a compressed one: %s",
 			  p->initramfs, p->initramfs_managed ?
 			  "rebuild it with 'kdump-file rebuild'" :
 			  "point 'initramfs' at an initramfs image");
 	else if (r < 0)
-		log_error("cannot read capture initramfs '%s': %s", p->initramfs,
+		log_error(cli, "cannot read capture initramfs '%s': %s", p->initramfs,
 			  strerror(-r));
 	if (r < 0) {
 		close(fd);
@@ -669,7 +673,7 @@ static int open_capture_initramfs(const struct plan *p, int *ret_fd)
  * which then has to be loaded again.  One that fits but leaves the capture
  * less than it needs is a warning.
  */
-static int check_fits(const struct plan *p, int kfd, int ifd,
+static int check_fits(struct cli *cli, const struct plan *p, int kfd, int ifd,
 		      unsigned long long reserved)
 {
 	struct estimate e;
@@ -677,7 +681,7 @@ static int check_fits(const struct plan *p, int kfd, int ifd,
 	if (plan_estimate(p, kfd, ifd, &e) < 0)
 		return 0;
 	if (e.kernel + e.initramfs > reserved) {
-		log_error("cannot load capture kernel '%s' with initramfs '%s': they take %llu MiB in memory (the kernel's init_size %llu MiB, the initramfs %llu MiB), more than the %llu MiB crashkernel= reserves: raise crashkernel= and reboot, or use a smaller initramfs",
+		log_error(cli, "cannot load capture kernel '%s' with initramfs '%s': they take %llu MiB in memory (the kernel's init_size %llu MiB, the initramfs %llu MiB), more than the %llu MiB crashkernel= reserves: raise crashkernel= and reboot, or use a smaller initramfs",
 			  p->kernel, p->initramfs,
 			  (e.kernel + e.initramfs) >> 20, e.kernel >> 20,
 			  e.initramfs >> 20, reserved >> 20);
@@ -695,14 +699,14 @@ static int check_fits(const struct plan *p, int kfd, int ifd,
  * plan's were those found before a rebuild); an explicit request the
  * reservation cannot hold is cut, and said once.
  */
-static int load_threads(struct plan *p, int kfd, int ifd)
+static int load_threads(struct cli *cli, struct plan *p, int kfd, int ifd)
 {
 	char warning[512];
 	int r;
 
 	r = plan_threads(p, kfd, ifd);
 	if (r < 0) {
-		log_error("%s", p->error);
+		log_error(cli, "%s", p->error);
 		return r;
 	}
 	if (estimate_threads_warning(&p->threads, warning,
@@ -722,7 +726,7 @@ static unsigned long long net_check_bytes(const struct plan *p)
 }
 
 /* An ssh target: the collector takes our key and has room. */
-static int net_check_ssh(const struct plan *p)
+static int net_check_ssh(struct cli *cli, const struct plan *p)
 {
 	_cleanup_free_ struct net_ssh_result *res = NULL;
 	char request[64];
@@ -734,7 +738,7 @@ static int net_check_ssh(const struct plan *p)
 	snprintf(request, sizeof(request), "check %llu", net_check_bytes(p));
 	r = net_ssh_run(&p->conf, NET_CHECK_CONNECT_TIMEOUT, request, res);
 	if (r < 0) {
-		log_error("cannot check dump target %s: cannot run ssh: %s",
+		log_error(cli, "cannot check dump target %s: cannot run ssh: %s",
 			  p->conf.target, r == -ENOENT ?
 			  "it is not installed (install openssh-client)" :
 			  strerror(-r));
@@ -744,25 +748,25 @@ static int net_check_ssh(const struct plan *p)
 	case NET_SSH_OK:
 		return 0;
 	case NET_SSH_UNREACHABLE:
-		log_error("dump target %s: the collector %s:%u does not answer (%s): check that it is up, reachable from here, and that sshd listens on port %u",
+		log_error(cli, "dump target %s: the collector %s:%u does not answer (%s): check that it is up, reachable from here, and that sshd listens on port %u",
 			  p->conf.target, p->conf.net_host, p->conf.net_port,
 			  res->line, p->conf.net_port);
 		return -EHOSTUNREACH;
 	case NET_SSH_HOST_KEY:
-		log_error("dump target %s: the host key of %s no longer matches the one pinned by 'kdump-file propagate' (%s): find out why it changed, then run 'kdump-file propagate --repin'",
+		log_error(cli, "dump target %s: the host key of %s no longer matches the one pinned by 'kdump-file propagate' (%s): find out why it changed, then run 'kdump-file propagate --repin'",
 			  p->conf.target, p->conf.net_host, res->line);
 		return -EKEYREJECTED;
 	case NET_SSH_DENIED:
-		log_error("dump target %s: %s does not accept this machine's key %s (%s): run 'kdump-file propagate'",
+		log_error(cli, "dump target %s: %s does not accept this machine's key %s (%s): run 'kdump-file propagate'",
 			  p->conf.target, p->conf.net_host, p->conf.ssh_key,
 			  res->line);
 		return -EACCES;
 	case NET_SSH_COLLECTOR:
-		log_error("dump target %s: the collector says: %s",
+		log_error(cli, "dump target %s: the collector says: %s",
 			  p->conf.target, res->line);
 		return -EIO;
 	default:
-		log_error("cannot check dump target %s with ssh: %s",
+		log_error(cli, "cannot check dump target %s with ssh: %s",
 			  p->conf.target, res->line);
 		return -EIO;
 	}
@@ -791,7 +795,7 @@ static const char *nfs_mount_hint(int r)
 }
 
 /* An NFS target: the export mounts, the host dir is writable and has room. */
-static int net_check_nfs(const struct plan *p)
+static int net_check_nfs(struct cli *cli, const struct plan *p)
 {
 	char ip[INET_ADDRSTRLEN], dir[PATH_MAX];
 	unsigned long long avail = 0;
@@ -800,7 +804,7 @@ static int net_check_nfs(const struct plan *p)
 	net_addr_text(p->net.collector, false, ip, sizeof(ip));
 	r = net_nfs_mount(&p->conf, ip, true, false, dir, sizeof(dir));
 	if (r < 0) {
-		log_error("dump target %s: cannot mount %s:%s (NFSv%u, %s): %s: %s",
+		log_error(cli, "dump target %s: cannot mount %s:%s (NFSv%u, %s): %s: %s",
 			  p->conf.target, p->conf.net_host, p->conf.net_path,
 			  p->conf.nfs_version, ip, strerror(-r),
 			  nfs_mount_hint(r));
@@ -809,11 +813,11 @@ static int net_check_nfs(const struct plan *p)
 	r = net_dir_check(dir, p->net.hostdir, net_check_bytes(p), &avail);
 	net_nfs_unmount(dir);
 	if (r == -ENOSPC)
-		log_error("dump target %s: only %llu MiB free for %s, less than min_free_mb = %llu MiB: free space on the server or lower min_free_mb",
+		log_error(cli, "dump target %s: only %llu MiB free for %s, less than min_free_mb = %llu MiB: free space on the server or lower min_free_mb",
 			  p->conf.target, avail >> 20, p->net.hostdir,
 			  p->conf.min_free_mb);
 	else if (r < 0)
-		log_error("dump target %s: cannot write into %s on the export: %s%s",
+		log_error(cli, "dump target %s: cannot write into %s on the export: %s%s",
 			  p->conf.target, p->net.hostdir, strerror(-r),
 			  r == -EACCES || r == -EPERM || r == -EROFS ?
 			  " (export it read-write, without root squashing for this machine)" : "");
@@ -825,37 +829,38 @@ static int net_check_nfs(const struct plan *p)
  * load: a collector that does not answer, or takes no dump, is said now
  * and not found out after a crash.
  */
-static int net_check(const struct plan *p)
+static int net_check(struct cli *cli, const struct plan *p)
 {
 	if (p->conf.net == CONF_NET_SSH)
-		return net_check_ssh(p);
+		return net_check_ssh(cli, p);
 	if (p->conf.net == CONF_NET_NFS)
-		return net_check_nfs(p);
+		return net_check_nfs(cli, p);
 	return 0;
 }
 
 /* Every check before the syscall: a refused input leaves the kernel alone. */
-static int prepare_load(struct plan *p, unsigned long long reserved,
-			int *ret_kfd, int *ret_ifd, bool *ret_net)
+static int prepare_load(struct cli *cli, struct plan *p,
+			unsigned long long reserved, int *ret_kfd, int *ret_ifd,
+			bool *ret_net)
 {
 	int kfd = -1, ifd = -1, r;
 
-	r = open_capture_kernel(p, &kfd);
+	r = open_capture_kernel(cli, p, &kfd);
 	if (r >= 0)
-		r = check_boot_files(p);
+		r = check_boot_files(cli, p);
 	/* The collector first: a build takes minutes, a refusal seconds. */
 	if (r >= 0) {
-		r = net_check(p);
+		r = net_check(cli, p);
 		*ret_net = r < 0;
 	}
 	if (r >= 0)
-		r = ensure_initramfs(p, false);
+		r = ensure_initramfs(cli, p, false);
 	if (r >= 0)
-		r = open_capture_initramfs(p, &ifd);
+		r = open_capture_initramfs(cli, p, &ifd);
 	if (r >= 0)
-		r = check_fits(p, kfd, ifd, reserved);
+		r = check_fits(cli, p, kfd, ifd, reserved);
 	if (r >= 0)
-		r = load_threads(p, kfd, ifd);
+		r = load_threads(cli, p, kfd, ifd);
 	if (r < 0) {
 		if (ifd >= 0)
 			close(ifd);
@@ -869,8 +874,8 @@ static int prepare_load(struct plan *p, unsigned long long reserved,
 }
 
 /* The kernel refused the set: why, in words a user can act on. */
-static void load_refused(const struct plan *p, int kfd, int ifd,
-			 unsigned long long reserved, int r)
+static void load_refused(struct cli *cli, const struct plan *p, int kfd,
+			 int ifd, unsigned long long reserved, int r)
 {
 	char lockdown[4096] = "", why[1024];
 	struct kexec_context ctx;
@@ -880,7 +885,7 @@ static void load_refused(const struct plan *p, int kfd, int ifd,
 	if (plan_estimate(p, kfd, ifd, &e) == 0)
 		ctx.needed = e.needed;
 	kexec_explain(-r, &ctx, why, sizeof(why));
-	log_error("cannot load capture kernel '%s' with initramfs '%s': kexec_file_load: %s: %s",
+	log_error(cli, "cannot load capture kernel '%s' with initramfs '%s': kexec_file_load: %s: %s",
 		  p->kernel, p->initramfs, strerror(-r), why);
 }
 
@@ -890,17 +895,18 @@ static void load_refused(const struct plan *p, int kfd, int ifd,
  * "kdump-file mem-usage" said it before load, with the privileges to look
  * at a dump target nothing mounts, which this sandbox lacks.
  */
-static void load_warn_dump(const struct plan *p)
+static void load_warn_dump(struct cli *cli, const struct plan *p)
 {
 	const char *unit = getenv("KDUMP_FILE_UNIT");
 
 	if (unit && unit[0])
 		return;
-	(void)dump_warnings(&p->conf);
+	(void)dump_warnings(cli, &p->conf);
 }
 
 /* The kernel took the set: check, record it, and say so. */
-static int load_done(const struct plan *p, unsigned long long reserved)
+static int load_done(struct cli *cli, const struct plan *p,
+		     unsigned long long reserved)
 {
 	char pstore[sizeof(p->pstore)];
 	unsigned long long loaded = 0;
@@ -908,13 +914,13 @@ static int load_done(const struct plan *p, unsigned long long reserved)
 
 	r = read_ull_file(SYS_CRASH_LOADED, &loaded);
 	if (r < 0 || loaded != 1) {
-		log_error("the kernel accepted capture kernel '%s' but %s does not read 1",
+		log_error(cli, "the kernel accepted capture kernel '%s' but %s does not read 1",
 			  p->kernel, SYS_CRASH_LOADED);
 		return -EIO;
 	}
 	r = write_state(p);
 	if (r < 0)
-		log_error("capture kernel loaded, but cannot record it in %s/loaded: %s",
+		log_error(cli, "capture kernel loaded, but cannot record it in %s/loaded: %s",
 			  RUN_DIR, strerror(-r));
 	/*
 	 * The backend by its module's name, without show's " (built in)";
@@ -927,9 +933,9 @@ static int load_done(const struct plan *p, unsigned long long reserved)
 		 p->pstore);
 	r = write_armed(p->kernel, pstore);
 	if (r < 0)
-		log_error("capture kernel loaded, but cannot record it in %s: %s (a lost crash will not be reported)",
+		log_error(cli, "capture kernel loaded, but cannot record it in %s: %s (a lost crash will not be reported)",
 			  ARMED_FILE, strerror(-r));
-	log_info("capture kernel %s loaded (initramfs %s, %llu MiB reserved)",
+	log_info(cli, "capture kernel %s loaded (initramfs %s, %llu MiB reserved)",
 		 p->kernel, p->initramfs, reserved >> 20);
 	return 0;
 }
@@ -940,7 +946,7 @@ static int load_done(const struct plan *p, unsigned long long reserved)
  * be the one a network target in it needs now: otherwise the load would
  * see no route to the collector, and say that instead of the cause.
  */
-static int check_unit_sandbox(const struct kdump_conf *c)
+static int check_unit_sandbox(struct cli *cli, const struct kdump_conf *c)
 {
 	const char *unit = getenv("KDUMP_FILE_UNIT"), *have = getenv(SANDBOX_ENV);
 	char want[sizeof(((struct sandbox *)0)->allow) + 16];
@@ -952,7 +958,7 @@ static int check_unit_sandbox(const struct kdump_conf *c)
 	if (sandbox_tag(&s, want, sizeof(want)) < 0 ||
 	    (have && strcmp(have, want) == 0))
 		return 0;
-	log_error("cannot reach dump target %s from %s: it needs the network sandbox '%s', and %s runs with '%s', made for the configuration at the last daemon-reload: run 'systemctl daemon-reload', then 'systemctl restart %s'",
+	log_error(cli, "cannot reach dump target %s from %s: it needs the network sandbox '%s', and %s runs with '%s', made for the configuration at the last daemon-reload: run 'systemctl daemon-reload', then 'systemctl restart %s'",
 		  c->target, unit, want, unit, have ? have : SANDBOX_LOCAL,
 		  unit);
 	return -ENETDOWN;
@@ -974,18 +980,18 @@ static bool net_transient(int r)
 	}
 }
 
-int load_capture(bool after_hotplug, bool *ret_net)
+int load_capture(struct cli *cli, bool after_hotplug, bool *ret_net)
 {
 	struct previous prev = { .kfd = -1, .ifd = -1 };
 	unsigned long long reserved = 0;
 	bool loaded_new = false, net = false;
-	struct kdump_conf c;
-	struct plan p;
+	const struct kdump_conf *c;
+	struct plan *p;
 	int lock_fd = -1, kfd = -1, ifd = -1, r;
 
 	if (ret_net)
 		*ret_net = false;
-	r = read_reservation(&reserved);
+	r = read_reservation(cli, &reserved);
 	if (r < 0)
 		return r;
 	/*
@@ -995,26 +1001,28 @@ int load_capture(bool after_hotplug, bool *ret_net)
 	 * is said, and the load goes on: protection first.  A configuration
 	 * that does not parse is left for make_plan() to report, once.
 	 */
-	if (conf_parse_file(&c, arg_config, NULL) == 0) {
-		if (c.raw[0])
-			(void)recover_raw();
-		r = check_unit_sandbox(&c);
+	if (cli_config(cli, &c) == 0) {
+		if (c->raw[0])
+			(void)recover_raw(cli);
+		r = check_unit_sandbox(cli, c);
 		if (r < 0) {
-			say_loaded_now(false);
+			say_loaded_now(cli, false);
 			return r;
 		}
 	}
-	r = make_plan(&p, true);
+	/* Made again on each try: the network may have come up. */
+	cli_plan_forget(cli);
+	r = make_plan(cli, true, &p);
 	if (r < 0) {
 		if (ret_net)
-			*ret_net = p.net_failed && net_transient(r);
-		say_loaded_now(false);
+			*ret_net = p && p->net_failed && net_transient(r);
+		say_loaded_now(cli, false);
 		return r;
 	}
-	r = take_lock(after_hotplug, &lock_fd);
+	r = take_lock(cli, after_hotplug, &lock_fd);
 	if (r < 0)
 		return r;
-	record_lost_crash(&p.conf);
+	record_lost_crash(cli, &p->conf);
 	/* Before a rebuild can replace the initramfs it was loaded with. */
 	previous_open(&prev);
 	/*
@@ -1026,27 +1034,27 @@ int load_capture(bool after_hotplug, bool *ret_net)
 		r = 1;
 		goto out;
 	}
-	r = prepare_load(&p, reserved, &kfd, &ifd, &net);
+	r = prepare_load(cli, p, reserved, &kfd, &ifd, &net);
 	if (r < 0) {
 		if (ret_net)
 			*ret_net = net && net_transient(r);
 		goto out;
 	}
-	r = kexec_crash_load(kfd, ifd, p.cmdline);
+	r = kexec_crash_load(kfd, ifd, p->cmdline);
 	if (r < 0) {
-		load_refused(&p, kfd, ifd, reserved, r);
-		previous_restore(&prev);
+		load_refused(cli, p, kfd, ifd, reserved, r);
+		previous_restore(cli, &prev);
 		goto out;
 	}
-	r = load_done(&p, reserved);
+	r = load_done(cli, p, reserved);
 	if (r < 0)
 		goto out;
 	loaded_new = true;
-	load_warn_dump(&p);
-	r = load_panic_on(p.conf.panic_on);
+	load_warn_dump(cli, p);
+	r = load_panic_on(cli, p->conf.panic_on);
 out:
 	if (r < 0 && !loaded_new)
-		say_loaded_now(prev.restored);
+		say_loaded_now(cli, prev.restored);
 	previous_close(&prev);
 	if (ifd >= 0)
 		close(ifd);
@@ -1056,17 +1064,17 @@ out:
 	return r;
 }
 
-int verb_unload(int argc _unused_, char *argv[] _unused_)
+int verb_unload(struct cli *cli, int argc _unused_, char *argv[] _unused_)
 {
 	unsigned long long loaded = 0;
 	int lock_fd, r;
 
-	r = take_lock(false, &lock_fd);
+	r = take_lock(cli, false, &lock_fd);
 	if (r < 0)
 		return r;
 	r = kexec_crash_unload();
 	if (r < 0) {
-		log_error("cannot unload the capture kernel: kexec_file_load: %s%s",
+		log_error(cli, "cannot unload the capture kernel: kexec_file_load: %s%s",
 			  strerror(-r),
 			  r == -EPERM ? " (run as root)" : "");
 		goto out;
@@ -1076,38 +1084,38 @@ int verb_unload(int argc _unused_, char *argv[] _unused_)
 	/* Unloaded: a boot that ends now has no capture to lose. */
 	(void)unlink(ARMED_FILE);
 	if (read_ull_file(SYS_CRASH_LOADED, &loaded) == 0 && loaded) {
-		log_error("the capture kernel is still loaded after unloading (%s reads 1)",
+		log_error(cli, "the capture kernel is still loaded after unloading (%s reads 1)",
 			  SYS_CRASH_LOADED);
 		r = -EIO;
 		goto out;
 	}
-	log_info("capture kernel unloaded");
-	r = unload_panic_on();
+	log_info(cli, "capture kernel unloaded");
+	r = unload_panic_on(cli);
 out:
 	close(lock_fd);
 	return r;
 }
 
-int verb_test(int argc _unused_, char *argv[] _unused_)
+int verb_test(struct cli *cli, int argc _unused_, char *argv[] _unused_)
 {
 	char id[64] = "", boot[64] = "", buf[256], answer[16];
 	unsigned long long loaded = 0;
 	int fd, n, r;
 
 	if (read_ull_file(SYS_CRASH_LOADED, &loaded) < 0 || loaded != 1) {
-		log_error("no capture kernel is loaded: run 'kdump-file load' (or systemctl start kdump-file) first, or the test crash would save nothing");
+		log_error(cli, "no capture kernel is loaded: run 'kdump-file load' (or systemctl start kdump-file) first, or the test crash would save nothing");
 		return -ENOENT;
 	}
-	if (!arg_yes) {
+	if (!cli->opt.yes) {
 		if (!isatty(STDIN_FILENO)) {
-			log_error("'test' crashes this machine now; pass --yes to confirm when not on a terminal");
+			log_error(cli, "'test' crashes this machine now; pass --yes to confirm when not on a terminal");
 			return -ECANCELED;
 		}
 		printf("This crashes the machine now to test the capture. Type 'yes' to go on: ");
 		fflush(stdout);
 		if (!fgets(answer, sizeof(answer), stdin) ||
 		    strcmp(answer, "yes\n") != 0) {
-			log_info("test cancelled");
+			log_info(cli, "test cancelled");
 			return -ECANCELED;
 		}
 	}
@@ -1119,15 +1127,15 @@ int verb_test(int argc _unused_, char *argv[] _unused_)
 	if (r >= 0)
 		r = write_file_atomic(TEST_FILE, buf, n, 0600);
 	if (r < 0)
-		return log_create_error("record the test in", TEST_FILE, r);
-	log_info("test %s: crashing now; after the reboot, 'kdump-file status' tells the result",
+		return log_create_error(cli, "record the test in", TEST_FILE, r);
+	log_info(cli, "test %s: crashing now; after the reboot, 'kdump-file status' tells the result",
 		 id);
 	fflush(stdout);
 	sync();
 	fd = open("/proc/sysrq-trigger", O_WRONLY | O_CLOEXEC);
 	if (fd < 0 || write(fd, "c", 1) != 1) {
 		r = -errno;
-		log_error("cannot crash the machine through /proc/sysrq-trigger: %s",
+		log_error(cli, "cannot crash the machine through /proc/sysrq-trigger: %s",
 			  strerror(-r));
 		if (fd >= 0)
 			close(fd);
@@ -1138,23 +1146,23 @@ int verb_test(int argc _unused_, char *argv[] _unused_)
 	return 0;
 }
 
-int verb_rebuild(int argc _unused_, char *argv[] _unused_)
+int verb_rebuild(struct cli *cli, int argc _unused_, char *argv[] _unused_)
 {
-	struct plan p;
+	struct plan *p;
 	int lock_fd, r;
 
-	r = make_plan(&p, true);
+	r = make_plan(cli, true, &p);
 	if (r < 0)
 		return r;
-	if (!p.initramfs_managed) {
-		log_error("'initramfs' is set to '%s' in %s: kdump-file does not build an initramfs it does not own",
-			  p.initramfs, arg_config);
+	if (!p->initramfs_managed) {
+		log_error(cli, "'initramfs' is set to '%s' in %s: kdump-file does not build an initramfs it does not own",
+			  p->initramfs, cli->opt.config);
 		return -EINVAL;
 	}
-	r = take_lock(false, &lock_fd);
+	r = take_lock(cli, false, &lock_fd);
 	if (r < 0)
 		return r;
-	r = ensure_initramfs(&p, true);
+	r = ensure_initramfs(cli, p, true);
 	close(lock_fd);
 	return r;
 }
@@ -1202,66 +1210,67 @@ static long long now_seconds(void)
 	return ts.tv_sec;
 }
 
-static int load_waiting(void)
+static int load_waiting(struct cli *cli)
 {
 	const char *unit = getenv("KDUMP_FILE_UNIT");
 	char reason[1024], said[1024] = "";
 	long long start = now_seconds(), last_said = 0;
 	unsigned int wait = 0, n;
-	struct kdump_conf c;
+	const struct kdump_conf *c;
 	char *text;
 	int r;
 
-	if (unit && unit[0] && conf_parse_file(&c, arg_config, NULL) == 0 &&
-	    c.net != CONF_NET_NONE)
-		wait = c.net_load_wait;
+	if (unit && unit[0] && cli_config(cli, &c) == 0 &&
+	    c->net != CONF_NET_NONE)
+		wait = c->net_load_wait;
 	for (n = 1;; n++) {
 		bool net = false;
 		long long waited;
 
-		log_hold();
-		r = load_capture(false, &net);
+		log_hold(cli);
+		r = load_capture(cli, false, &net);
 		waited = now_seconds() - start;
 		if (r >= 0 || !net || waited + LOAD_RETRY_SECONDS > wait)
 			break;
-		log_first_error(log_held(), reason, sizeof(reason));
-		log_release(false);
+		log_first_error(log_held(cli), reason, sizeof(reason));
+		log_release(cli, false);
 		if (strcmp(reason, said) != 0 || waited - last_said >= 60) {
-			log_info("waiting for the collector, %lld s of net_load_wait = %u s so far (try %u): %s",
+			log_info(cli, "waiting for the collector, %lld s of net_load_wait = %u s so far (try %u): %s",
 				 waited, wait, n, reason);
 			snprintf(said, sizeof(said), "%s", reason);
 			last_said = waited;
 		}
 		sleep(LOAD_RETRY_SECONDS);
 	}
-	text = strdup(log_held());
-	log_release(true);
+	text = strdup(log_held(cli));
+	log_release(cli, true);
 	record_load_failure(r, text ? text : "");
 	free(text);
 	if (r >= 0 && n > 1)
-		log_info("the collector answered after %lld s (try %u)",
+		log_info(cli, "the collector answered after %lld s (try %u)",
 			 now_seconds() - start, n);
 	else if (r < 0 && n > 1)
-		log_stderr("gave up after %lld s and %u tries (net_load_wait = %u s)",
+		log_stderr(cli, "gave up after %lld s and %u tries (net_load_wait = %u s)",
 			   now_seconds() - start, n, wait);
 	return r;
 }
 
-int verb_load(int argc _unused_, char *argv[] _unused_)
+int verb_load(struct cli *cli, int argc _unused_, char *argv[] _unused_)
 {
-	return load_waiting();
+	return load_waiting(cli);
 }
 
 /*
  * reload is a load over the loaded capture kernel, never an unload first:
  * every check runs before the syscall, and when the kernel refuses the new
- * set, load puts the previous one back (see previous_restore()), so a
+ * set, load puts the previous one back (see previous_restore(cli)), so a
  * failed reload leaves the machine protected.
  */
-int verb_reload(int argc _unused_, char *argv[] _unused_)
+int verb_reload(struct cli *cli, int argc _unused_, char *argv[] _unused_)
 {
 	int r;
 
-	r = arg_after_hotplug ? reload_after_hotplug() : load_waiting();
+	r = cli->opt.after_hotplug ? reload_after_hotplug(cli) :
+				     load_waiting(cli);
 	return r < 0 ? r : 0;
 }

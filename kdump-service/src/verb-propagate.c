@@ -25,7 +25,7 @@
 #define KNOWN_HOSTS_MAX (64 * 1024)
 
 struct propagate {
-	struct kdump_conf c;
+	const struct kdump_conf *c;
 	char hostdir[NET_HOST_DIR_MAX];
 	char known[PATH_MAX];
 	char port[16];
@@ -41,7 +41,8 @@ struct propagate {
  * step).  In our process group: ssh may ask for the admin's password on
  * the terminal.
  */
-static int run_step(const char *step, char *const argv[], int in_fd)
+static int run_step(struct cli *cli, const char *step, char *const argv[],
+		    int in_fd)
 {
 	struct process_opts o = PROCESS_OPTS_INIT;
 	struct process_result res;
@@ -52,40 +53,40 @@ static int run_step(const char *step, char *const argv[], int in_fd)
 	o.keep_group = true;
 	r = process_run(argv, &o, &res);
 	if (r < 0) {
-		log_error("%s: cannot run %s: %s", step, argv[0],
+		log_error(cli, "%s: cannot run %s: %s", step, argv[0],
 			  strerror(-r));
 		return r;
 	}
 	if (!process_succeeded(&res)) {
 		process_result_text(&res, how, sizeof(how));
-		log_error("%s: %s %s (see its messages above)", step, argv[0],
+		log_error(cli, "%s: %s %s (see its messages above)", step, argv[0],
 			  how);
 		return -EIO;
 	}
 	return 0;
 }
 
-static int make_key(const struct propagate *p)
+static int make_key(struct cli *cli, const struct propagate *p)
 {
 	char comment[NET_HOST_DIR_MAX + 16], dir[PATH_MAX], *slash;
 	char *const argv[] = { "ssh-keygen", "-q", "-t", "ed25519", "-N", "",
-			       "-C", comment, "-f", (char *)p->c.ssh_key,
+			       "-C", comment, "-f", (char *)p->c->ssh_key,
 			       NULL };
 	int r;
 
-	if (access(p->c.ssh_key, F_OK) == 0)
+	if (access(p->c->ssh_key, F_OK) == 0)
 		return 0;
-	snprintf(dir, sizeof(dir), "%s", p->c.ssh_key);
+	snprintf(dir, sizeof(dir), "%s", p->c->ssh_key);
 	slash = strrchr(dir, '/');
 	if (slash && slash != dir) {
 		*slash = '\0';
 		r = mkdir_p(dir, 0700);
 		if (r < 0)
-			return log_create_error("the key's directory", dir, r);
+			return log_create_error(cli, "the key's directory", dir, r);
 	}
 	snprintf(comment, sizeof(comment), "kdump-file@%s", p->hostdir);
-	log_info("making the key %s", p->c.ssh_key);
-	return run_step("making the key", argv, -1);
+	log_info(cli, "making the key %s", p->c->ssh_key);
+	return run_step(cli, "making the key", argv, -1);
 }
 
 struct scan {
@@ -134,7 +135,7 @@ static bool same_lines(const char *a, const char *b)
 	return lines_in(a, b) && lines_in(b, a);
 }
 
-static int pin_host_keys(const struct propagate *p)
+static int pin_host_keys(struct cli *cli, const struct propagate *p)
 {
 	char timeout[16];
 	/*
@@ -143,13 +144,13 @@ static int pin_host_keys(const struct propagate *p)
 	 * net_timeout is how long this machine waits for it anywhere.
 	 */
 	char *const scan_argv[] = { "ssh-keyscan", "-T", timeout, "-p",
-				    (char *)p->port, (char *)p->c.net_host,
+				    (char *)p->port, (char *)p->c->net_host,
 				    NULL };
 	char *const fp_argv[] = { "ssh-keygen", "-lf", (char *)p->known,
 				  NULL };
 	struct process_opts o = PROCESS_OPTS_INIT;
 	_cleanup_free_ char *buf = calloc(1, KNOWN_HOSTS_MAX), *old = NULL;
-	struct scan s = { .host = p->c.net_host };
+	struct scan s = { .host = p->c->net_host };
 	struct process_result res;
 	int r;
 
@@ -159,51 +160,51 @@ static int pin_host_keys(const struct propagate *p)
 	o.on_line = scan_line;
 	o.userdata = &s;
 	o.stderr_fd = STDERR_FILENO;
-	snprintf(timeout, sizeof(timeout), "%u", p->c.net_timeout);
+	snprintf(timeout, sizeof(timeout), "%u", p->c->net_timeout);
 	r = process_run(scan_argv, &o, &res);
 	if (r < 0) {
-		log_error("pinning the host keys: cannot run ssh-keyscan: %s%s",
+		log_error(cli, "pinning the host keys: cannot run ssh-keyscan: %s%s",
 			  strerror(-r), r == -ENOENT ?
 			  " (install openssh-client)" : "");
 		return r;
 	}
 	if (!s.len || s.full) {
-		log_error("pinning the host keys: ssh-keyscan found no host key of %s port %s after waiting %.1f s (net_timeout = %u s): check that sshd runs there, or raise net_timeout in %s for a slow collector",
-			  p->c.net_host, p->port, res.elapsed_ms / 1000.0,
-			  p->c.net_timeout, arg_config);
+		log_error(cli, "pinning the host keys: ssh-keyscan found no host key of %s port %s after waiting %.1f s (net_timeout = %u s): check that sshd runs there, or raise net_timeout in %s for a slow collector",
+			  p->c->net_host, p->port, res.elapsed_ms / 1000.0,
+			  p->c->net_timeout, cli->opt.config);
 		return -EHOSTUNREACH;
 	}
-	log_info("the collector %s offered its host keys after %.1f s (net_timeout = %u s)",
-		 p->c.net_host, res.elapsed_ms / 1000.0, p->c.net_timeout);
+	log_info(cli, "the collector %s offered its host keys after %.1f s (net_timeout = %u s)",
+		 p->c->net_host, res.elapsed_ms / 1000.0, p->c->net_timeout);
 	r = read_file_max(p->known, &old, KNOWN_HOSTS_MAX);
-	if (r >= 0 && !same_lines(old, buf) && !arg_repin) {
-		log_error("pinning the host keys: %s pins other keys for %s than it offers now: if the collector's keys were changed on purpose, run 'kdump-file propagate --repin'",
-			  p->known, p->c.net_host);
+	if (r >= 0 && !same_lines(old, buf) && !cli->opt.repin) {
+		log_error(cli, "pinning the host keys: %s pins other keys for %s than it offers now: if the collector's keys were changed on purpose, run 'kdump-file propagate --repin'",
+			  p->known, p->c->net_host);
 		return -EKEYREJECTED;
 	}
 	r = write_file_atomic(p->known, buf, s.len, 0644);
 	if (r < 0)
-		return log_create_error("the pinned host keys", p->known, r);
-	log_info("pinned the host keys of %s in %s; compare their fingerprints with the collector's ('ssh-keygen -lf' of its /etc/ssh/ssh_host_*_key.pub):",
-		 p->c.net_host, p->known);
-	return run_step("printing the fingerprints", fp_argv, -1);
+		return log_create_error(cli, "the pinned host keys", p->known, r);
+	log_info(cli, "pinned the host keys of %s in %s; compare their fingerprints with the collector's ('ssh-keygen -lf' of its /etc/ssh/ssh_host_*_key.pub):",
+		 p->c->net_host, p->known);
+	return run_step(cli, "printing the fingerprints", fp_argv, -1);
 }
 
 /* The options every ssh of the product shares (the design's list). */
 static void ssh_common(struct propagate *p)
 {
-	snprintf(p->port, sizeof(p->port), "%u", p->c.net_port);
+	snprintf(p->port, sizeof(p->port), "%u", p->c->net_port);
 	snprintf(p->timeout, sizeof(p->timeout), "ConnectTimeout=%u",
-		 p->c.net_timeout);
-	snprintf(p->alias, sizeof(p->alias), "HostKeyAlias=%s", p->c.net_host);
+		 p->c->net_timeout);
+	snprintf(p->alias, sizeof(p->alias), "HostKeyAlias=%s", p->c->net_host);
 	snprintf(p->known_opt, sizeof(p->known_opt), "UserKnownHostsFile=%s",
 		 p->known);
-	snprintf(p->login, sizeof(p->login), "%s@%s", p->c.net_user,
-		 p->c.net_host);
+	snprintf(p->login, sizeof(p->login), "%s@%s", p->c->net_user,
+		 p->c->net_host);
 }
 
 /* With the admin's credentials: no -i, no BatchMode. */
-static int authorize(struct propagate *p)
+static int authorize(struct cli *cli, struct propagate *p)
 {
 	char *const argv[] = {
 		"ssh", "-F", "/dev/null", "-o", "StrictHostKeyChecking=yes",
@@ -211,27 +212,27 @@ static int authorize(struct propagate *p)
 		"-o", p->alias, "-o", p->timeout,
 		"-o", "ServerAliveInterval=10", "-o", "ServerAliveCountMax=6",
 		"-p", p->port, p->login, RECEIVE_PROGRAM, "--authorize",
-		"--root", p->c.net_path, "--host", p->hostdir, NULL };
+		"--root", (char *)p->c->net_path, "--host", p->hostdir, NULL };
 	char pub[PATH_MAX + 8];
 	_cleanup_close_ int fd = -1;
 
-	snprintf(pub, sizeof(pub), "%s.pub", p->c.ssh_key);
+	snprintf(pub, sizeof(pub), "%s.pub", p->c->ssh_key);
 	fd = open(pub, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 	if (fd < 0) {
-		log_error("installing the key: cannot open %s: %s (remove %s to have it made again)",
-			  pub, strerror(errno), p->c.ssh_key);
+		log_error(cli, "installing the key: cannot open %s: %s (remove %s to have it made again)",
+			  pub, strerror(errno), p->c->ssh_key);
 		return -errno;
 	}
-	log_info("installing the key on %s as %s (your own ssh credentials are asked for)",
-		 p->c.net_host, p->c.net_user);
-	return run_step("installing the key", argv, fd);
+	log_info(cli, "installing the key on %s as %s (your own ssh credentials are asked for)",
+		 p->c->net_host, p->c->net_user);
+	return run_step(cli, "installing the key", argv, fd);
 }
 
 /* The key as the capture uses it: the forced command's check 0. */
-static int try_key(struct propagate *p)
+static int try_key(struct cli *cli, struct propagate *p)
 {
 	char *const argv[] = {
-		"ssh", "-F", "/dev/null", "-i", p->c.ssh_key,
+		"ssh", "-F", "/dev/null", "-i", (char *)p->c->ssh_key,
 		"-o", "IdentitiesOnly=yes", "-o", "BatchMode=yes",
 		"-o", "StrictHostKeyChecking=yes", "-o", p->known_opt,
 		"-o", "GlobalKnownHostsFile=/dev/null", "-o", p->alias,
@@ -239,45 +240,46 @@ static int try_key(struct propagate *p)
 		"-o", "ServerAliveCountMax=6", "-p", p->port, p->login,
 		"check 0", NULL };
 
-	return run_step("trying the key", argv, -1);
+	return run_step(cli, "trying the key", argv, -1);
 }
 
-int verb_propagate(int argc _unused_, char *argv[] _unused_)
+int verb_propagate(struct cli *cli, int argc _unused_, char *argv[] _unused_)
 {
 	_cleanup_free_ struct propagate *p = calloc(1, sizeof(*p));
 	int r;
 
 	if (!p)
 		return -ENOMEM;
-	r = load_config(&p->c);
+	r = load_config(cli, &p->c);
 	if (r < 0)
 		return r;
-	if (p->c.net != CONF_NET_SSH) {
-		log_error("propagate is for an ssh:// target; the target is '%s' (an nfs:// target or a local one needs no key): set target = ssh://USER@HOST/PATH in the configuration",
-			  p->c.target[0] ? p->c.target : p->c.path);
+	if (p->c->net != CONF_NET_SSH) {
+		log_error(cli, "propagate is for an ssh:// target; the target is '%s' (an nfs:// target or a local one needs no key): set target = ssh://USER@HOST/PATH in the configuration",
+			  p->c->target[0] ? p->c->target : p->c->path);
 		return -EINVAL;
 	}
 	r = net_host_dir(p->hostdir, sizeof(p->hostdir));
 	if (r < 0) {
-		log_error("cannot name this machine's host dir from its host name and %s: %s",
+		log_error(cli, "cannot name this machine's host dir from its host name and %s: %s",
 			  NET_MACHINE_ID_PATH, strerror(-r));
 		return r;
 	}
-	r = conf_known_hosts(&p->c, p->known, sizeof(p->known));
+	r = conf_known_hosts(p->c, p->known, sizeof(p->known));
 	if (r < 0) {
-		log_error("ssh_key %s: path too long", p->c.ssh_key);
+		log_error(cli, "ssh_key %s: path too long", p->c->ssh_key);
 		return r;
 	}
 	ssh_common(p);
-	r = make_key(p);
+	r = make_key(cli, p);
 	if (r >= 0)
-		r = pin_host_keys(p);
+		r = pin_host_keys(cli, p);
 	if (r >= 0)
-		r = authorize(p);
+		r = authorize(cli, p);
 	if (r >= 0)
-		r = try_key(p);
+		r = try_key(cli, p);
 	if (r >= 0)
-		log_info("the key of %s works on %s: dumps go to %s/%s there",
-			 p->hostdir, p->c.net_host, p->c.net_path, p->hostdir);
+		log_info(cli, "the key of %s works on %s: dumps go to %s/%s there",
+			 p->hostdir, p->c->net_host, p->c->net_path,
+			 p->hostdir);
 	return r < 0 ? r : 0;
 }

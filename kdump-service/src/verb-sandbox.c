@@ -19,7 +19,7 @@
 #include "process.h"
 #include "sandbox.h"
 
-int verb_sandbox(int argc _unused_, char *argv[] _unused_)
+int verb_sandbox(struct cli *cli, int argc _unused_, char *argv[] _unused_)
 {
 	char *const argv_reload[] = { "systemctl", "daemon-reload", NULL };
 	const char *have = getenv(SANDBOX_ENV);
@@ -29,14 +29,14 @@ int verb_sandbox(int argc _unused_, char *argv[] _unused_)
 		.stdin_fd = -1, .stdout_fd = -1, .stderr_fd = -1,
 		.timeout_ms = 120 * 1000,
 	};
-	struct kdump_conf c;
+	const struct kdump_conf *c;
 	struct sandbox s;
 	int r;
 
 	/* A configuration that does not parse is load's to report. */
-	if (conf_parse_file(&c, arg_config, NULL) < 0)
+	if (cli_config(cli, &c) < 0)
 		return 0;
-	sandbox_for(&c, "/etc/hosts", &s);
+	sandbox_for(c, "/etc/hosts", &s);
 	r = sandbox_tag(&s, want, sizeof(want));
 	if (r < 0)
 		return 0;
@@ -44,16 +44,16 @@ int verb_sandbox(int argc _unused_, char *argv[] _unused_)
 		have = SANDBOX_LOCAL;
 	if (strcmp(have, want) == 0)
 		return 0;
-	log_info("dump target %s needs the sandbox '%s', and this unit was made with '%s': reloading systemd's units (systemctl daemon-reload) for kdump-file-generator to fit it",
-		 c.net != CONF_NET_NONE ? c.target :
-		 c.target[0] ? c.target : c.path, want, have);
+	log_info(cli, "dump target %s needs the sandbox '%s', and this unit was made with '%s': reloading systemd's units (systemctl daemon-reload) for kdump-file-generator to fit it",
+		 c->net != CONF_NET_NONE ? c->target :
+		 c->target[0] ? c->target : c->path, want, have);
 	r = process_run(argv_reload, &o, &res);
 	if (r < 0 || !process_succeeded(&res)) {
 		if (r < 0)
 			snprintf(how, sizeof(how), "%s", strerror(-r));
 		else
 			process_result_text(&res, how, sizeof(how));
-		log_error("cannot reload systemd's units for the new sandbox: systemctl daemon-reload: %s: run it, then 'systemctl restart kdump-file'",
+		log_error(cli, "cannot reload systemd's units for the new sandbox: systemctl daemon-reload: %s: run it, then 'systemctl restart kdump-file'",
 			  how);
 		return r < 0 ? r : -EIO;
 	}

@@ -117,7 +117,7 @@ static bool dropin_ours(const char *text)
  * The drop-in now: *ret_text (free it, NULL when there is none) and
  * whether a hand edited it.  A file too large for setup's is not setup's.
  */
-static int dropin_read(char **ret_text, bool *ret_edited)
+static int dropin_read(struct cli *cli, char **ret_text, bool *ret_edited)
 {
 	char *text = NULL;
 	int r;
@@ -134,7 +134,7 @@ static int dropin_read(char **ret_text, bool *ret_edited)
 		return *ret_text ? 0 : -ENOMEM;
 	}
 	if (r < 0) {
-		log_error("cannot read %s: %s", GRUB_DROPIN, strerror(-r));
+		log_error(cli, "cannot read %s: %s", GRUB_DROPIN, strerror(-r));
 		return r;
 	}
 	*ret_edited = !dropin_ours(text);
@@ -143,7 +143,7 @@ static int dropin_read(char **ret_text, bool *ret_edited)
 }
 
 /* A hand-edited drop-in, kept beside it as .bak before setup --force. */
-static int dropin_keep(char *bak, size_t size)
+static int dropin_keep(struct cli *cli, char *bak, size_t size)
 {
 	_cleanup_free_ char *text = NULL;
 	int r;
@@ -153,34 +153,34 @@ static int dropin_keep(char *bak, size_t size)
 	if (r >= 0)
 		r = write_file_atomic(bak, text, (size_t)r, 0644);
 	if (r < 0)
-		log_error("cannot keep the hand-edited %s as %s: %s; nothing changed",
+		log_error(cli, "cannot keep the hand-edited %s as %s: %s; nothing changed",
 			  GRUB_DROPIN, bak, strerror(-r));
 	return r;
 }
 
 /* setup --undo: the drop-in removed, and update-grub run. */
-static int setup_undo(unsigned long long reserved)
+static int setup_undo(struct cli *cli, unsigned long long reserved)
 {
 	_cleanup_free_ char *cur = NULL;
 	char bak[PATH_MAX];
 	bool edited;
 	int r;
 
-	r = dropin_read(&cur, &edited);
+	r = dropin_read(cli, &cur, &edited);
 	if (r < 0)
 		return r;
-	if (cur && edited && !arg_force) {
-		log_error("%s was edited by hand since setup wrote it: setup --undo does not remove it (edit it yourself, or add --force to remove it; it is then kept as %s.bak, which update-grub does not read)",
+	if (cur && edited && !cli->opt.force) {
+		log_error(cli, "%s was edited by hand since setup wrote it: setup --undo does not remove it (edit it yourself, or add --force to remove it; it is then kept as %s.bak, which update-grub does not read)",
 			  GRUB_DROPIN, GRUB_DROPIN);
 		return -EEXIST;
 	}
-	if (arg_dry_run) {
+	if (cli->opt.dry_run) {
 		if (access(GRUB_DROPIN, F_OK) < 0) {
-			log_info("nothing to undo: %s does not exist", GRUB_DROPIN);
+			log_info(cli, "nothing to undo: %s does not exist", GRUB_DROPIN);
 			return 0;
 		}
 		if (!update_grub_found()) {
-			log_error("setup --undo would remove %s, but could not run update-grub: it is not installed, and the boot configuration would keep crashkernel= (remove it from your boot loader's kernel command line)",
+			log_error(cli, "setup --undo would remove %s, but could not run update-grub: it is not installed, and the boot configuration would keep crashkernel= (remove it from your boot loader's kernel command line)",
 				  GRUB_DROPIN);
 			return -ENOENT;
 		}
@@ -189,28 +189,28 @@ static int setup_undo(unsigned long long reserved)
 		return 0;
 	}
 	if (cur && edited) {
-		r = dropin_keep(bak, sizeof(bak));
+		r = dropin_keep(cli, bak, sizeof(bak));
 		if (r < 0)
 			return r;
-		log_info("kept the hand-edited %s as %s", GRUB_DROPIN, bak);
+		log_info(cli, "kept the hand-edited %s as %s", GRUB_DROPIN, bak);
 	}
 	if (unlink(GRUB_DROPIN) < 0) {
 		if (errno == ENOENT) {
-			log_info("nothing to undo: %s does not exist",
+			log_info(cli, "nothing to undo: %s does not exist",
 				 GRUB_DROPIN);
 			return 0;
 		}
 		r = -errno;
-		log_error("cannot remove %s: %s", GRUB_DROPIN, strerror(-r));
+		log_error(cli, "cannot remove %s: %s", GRUB_DROPIN, strerror(-r));
 		return r;
 	}
 	r = update_grub();
 	if (r < 0) {
-		log_error("removed %s, but update-grub %s: run it yourself", GRUB_DROPIN,
+		log_error(cli, "removed %s, but update-grub %s: run it yourself", GRUB_DROPIN,
 			  r == -ENOENT ? "is not installed" : "failed");
 		return r;
 	}
-	log_info("crashkernel= removed from the next boot's command line%s",
+	log_info(cli, "crashkernel= removed from the next boot's command line%s",
 		 reserved ? "; reboot to free the memory reserved now" : "");
 	return 0;
 }
@@ -223,31 +223,34 @@ static int setup_undo(unsigned long long reserved)
  * before but out of date is measured: the rebuild changes little of its
  * size), *ret untouched.
  */
-static int setup_estimate(struct plan *p, struct estimate *ret)
+static int setup_estimate(struct cli *cli, struct plan **ret_plan,
+			  struct estimate *ret)
 {
 	int kfd = -1, ifd = -1, lock_fd, r;
+	struct plan *p;
 
-	r = make_plan(p, !arg_dry_run);
+	r = make_plan(cli, !cli->opt.dry_run, &p);
+	*ret_plan = p;
 	if (r < 0)
 		return r;
-	if (p->initramfs_managed && arg_dry_run) {
+	if (p->initramfs_managed && cli->opt.dry_run) {
 		if (access(p->initramfs, F_OK) < 0)
 			return 1;
 	} else if (p->initramfs_managed) {
-		r = check_boot_files(p);
+		r = check_boot_files(cli, p);
 		if (r < 0)
 			return r;
-		r = take_lock(false, &lock_fd);
+		r = take_lock(cli, false, &lock_fd);
 		if (r < 0)
 			return r;
-		r = ensure_initramfs(p, false);
+		r = ensure_initramfs(cli, p, false);
 		close(lock_fd);
 		if (r < 0)
 			return r;
 	}
-	r = open_regular("capture kernel", p->kernel, &kfd);
+	r = open_regular(cli, "capture kernel", p->kernel, &kfd);
 	if (r >= 0)
-		r = open_regular("capture initramfs", p->initramfs, &ifd);
+		r = open_regular(cli, "capture initramfs", p->initramfs, &ifd);
 	if (r >= 0)
 		r = plan_estimate(p, kfd, ifd, ret);
 	if (kfd >= 0)
@@ -255,13 +258,13 @@ static int setup_estimate(struct plan *p, struct estimate *ret)
 	if (ifd >= 0)
 		close(ifd);
 	if (r < 0 && kfd >= 0 && ifd >= 0)
-		log_error("cannot estimate the reservation from '%s' and '%s': %s",
+		log_error(cli, "cannot estimate the reservation from '%s' and '%s': %s",
 			  p->kernel, p->initramfs, strerror(-r));
 	return r;
 }
 
 /* The drop-in written with text, and update-grub run. */
-static int setup_write(const char *text, const char *value,
+static int setup_write(struct cli *cli, const char *text, const char *value,
 		       const struct estimate *e)
 {
 	int r;
@@ -270,20 +273,20 @@ static int setup_write(const char *text, const char *value,
 	if (r >= 0)
 		r = write_file_atomic(GRUB_DROPIN, text, strlen(text), 0644);
 	if (r < 0) {
-		log_error("cannot write %s: %s", GRUB_DROPIN, strerror(-r));
+		log_error(cli, "cannot write %s: %s", GRUB_DROPIN, strerror(-r));
 		return r;
 	}
 	r = update_grub();
 	if (r == -ENOENT) {
-		log_error("wrote %s, but update-grub is not installed: add crashkernel=%s to the kernel command line of your boot loader",
+		log_error(cli, "wrote %s, but update-grub is not installed: add crashkernel=%s to the kernel command line of your boot loader",
 			  GRUB_DROPIN, value);
 		return r;
 	}
 	if (r < 0) {
-		log_error("wrote %s, but update-grub failed: fix it and run update-grub", GRUB_DROPIN);
+		log_error(cli, "wrote %s, but update-grub failed: fix it and run update-grub", GRUB_DROPIN);
 		return r;
 	}
-	log_info("crashkernel=%s (kdump-file estimate: %.0f MiB needed) is on the next boot's command line (%s)",
+	log_info(cli, "crashkernel=%s (kdump-file estimate: %.0f MiB needed) is on the next boot's command line (%s)",
 		 value, e->needed / 1048576.0, GRUB_DROPIN);
 	return 0;
 }
@@ -292,12 +295,12 @@ static int setup_write(const char *text, const char *value,
  * setup --dry-run: what setup would write, and whether it could.  It
  * fails (exit 1) when setup would: a dry run answers "would it work?".
  */
-static int setup_dry_run(const struct plan *p, const struct estimate *e,
-			 bool unbuilt, const char *value, bool written,
-			 bool edited)
+static int setup_dry_run(struct cli *cli, const struct plan *p,
+			 const struct estimate *e, bool unbuilt,
+			 const char *value, bool written, bool edited)
 {
 	if (!update_grub_found()) {
-		log_error("setup could not run: update-grub is not installed, so a GRUB drop-in would reach no boot entry: add crashkernel=%s to your boot loader's kernel command line instead",
+		log_error(cli, "setup could not run: update-grub is not installed, so a GRUB drop-in would reach no boot entry: add crashkernel=%s to your boot loader's kernel command line instead",
 			  unbuilt ? "<size> ('kdump-file estimate' says which)" :
 			  value);
 		return -ENOENT;
@@ -323,22 +326,22 @@ static int setup_dry_run(const struct plan *p, const struct estimate *e,
  * setup: reserve memory for the capture kernel at the next boot, as much
  * as estimate recommends, through a GRUB drop-in; --undo takes it back.
  */
-int verb_setup(int argc _unused_, char *argv[] _unused_)
+int verb_setup(struct cli *cli, int argc _unused_, char *argv[] _unused_)
 {
 	char text[512], value[32] = "", bak[PATH_MAX];
 	_cleanup_free_ char *cur = NULL;
 	unsigned long long reserved = 0, want;
 	struct estimate e = { 0 };
 	bool unbuilt, edited;
-	struct plan p;
+	struct plan *p;
 	int r;
 
 	(void)kexec_crash_size(&reserved);
-	if (arg_undo)
-		return setup_undo(reserved);
+	if (cli->opt.undo)
+		return setup_undo(cli, reserved);
 	/* Before anything is built or written: the drop-in needs GRUB. */
-	if (!arg_dry_run && !update_grub_found()) {
-		log_error("cannot set up: update-grub is not installed, so a GRUB drop-in would reach no boot entry: add crashkernel= with the size 'kdump-file estimate' recommends to your boot loader's kernel command line");
+	if (!cli->opt.dry_run && !update_grub_found()) {
+		log_error(cli, "cannot set up: update-grub is not installed, so a GRUB drop-in would reach no boot entry: add crashkernel= with the size 'kdump-file estimate' recommends to your boot loader's kernel command line");
 		return -ENOENT;
 	}
 	/*
@@ -346,45 +349,45 @@ int verb_setup(int argc _unused_, char *argv[] _unused_)
 	 * meant (a size of their own, another option): never replaced
 	 * unawares, refused before anything is built.
 	 */
-	r = dropin_read(&cur, &edited);
+	r = dropin_read(cli, &cur, &edited);
 	if (r < 0)
 		return r;
-	if (cur && edited && !arg_force) {
-		log_error("%s was edited by hand since setup wrote it: setup does not replace it (move your changes to another file in %s, or add --force to replace it; it is then kept as %s.bak, which update-grub does not read)",
+	if (cur && edited && !cli->opt.force) {
+		log_error(cli, "%s was edited by hand since setup wrote it: setup does not replace it (move your changes to another file in %s, or add --force to replace it; it is then kept as %s.bak, which update-grub does not read)",
 			  GRUB_DROPIN, GRUB_DROPIN_DIR, GRUB_DROPIN);
 		return -EEXIST;
 	}
-	r = setup_estimate(&p, &e);
+	r = setup_estimate(cli, &p, &e);
 	if (r < 0)
 		return r;
 	unbuilt = r == 1;
 	want = e.recommended;
 	snprintf(value, sizeof(value), "%lluM", want >> 20);
 	dropin_text(value, text, sizeof(text));
-	if (arg_dry_run)
-		return setup_dry_run(&p, &e, unbuilt, value,
+	if (cli->opt.dry_run)
+		return setup_dry_run(cli, p, &e, unbuilt, value,
 				     cur && strcmp(cur, text) == 0,
 				     cur && edited);
 	if (!cur || strcmp(cur, text) != 0) {
 		if (cur && edited) {
-			r = dropin_keep(bak, sizeof(bak));
+			r = dropin_keep(cli, bak, sizeof(bak));
 			if (r < 0)
 				return r;
-			log_info("kept the hand-edited %s as %s", GRUB_DROPIN,
+			log_info(cli, "kept the hand-edited %s as %s", GRUB_DROPIN,
 				 bak);
 		}
-		r = setup_write(text, value, &e);
+		r = setup_write(cli, text, value, &e);
 		if (r < 0)
 			return r;
 	} else {
-		log_info("already set up: crashkernel=%s in %s", value,
+		log_info(cli, "already set up: crashkernel=%s in %s", value,
 			 GRUB_DROPIN);
 	}
 	if (reserved == want)
-		log_info("%llu MiB are reserved in this boot: nothing more to do",
+		log_info(cli, "%llu MiB are reserved in this boot: nothing more to do",
 			 reserved >> 20);
 	else
-		log_info("reboot to reserve it (this boot: %llu MiB); kdump-file.service then loads the capture kernel",
+		log_info(cli, "reboot to reserve it (this boot: %llu MiB); kdump-file.service then loads the capture kernel",
 			 reserved >> 20);
 	return 0;
 }

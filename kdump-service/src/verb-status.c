@@ -31,13 +31,13 @@
 #include "util.h"
 
 /* Whether img, the loaded initramfs, would be rebuilt by the next load. */
-static const char *initramfs_state(const char *img)
+static const char *initramfs_state(struct cli *cli, const char *img)
 {
-	static struct plan p;
+	struct plan *p;
 
-	if (make_plan(&p, false) < 0 || strcmp(p.initramfs, img) != 0)
+	if (make_plan(cli, false, &p) < 0 || strcmp(p->initramfs, img) != 0)
 		return "not the configured one: reload to change";
-	return plan_initramfs_state(&p);
+	return plan_initramfs_state(p);
 }
 
 /* The ID list shows of the dump in dir. */
@@ -108,7 +108,8 @@ static bool test_line(const struct kdump_conf *c, const struct dump_info *last,
  * shutdown and left no dump (before the next load records it), or the
  * record of one, until a complete dump at or after it exists.
  */
-static bool lost_line(const struct kdump_conf *c, char *text, size_t size)
+static bool lost_line(struct cli *cli, const struct kdump_conf *c, char *text,
+		      size_t size)
 {
 	char marker[ARMED_TEXT_MAX], boot[64] = "";
 	long long newest, complete;
@@ -117,7 +118,7 @@ static bool lost_line(const struct kdump_conf *c, char *text, size_t size)
 	bool seen;
 
 	/* Dumps not seen: only the capture's own record tells. */
-	seen = dump_times(c, &newest, &complete) == 0;
+	seen = dump_times(cli, c, &newest, &complete) == 0;
 	if (!seen)
 		newest = complete = -1;
 	(void)cli_boot_id(boot, sizeof(boot));
@@ -209,7 +210,7 @@ static int status_panic_on(const struct kdump_conf *c, bool loaded,
 }
 
 /* The reservation, this boot's and the next's, and whether one is loaded. */
-static int status_reservation(struct json_object *j,
+static int status_reservation(struct cli *cli, struct json_object *j,
 			      unsigned long long *ret_loaded)
 {
 	unsigned long long reserved = 0, loaded = 0, next = 0, want = 0;
@@ -231,8 +232,8 @@ static int status_reservation(struct json_object *j,
 					 (long long)next : -1);
 		if (m == 0)
 			m = cli_json_int(j, "recommended_reservation_bytes",
-					 crashkernel_recommended(&want) == 0 ?
-					 (long long)want : -1);
+					 crashkernel_recommended(cli, &want) ==
+					 0 ? (long long)want : -1);
 		return m;
 	}
 	if (rs == -EBUSY) {
@@ -242,7 +243,7 @@ static int status_reservation(struct json_object *j,
 		printf("reservation:  unknown: cannot read %s (%s)\n",
 		       SYS_CRASH_SIZE, NO_KEXEC_HINT);
 	} else if (reserved == 0) {
-		crashkernel_advice(advice, sizeof(advice));
+		crashkernel_advice(cli, advice, sizeof(advice));
 		printf("reservation:  none (%s)\n", advice);
 	} else {
 		printf("reservation:  %s\n",
@@ -269,7 +270,8 @@ static int status_reservation(struct json_object *j,
  * (null when nothing is loaded, or not by kdump-file, or the record is
  * root's).
  */
-static int status_loaded_set(struct json_object *j, bool loaded)
+static int status_loaded_set(struct cli *cli, struct json_object *j,
+			     bool loaded)
 {
 	char text[sizeof(struct loaded_state) + 64];
 	struct loaded_state *s;
@@ -291,7 +293,7 @@ static int status_loaded_set(struct json_object *j, bool loaded)
 		printf("%-13s %s\n", "kernel", s->kernel);
 		printf("%-13s %s", "initramfs", s->initramfs[0] ? s->initramfs : "none");
 		if (s->initramfs[0])
-			printf(" (%s)", initramfs_state(s->initramfs));
+			printf(" (%s)", initramfs_state(cli, s->initramfs));
 		printf("\n%-13s %s\n", "cmdline", s->cmdline);
 		free(s);
 		return 0;
@@ -304,7 +306,7 @@ static int status_loaded_set(struct json_object *j, bool loaded)
 		m = cli_json_text(set, "initramfs", s->initramfs);
 	if (m == 0)
 		m = cli_json_text(set, "initramfs_state", s->initramfs[0] ?
-				  initramfs_state(s->initramfs) : NULL);
+				  initramfs_state(cli, s->initramfs) : NULL);
 	if (m == 0)
 		m = json_set_text(set, "cmdline", s->cmdline);
 	free(s);
@@ -334,15 +336,16 @@ static int status_lockdown(struct json_object *j)
  * The last dump, into *d (*ret_have: there is one), or why there is none;
  * printed, or into j.
  */
-static int status_last_dump(const struct kdump_conf *c, struct json_object *j,
-			    struct dump_info *d, bool *ret_have)
+static int status_last_dump(struct cli *cli, const struct kdump_conf *c,
+			    struct json_object *j, struct dump_info *d,
+			    bool *ret_have)
 {
 	char base[PATH_MAX], dir[PATH_MAX], line[PATH_MAX + 2048];
 	int r, m = 0;
 
 	*ret_have = false;
-	r = dumps_base(c, base, sizeof(base));
-	if (r == 0 && dumps_mounted_privately() && !j)
+	r = dumps_base(cli, c, base, sizeof(base));
+	if (r == 0 && dumps_mounted_privately(cli) && !j)
 		printf("dump target:  %s, not mounted: read through a mount of this command's own\n",
 		       c->target);
 	if (r < 0) {
@@ -556,13 +559,13 @@ static int status_net(const struct kdump_conf *c, struct json_object *j,
 }
 
 /* A lost crash and the last test's outcome, when there are. */
-static int status_crashes(const struct kdump_conf *c, struct json_object *j,
-			  const struct dump_info *last)
+static int status_crashes(struct cli *cli, const struct kdump_conf *c,
+			  struct json_object *j, const struct dump_info *last)
 {
 	char line[PATH_MAX + 2048];
 	int m = 0;
 
-	if (!lost_line(c, line, sizeof(line)))
+	if (!lost_line(cli, c, line, sizeof(line)))
 		line[0] = '\0';
 	if (j)
 		m = cli_json_text(j, "lost_crash", line);
@@ -613,14 +616,26 @@ static void print_dump_warnings(const struct dumpsize_expected *x)
 		fprintf(stderr, "kdump-file: warning: %s\n", x->room);
 }
 
+/* dumpsize_expect() for c, with its dumps where this system sees them. */
+static void expect_dump(struct cli *cli, const struct kdump_conf *c,
+			bool fresh, struct dumpsize_expected *x)
+{
+	char base[PATH_MAX];
+	bool known;
+
+	known = c->net == CONF_NET_NONE &&
+		dumps_base(cli, c, base, sizeof(base)) == 0;
+	dumpsize_expect(c, cli->opt.config, known ? base : NULL, fresh, x);
+}
+
 /*
  * The expected dump and its warnings, as load gives them: into j, or
  * printed (the warnings on stderr, in load's words).  For estimate
  * (estimate: true), from a fresh run of makedumpfile, and where its
  * figures come from.
  */
-static int status_expected(const struct kdump_conf *c, bool estimate,
-			   struct json_object *j)
+static int status_expected(struct cli *cli, const struct kdump_conf *c,
+			   bool estimate, struct json_object *j)
 {
 	struct dumpsize_expected *x;
 	int m = 0;
@@ -628,7 +643,7 @@ static int status_expected(const struct kdump_conf *c, bool estimate,
 	x = calloc(1, sizeof(*x));
 	if (!x)
 		return -ENOMEM;
-	dumpsize_expect(c, arg_config, estimate, x);
+	expect_dump(cli, c, estimate, x);
 	if (j) {
 		struct json_object *e = expected_json(c, x);
 
@@ -659,26 +674,26 @@ static int status_expected(const struct kdump_conf *c, bool estimate,
 	return m;
 }
 
-int dump_warnings(const struct kdump_conf *c)
+int dump_warnings(struct cli *cli, const struct kdump_conf *c)
 {
 	struct dumpsize_expected *x;
 
 	x = calloc(1, sizeof(*x));
 	if (!x)
 		return -ENOMEM;
-	dumpsize_expect(c, arg_config, false, x);
+	expect_dump(cli, c, false, x);
 	print_dump_warnings(x);
 	free(x);
 	return 0;
 }
 
 /* makedumpfile's threads in a capture loaded now, and why. */
-static int status_threads(struct json_object *j)
+static int status_threads(struct cli *cli, struct json_object *j)
 {
 	struct threads_choice t;
 	char text[256];
 
-	if (threads_current(&t) < 0) {
+	if (threads_current(cli, &t) < 0) {
 		if (j)
 			return cli_json_int(j, "makedumpfile_threads", -1);
 		printf("makedumpfile threads: unknown (see 'kdump-file show')\n");
@@ -745,44 +760,44 @@ static int status_protection(struct json_object *j)
 	return m;
 }
 
-int verb_status(int argc _unused_, char *argv[] _unused_)
+int verb_status(struct cli *cli, int argc _unused_, char *argv[] _unused_)
 {
 	struct json_object *j = NULL;
 	unsigned long long loaded = 0;
 	bool have_dump = false;
 	struct dump_info d;
-	struct kdump_conf c;
+	const struct kdump_conf *c;
 	int r, m;
 
-	r = load_config(&c);
+	r = load_config(cli, &c);
 	if (r < 0)
 		return r;
-	if (arg_json) {
+	if (cli->opt.json) {
 		j = cli_json_object();
 		if (!j)
 			return -ENOMEM;
 	}
 	m = status_protection(j);
 	if (m == 0)
-		m = status_reservation(j, &loaded);
+		m = status_reservation(cli, j, &loaded);
 	if (m == 0)
-		m = status_loaded_set(j, loaded != 0);
+		m = status_loaded_set(cli, j, loaded != 0);
 	if (m == 0)
-		m = status_panic_on(&c, loaded != 0, j);
+		m = status_panic_on(c, loaded != 0, j);
 	if (m == 0)
 		m = hotplug_report(j, 13);
 	if (m == 0)
 		m = status_lockdown(j);
-	if (m == 0 && c.net != CONF_NET_NONE)
-		m = status_net(&c, j, &d, &have_dump);
+	if (m == 0 && c->net != CONF_NET_NONE)
+		m = status_net(c, j, &d, &have_dump);
 	else if (m == 0)
-		m = status_last_dump(&c, j, &d, &have_dump);
+		m = status_last_dump(cli, c, j, &d, &have_dump);
 	if (m == 0)
-		m = status_crashes(&c, j, have_dump ? &d : NULL);
+		m = status_crashes(cli, c, j, have_dump ? &d : NULL);
 	if (m == 0)
-		m = status_threads(j);
+		m = status_threads(cli, j);
 	if (m == 0)
-		m = status_expected(&c, false, j);
+		m = status_expected(cli, c, false, j);
 	if (j) {
 		if (m == 0)
 			m = print_json(j);
@@ -983,7 +998,8 @@ static int show_net_json(const struct plan *p, struct json_object *j)
 }
 
 /* show --json: the plan as one object. */
-static int show_json(const struct plan *p, const struct plan_problems *pp)
+static int show_json(struct cli *cli, const struct plan *p,
+		     const struct plan_problems *pp)
 {
 	struct json_object *j = cli_json_object();
 	struct json_object *cc = json_object_new_object();
@@ -996,7 +1012,7 @@ static int show_json(const struct plan *p, const struct plan_problems *pp)
 
 	show_makedumpfile(p, mdf_dmesg, mdf_vmcore, sizeof(mdf_vmcore));
 	if (r == 0)
-		r = json_set_text(j, "config", arg_config);
+		r = json_set_text(j, "config", cli->opt.config);
 	if (r == 0)
 		r = json_set_text(j, "makedumpfile_dmesg", mdf_dmesg);
 	/* null for dump_level = dmesg: no vmcore. */
@@ -1083,9 +1099,9 @@ static int show_json(const struct plan *p, const struct plan_problems *pp)
 }
 
 /* The plan as show prints it. */
-static void show_text(const struct plan *p)
+static void show_text(struct cli *cli, const struct plan *p)
 {
-	printf("# configuration: %s\n", arg_config);
+	printf("# configuration: %s\n", cli->opt.config);
 	printf("kernel:      %s\ninitramfs:   %s (%s)\ncmdline:     %s\n", p->kernel,
 	       p->initramfs, plan_initramfs_state(p), p->cmdline);
 	{
@@ -1147,36 +1163,36 @@ static void show_text(const struct plan *p)
  * What would stop a load of the plan shown, one line each, after the
  * plan: show exits 1 when load would fail.
  */
-static int show_problems(const struct plan_problems *pp)
+static int show_problems(struct cli *cli, const struct plan_problems *pp)
 {
 	for (unsigned int i = 0; i < pp->n && i < PLAN_PROBLEMS_MAX; i++)
-		log_error("%s", pp->text[i]);
+		log_error(cli, "%s", pp->text[i]);
 	if (pp->n > PLAN_PROBLEMS_MAX)
-		log_error("and %u more problems", pp->n - PLAN_PROBLEMS_MAX);
+		log_error(cli, "and %u more problems", pp->n - PLAN_PROBLEMS_MAX);
 	return pp->n ? EXIT_FAILURE : 0;
 }
 
-int verb_show(int argc _unused_, char *argv[] _unused_)
+int verb_show(struct cli *cli, int argc _unused_, char *argv[] _unused_)
 {
 	struct plan_problems pp;
-	struct plan p;
+	struct plan *p;
 	int r;
 
-	r = make_plan(&p, false);
+	r = make_plan(cli, false, &p);
 	if (r < 0)
 		return r;
-	(void)plan_check(&p, &pp);
-	if (arg_json) {
-		r = show_json(&p, &pp);
-		return r < 0 ? r : show_problems(&pp);
+	(void)plan_check(p, &pp);
+	if (cli->opt.json) {
+		r = show_json(cli, p, &pp);
+		return r < 0 ? r : show_problems(cli, &pp);
 	}
-	show_text(&p);
-	return show_problems(&pp);
+	show_text(cli, p);
+	return show_problems(cli, &pp);
 }
 
 /* estimate --json: the same figures, and the expected dump. */
-static int estimate_json(const struct plan *p, const struct estimate *e,
-			 unsigned long long reserved)
+static int estimate_json(struct cli *cli, const struct plan *p,
+			 const struct estimate *e, unsigned long long reserved)
 {
 	struct json_object *j;
 	int m;
@@ -1215,7 +1231,7 @@ static int estimate_json(const struct plan *p, const struct estimate *e,
 	if (m == 0)
 		m = cli_json_int(j, "makedumpfile_threads", p->threads.threads);
 	if (m == 0)
-		m = status_expected(&p->conf, true, j);
+		m = status_expected(cli, &p->conf, true, j);
 	if (m < 0) {
 		json_object_put(j);
 		return m;
@@ -1228,20 +1244,20 @@ static int estimate_json(const struct plan *p, const struct estimate *e,
  * /proc/kcore (ProtectKernelTunables=): the count load's expected dump and
  * its warnings come from, made once per kernel, makedumpfile and RAM.
  */
-int verb_mem_usage(int argc _unused_, char *argv[] _unused_)
+int verb_mem_usage(struct cli *cli, int argc _unused_, char *argv[] _unused_)
 {
-	struct kdump_conf c;
+	const struct kdump_conf *c;
 	char why[512] = "";
 	bool ran = false;
 	int r;
 
 	r = dumpsize_refresh(&ran, why, sizeof(why));
 	if (r == -ENOENT) {
-		log_error("cannot count the pages a dump would hold: makedumpfile is not installed (apt-get install makedumpfile)");
+		log_error(cli, "cannot count the pages a dump would hold: makedumpfile is not installed (apt-get install makedumpfile)");
 		return EXIT_FAILURE;
 	}
 	if (r < 0) {
-		log_error("cannot count the pages a dump would hold: makedumpfile --mem-usage /proc/kcore failed: %s",
+		log_error(cli, "cannot count the pages a dump would hold: makedumpfile --mem-usage /proc/kcore failed: %s",
 			  why[0] ? why : strerror(-r));
 		return EXIT_FAILURE;
 	}
@@ -1251,63 +1267,64 @@ int verb_mem_usage(int argc _unused_, char *argv[] _unused_)
 	 * And load's warnings, here where the dump target can be looked at
 	 * even when nothing mounts it (load's sandbox cannot mount it).
 	 */
-	if (load_config(&c) == 0)
-		(void)dump_warnings(&c);
+	if (load_config(cli, &c) == 0)
+		(void)dump_warnings(cli, c);
 	return EXIT_SUCCESS;
 }
 
-int verb_estimate(int argc _unused_, char *argv[] _unused_)
+int verb_estimate(struct cli *cli, int argc _unused_, char *argv[] _unused_)
 {
 	unsigned long long reserved = 0;
 	struct estimate e;
-	struct plan p;
+	struct plan *p;
 	int kfd = -1, ifd = -1, r;
 
-	r = make_plan(&p, false);
+	r = make_plan(cli, false, &p);
 	if (r < 0)
 		return r;
-	r = open_regular("capture kernel", p.kernel, &kfd);
+	r = open_regular(cli, "capture kernel", p->kernel, &kfd);
 	if (r < 0)
 		return r;
 	/* One message: the initramfs kdump-file builds is not built yet. */
-	if (p.initramfs_managed && access(p.initramfs, F_OK) < 0 && errno == ENOENT) {
+	if (p->initramfs_managed && access(p->initramfs, F_OK) < 0 &&
+	    errno == ENOENT) {
 		close(kfd);
-		log_error("estimate measures the capture initramfs, and %s is not built yet: run 'kdump-file rebuild' (or load) first",
-			  p.initramfs);
+		log_error(cli, "estimate measures the capture initramfs, and %s is not built yet: run 'kdump-file rebuild' (or load) first",
+			  p->initramfs);
 		return -ENOENT;
 	}
-	r = open_regular("capture initramfs", p.initramfs, &ifd);
+	r = open_regular(cli, "capture initramfs", p->initramfs, &ifd);
 	if (r < 0) {
 		close(kfd);
 		return r;
 	}
-	r = plan_estimate(&p, kfd, ifd, &e);
+	r = plan_estimate(p, kfd, ifd, &e);
 	close(ifd);
 	close(kfd);
 	if (r < 0) {
-		log_error("cannot read capture kernel '%s': not a bzImage", p.kernel);
+		log_error(cli, "cannot read capture kernel '%s': not a bzImage", p->kernel);
 		return r;
 	}
 	if (kexec_crash_size(&reserved) < 0)
 		reserved = ~0ULL;
-	if (arg_json)
-		return estimate_json(&p, &e, reserved);
+	if (cli->opt.json)
+		return estimate_json(cli, p, &e, reserved);
 	printf("capture kernel     %7.1f MiB  %s (in memory: its init_size)\n",
-	       mib_f(e.kernel), p.kernel);
+	       mib_f(e.kernel), p->kernel);
 	printf("capture initramfs  %7.1f MiB  %s (compressed, held while it unpacks)\n",
-	       mib_f(e.initramfs), p.initramfs);
+	       mib_f(e.initramfs), p->initramfs);
 	printf("  unpacked         %7.1f MiB\n", mib_f(e.initramfs_unpacked));
 	printf("modules            %7.1f MiB  (the module plan's %u, held again once loaded; 0 when built in%s)\n",
-	       mib_f(e.modules), p.modplan_count,
-	       p.conf.net == CONF_NET_NONE ? "" :
-	       p.conf.net == CONF_NET_NFS ? "; the NIC's drivers and NFS's" :
+	       mib_f(e.modules), p->modplan_count,
+	       p->conf.net == CONF_NET_NONE ? "" :
+	       p->conf.net == CONF_NET_NFS ? "; the NIC's drivers and NFS's" :
 	       "; the NIC's drivers");
 	printf("run time           %7.1f MiB  (capture kernel, init and makedumpfile, measured)\n",
 	       mib_f(e.runtime));
-	if (p.conf.net != CONF_NET_NONE)
+	if (p->conf.net != CONF_NET_NONE)
 		printf("network target     %7.1f MiB  (%s, measured: the NIC's rings and sockets%s)\n",
-		       mib_f(e.network), conf_net_to_string(p.conf.net),
-		       p.conf.net == CONF_NET_NFS ? ", sunrpc and the NFS client" : "");
+		       mib_f(e.network), conf_net_to_string(p->conf.net),
+		       p->conf.net == CONF_NET_NFS ? ", sunrpc and the NFS client" : "");
 	printf("system RAM share   %7.1f MiB  (for %.1f GiB of RAM)\n",
 	       mib_f(e.ram_share), e.ram / 1073741824.0);
 	printf("needed             %7.1f MiB\n", mib_f(e.needed));
@@ -1316,7 +1333,7 @@ int verb_estimate(int argc _unused_, char *argv[] _unused_)
 	{
 		char text[256];
 
-		if (estimate_threads_text(&p.threads, text, sizeof(text)) == 0)
+		if (estimate_threads_text(&p->threads, text, sizeof(text)) == 0)
 			printf("makedumpfile threads: %s\n", text);
 	}
 	/*
@@ -1324,11 +1341,11 @@ int verb_estimate(int argc _unused_, char *argv[] _unused_)
 	 * configuration (before a network target, which adds ssh and its
 	 * libraries, or the NFS modules) says nothing of the next.
 	 */
-	if (p.initramfs_managed &&
-	    strcmp(plan_initramfs_state(&p), "current") != 0)
+	if (p->initramfs_managed &&
+	    strcmp(plan_initramfs_state(p), "current") != 0)
 		printf("note: %s was built for another configuration: run 'kdump-file rebuild' and estimate again for this one's figure\n",
-		       p.initramfs);
-	if (p.conf.net == CONF_NET_SSH)
+		       p->initramfs);
+	if (p->conf.net == CONF_NET_SSH)
 		printf("note: the run time was measured for local targets: the capture's ssh client (its buffers beside makedumpfile's) is not in it\n");
 	if (reserved != ~0ULL)
 		printf("reserved now: %llu MiB%s\n", reserved >> 20,
@@ -1336,5 +1353,5 @@ int verb_estimate(int argc _unused_, char *argv[] _unused_)
 		       reserved < e.needed ? " (too small)" : "");
 	/* Fresh: estimate is where a user asks what a dump would take. */
 	fflush(stdout);
-	return status_expected(&p.conf, true, NULL);
+	return status_expected(cli, &p->conf, true, NULL);
 }

@@ -32,13 +32,13 @@
 #include "util.h"
 
 /* The dump named on the command line, or the newest one. */
-static const char *arg_dump;
 
 /*
  * An NFS target's host dir, through a mount of this process alone (a
  * namespace of its own: it goes when the process ends).
  */
-static int store_nfs_base(const struct kdump_conf *c, char *base, size_t size)
+static int store_nfs_base(struct cli *cli, const struct kdump_conf *c,
+			  char *base, size_t size)
 {
 	char why[512], ip[INET_ADDRSTRLEN], mnt[PATH_MAX];
 	char hostdir[NET_HOST_DIR_MAX];
@@ -47,19 +47,19 @@ static int store_nfs_base(const struct kdump_conf *c, char *base, size_t size)
 
 	r = net_host_dir(hostdir, sizeof(hostdir));
 	if (r < 0) {
-		log_error("cannot name this machine's directory on the collector (host name, /etc/machine-id): %s",
+		log_error(cli, "cannot name this machine's directory on the collector (host name, /etc/machine-id): %s",
 			  strerror(-r));
 		return r;
 	}
 	r = net_resolve_host(c->net_host, &a, why, sizeof(why));
 	if (r < 0) {
-		log_error("%s", why);
+		log_error(cli, "%s", why);
 		return r;
 	}
 	net_addr_text(a, false, ip, sizeof(ip));
-	r = net_nfs_mount(c, ip, true, !arg_writable, mnt, sizeof(mnt));
+	r = net_nfs_mount(c, ip, true, !cli->writable, mnt, sizeof(mnt));
 	if (r < 0) {
-		log_error("cannot mount %s:%s: %s%s", c->net_host, c->net_path,
+		log_error(cli, "cannot mount %s:%s: %s%s", c->net_host, c->net_path,
 			  strerror(-r),
 			  r == -EPERM ? " (run as root)" : "");
 		return r;
@@ -69,27 +69,28 @@ static int store_nfs_base(const struct kdump_conf *c, char *base, size_t size)
 }
 
 /* The dumps below the dump directory, oldest first, for list/info/debug. */
-static int store_open(char *base, size_t size, char ***names, size_t *n)
+static int store_open(struct cli *cli, char *base, size_t size, char ***names,
+		      size_t *n)
 {
-	struct kdump_conf c;
+	const struct kdump_conf *c;
 	int r;
 
-	r = load_config(&c);
+	r = load_config(cli, &c);
 	if (r < 0)
 		return r;
-	r = dumps_base(&c, base, size);
-	if (r == -EREMOTE && c.net == CONF_NET_NFS) {
-		r = store_nfs_base(&c, base, size);
+	r = dumps_base(cli, c, base, size);
+	if (r == -EREMOTE && c->net == CONF_NET_NFS) {
+		r = store_nfs_base(cli, c, base, size);
 		if (r < 0)
 			return r;
 	} else if (r == -EREMOTE) {
-		log_error("the dumps of dump target %s are on the collector: 'kdump-file list' lists them from here, 'kdump-file list --collector DIR' there reads them",
-			  c.target);
+		log_error(cli, "the dumps of dump target %s are on the collector: 'kdump-file list' lists them from here, 'kdump-file list --collector DIR' there reads them",
+			  c->target);
 		return r;
 	}
 	if (r < 0) {
-		log_error("cannot reach dump target %s: %s",
-			  c.target[0] ? c.target : c.path, strerror(-r));
+		log_error(cli, "cannot reach dump target %s: %s",
+			  c->target[0] ? c->target : c->path, strerror(-r));
 		return r;
 	}
 	r = dump_list(base, names, n);
@@ -99,7 +100,7 @@ static int store_open(char *base, size_t size, char ***names, size_t *n)
 		return 0;
 	}
 	if (r < 0)
-		log_error("cannot read dump directory %s: %s%s", base,
+		log_error(cli, "cannot read dump directory %s: %s%s", base,
 			  strerror(-r),
 			  r == -EACCES ? " (it is root's: run as root)" : "");
 	return r;
@@ -132,36 +133,39 @@ static int net_local_last(const struct kdump_conf *c, char *dir, size_t size);
  * (fallback_only), or also a copy of one on the collector; what names it
  * (an ID, or "last": the newer crash of the two); -ENOENT when none.
  */
-static int net_local_find(const char *what, bool fallback_only, char *dir,
-			  size_t size, char id[DUMP_ID_LEN + 1])
+static int net_local_find(struct cli *cli, const char *what, bool fallback_only,
+			  char *dir, size_t size, char id[DUMP_ID_LEN + 1])
 {
-	struct kdump_conf c;
+	const struct kdump_conf *c;
 	int r;
 
-	if (conf_parse_file(&c, arg_config, NULL) < 0 || c.net == CONF_NET_NONE)
+	if (cli_config(cli, &c) < 0 || c->net == CONF_NET_NONE)
 		return -ENOENT;
 	if (fallback_only)
-		return c.fallback[0] ? find_in(c.fallback, what, dir, size, id) :
-				       -ENOENT;
+		return c->fallback[0] ?
+			       find_in(c->fallback, what, dir, size, id) :
+			       -ENOENT;
 	if (strcmp(what, "last") == 0) {
-		r = net_local_last(&c, dir, size);
+		r = net_local_last(c, dir, size);
 		if (r == 0)
 			dump_id(strrchr(dir, '/') + 1, id);
 		return r;
 	}
-	r = c.fallback[0] ? find_in(c.fallback, what, dir, size, id) : -ENOENT;
+	r = c->fallback[0] ? find_in(c->fallback, what, dir, size, id) :
+			     -ENOENT;
 	if (r == -ENOENT)
 		r = find_in(collector_copy_dir(), what, dir, size, id);
 	return r;
 }
 
 /*
- * The directory and ID of the dump arg_dump names (the newest without
- * one); logs when there is none or the name fits several.
+ * The directory and ID of the dump named, the verb's argument (the newest
+ * when NULL); logs when there is none or the name fits several.
  */
-static int store_find(char *dir, size_t size, char id[DUMP_ID_LEN + 1])
+static int store_find(struct cli *cli, const char *named, char *dir,
+		      size_t size, char id[DUMP_ID_LEN + 1])
 {
-	const char *what = arg_dump ? arg_dump : "last";
+	const char *what = named ? named : "last";
 	char base[PATH_MAX], **names = NULL;
 	size_t n = 0, i;
 	int r;
@@ -173,31 +177,31 @@ static int store_find(char *dir, size_t size, char id[DUMP_ID_LEN + 1])
 	 * in the fallback directory or as a copy of the collector's (said on
 	 * stderr, once).
 	 */
-	if (arg_dump && net_local_find(arg_dump, true, dir, size, id) == 0)
+	if (named && net_local_find(cli, named, true, dir, size, id) == 0)
 		return 0;
-	log_hold();
-	r = store_open(base, sizeof(base), &names, &n);
-	if (r < 0 && net_local_find(what, false, dir, size, id) == 0) {
+	log_hold(cli);
+	r = store_open(cli, base, sizeof(base), &names, &n);
+	if (r < 0 && net_local_find(cli, what, false, dir, size, id) == 0) {
 		char why[1024];
 
-		log_first_error(log_held(), why, sizeof(why));
-		log_release(false);
+		log_first_error(log_held(cli), why, sizeof(why));
+		log_release(cli, false);
 		if (r != -EREMOTE) {
-			log_stderr("the collector's dumps cannot be read here (%s): %s, kept here",
+			log_stderr(cli, "the collector's dumps cannot be read here (%s): %s, kept here",
 				   why, dir);
 		}
 		return 0;
 	}
-	log_release(true);
+	log_release(cli, true);
 	if (r < 0)
 		return r;
 	r = dump_resolve(names, n, what, &i);
 	if (r == -ENOENT && n == 0)
-		log_error("no dumps in %s", base);
+		log_error(cli, "no dumps in %s", base);
 	else if (r == -ENOENT)
-		log_error("no dump '%s' in %s: see 'kdump-file list'", what, base);
+		log_error(cli, "no dump '%s' in %s: see 'kdump-file list'", what, base);
 	else if (r == -ENOTUNIQ)
-		log_error("'%s' is the start of several dump IDs: give more of it",
+		log_error(cli, "'%s' is the start of several dump IDs: give more of it",
 			  what);
 	if (r == 0) {
 		snprintf(dir, size, "%s/%s", base, names[i]);
@@ -291,7 +295,7 @@ static int collector_dump(const char *dir, const char *host,
 	return 0;
 }
 
-static int collector_host(int rootfd, const char *host,
+static int collector_host(struct cli *cli, int rootfd, const char *host,
 			  struct json_object *arr)
 {
 	_cleanup_close_ int fd = -1;
@@ -307,7 +311,7 @@ static int collector_host(int rootfd, const char *host,
 	for (size_t i = 0; i < n && r == 0; i++) {
 		char dir[PATH_MAX + 512];
 
-		snprintf(dir, sizeof(dir), "%s/%s/%s", arg_collector, host,
+		snprintf(dir, sizeof(dir), "%s/%s/%s", cli->opt.collector, host,
 			 names[i]);
 		r = collector_dump(dir, host, names[i], arr);
 	}
@@ -321,7 +325,7 @@ static int collector_host(int rootfd, const char *host,
  * each host's dumps by time (their names).  Whoever received them owns
  * them, so dump_is_ours() is not asked; links and stray files are skipped.
  */
-static int list_collector(void)
+static int list_collector(struct cli *cli)
 {
 	struct json_object *j = NULL, *arr = NULL;
 	_cleanup_close_ int fd = -1;
@@ -329,22 +333,22 @@ static int list_collector(void)
 	size_t n = 0;
 	int r;
 
-	fd = open(arg_collector, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	fd = open(cli->opt.collector, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0) {
-		log_error("cannot open collector directory %s: %s",
-			  arg_collector, strerror(errno));
+		log_error(cli, "cannot open collector directory %s: %s",
+			  cli->opt.collector, strerror(errno));
 		return -errno;
 	}
 	r = collector_names(fd, net_host_dir_valid, &hosts, &n);
 	if (r < 0) {
-		log_error("cannot read collector directory %s: %s",
-			  arg_collector, strerror(-r));
+		log_error(cli, "cannot read collector directory %s: %s",
+			  cli->opt.collector, strerror(-r));
 		return r;
 	}
-	if (arg_json) {
+	if (cli->opt.json) {
 		j = cli_json_object();
 		arr = json_object_new_array();
-		r = j && arr ? json_set_text(j, "collector", arg_collector) :
+		r = j && arr ? json_set_text(j, "collector", cli->opt.collector) :
 			       -ENOMEM;
 		if (r == 0)
 			r = cli_json_add(j, "dumps", json_object_get(arr));
@@ -353,7 +357,7 @@ static int list_collector(void)
 		       "TIME", "SIGNATURE/PANIC", "SIZE", "STATE");
 	}
 	for (size_t i = 0; i < n && r == 0; i++)
-		r = collector_host(fd, hosts[i], arr);
+		r = collector_host(cli, fd, hosts[i], arr);
 	dump_list_free(hosts, n);
 	json_object_put(arr);
 	if (j)
@@ -398,39 +402,39 @@ static void list_ssh_row(const struct net_list_entry *e)
  * list for an ssh:// target: the collector's own list of this machine's
  * dumps; -EREMOTE when the target is not one.
  */
-static int list_ssh(bool titled)
+static int list_ssh(struct cli *cli, bool titled)
 {
 	_cleanup_free_ struct net_ssh_result *res = NULL;
 	struct net_list_entry e;
-	struct kdump_conf c;
+	const struct kdump_conf *c;
 	unsigned int n = 0;
 	int r;
 
-	r = load_config(&c);
+	r = load_config(cli, &c);
 	if (r < 0)
 		return r;
-	if (c.net != CONF_NET_SSH)
+	if (c->net != CONF_NET_SSH)
 		return -EREMOTE;
-	if (arg_json) {
-		log_error("list --json of an ssh:// target is not supported: run 'kdump-file list --collector DIR --json' on the collector");
+	if (cli->opt.json) {
+		log_error(cli, "list --json of an ssh:// target is not supported: run 'kdump-file list --collector DIR --json' on the collector");
 		return -EOPNOTSUPP;
 	}
 	res = calloc(1, sizeof(*res));
 	if (!res)
 		return -ENOMEM;
-	r = net_ssh_run(&c, NET_STATUS_CONNECT_TIMEOUT, "list", res);
+	r = net_ssh_run(c, NET_STATUS_CONNECT_TIMEOUT, "list", res);
 	if (r < 0) {
-		log_error("cannot run ssh to list the dumps on %s: %s",
-			  c.net_host, strerror(-r));
+		log_error(cli, "cannot run ssh to list the dumps on %s: %s",
+			  c->net_host, strerror(-r));
 		return r;
 	}
 	if (res->outcome != NET_SSH_OK) {
-		log_error("the collector %s does not list this machine's dumps: %s",
-			  c.net_host, res->line);
+		log_error(cli, "the collector %s does not list this machine's dumps: %s",
+			  c->net_host, res->line);
 		return -EIO;
 	}
 	if (titled)
-		printf("dumps on the collector (%s):\n", c.target);
+		printf("dumps on the collector (%s):\n", c->target);
 	for (const char *l = res->output; l && *l;) {
 		const char *end = strchr(l, '\n');
 
@@ -443,7 +447,7 @@ static int list_ssh(bool titled)
 		l = end ? end + 1 : NULL;
 	}
 	if (n == 0)
-		printf("no dumps on %s in %s\n", c.net_host, c.net_path);
+		printf("no dumps on %s in %s\n", c->net_host, c->net_path);
 	return 0;
 }
 
@@ -502,14 +506,14 @@ static int list_rows(const char *base, char **names, size_t n,
  * never hidden by a collector that does not answer.  Fails only when
  * neither can be read.
  */
-static int list_net_fallback(const struct kdump_conf *c)
+static int list_net_fallback(struct cli *cli, const struct kdump_conf *c)
 {
 	char base[PATH_MAX], why[1024] = "", **names = NULL;
 	struct json_object *j = NULL, *arr = NULL, *farr = NULL;
 	size_t n = 0;
 	int r, rf, m = 0;
 
-	if (arg_json) {
+	if (cli->opt.json) {
 		j = cli_json_object();
 		arr = json_object_new_array();
 		farr = json_object_new_array();
@@ -521,11 +525,11 @@ static int list_net_fallback(const struct kdump_conf *c)
 		}
 	}
 	/* The collector's part: its failure said once, below. */
-	log_hold();
+	log_hold(cli);
 	if (c->net == CONF_NET_SSH && !j) {
-		r = list_ssh(true);
+		r = list_ssh(cli, true);
 	} else {
-		r = store_open(base, sizeof(base), &names, &n);
+		r = store_open(cli, base, sizeof(base), &names, &n);
 		if (r == 0 && !j)
 			printf("dumps on the collector (%s):\n", c->target);
 		if (r == 0)
@@ -533,15 +537,15 @@ static int list_net_fallback(const struct kdump_conf *c)
 		dump_list_free(names, n);
 	}
 	if (r < 0) {
-		log_first_error(log_held(), why, sizeof(why));
+		log_first_error(log_held(cli), why, sizeof(why));
 		if (!j)
 			printf("dumps on the collector (%s): cannot be listed: %s\n",
 			       c->target, TEXT_SAFE(why));
 	}
-	log_release(false);
+	log_release(cli, false);
 	names = NULL;
 	n = 0;
-	rf = check_dump_base(c->fallback);
+	rf = check_dump_base(cli, c->fallback);
 	if (rf == 0)
 		rf = dump_list(c->fallback, &names, &n);
 	if (rf == -ENOENT) {
@@ -580,29 +584,29 @@ static int list_net_fallback(const struct kdump_conf *c)
 	return r < 0 && rf < 0 ? r : 0;
 }
 
-int verb_list(int argc _unused_, char *argv[] _unused_)
+int verb_list(struct cli *cli, int argc _unused_, char *argv[] _unused_)
 {
 	char base[PATH_MAX], **names = NULL;
 	struct json_object *j = NULL, *arr = NULL;
-	struct kdump_conf c;
+	const struct kdump_conf *c;
 	size_t n = 0;
 	int r, m = 0;
 
-	if (arg_collector)
-		return list_collector();
-	r = load_config(&c);
+	if (cli->opt.collector)
+		return list_collector(cli);
+	r = load_config(cli, &c);
 	if (r < 0)
 		return r;
-	if (c.net != CONF_NET_NONE && c.fallback[0])
-		return list_net_fallback(&c);
-	r = list_ssh(false);
+	if (c->net != CONF_NET_NONE && c->fallback[0])
+		return list_net_fallback(cli, c);
+	r = list_ssh(cli, false);
 	if (r != -EREMOTE)
 		return r;
 
-	r = store_open(base, sizeof(base), &names, &n);
+	r = store_open(cli, base, sizeof(base), &names, &n);
 	if (r < 0)
 		return r;
-	if (arg_json) {
+	if (cli->opt.json) {
 		/* An object, not a bare array: it has a schema to name. */
 		j = cli_json_object();
 		arr = json_object_new_array();
@@ -616,7 +620,7 @@ int verb_list(int argc _unused_, char *argv[] _unused_)
 			return m;
 		}
 	}
-	m = list_rows(base, names, n, c.net == CONF_NET_NFS, arr);
+	m = list_rows(base, names, n, c->net == CONF_NET_NFS, arr);
 	dump_list_free(names, n);
 	if (j)
 		return m == 0 ? print_json(j) : (json_object_put(j), m);
@@ -878,19 +882,19 @@ static void info_text(const struct info *in)
 		printf("debug:       kdump-file debug %s\n", in->id);
 }
 
-int verb_info(int argc, char *argv[])
+int verb_info(struct cli *cli, int argc, char *argv[])
 {
 	static struct info in;
 	char p[PATH_MAX + 96], *text = NULL;
 	int r;
 
-	arg_dump = argc > 1 ? argv[1] : NULL;
-	r = store_find(in.dir, sizeof(in.dir), in.id);
+	r = store_find(cli, argc > 1 ? argv[1] : NULL, in.dir, sizeof(in.dir),
+		       in.id);
 	if (r < 0)
 		return r;
 	r = dump_inspect(in.dir, &in.d);
 	if (r < 0) {
-		log_error("cannot read dump %s: %s", in.dir, strerror(-r));
+		log_error(cli, "cannot read dump %s: %s", in.dir, strerror(-r));
 		return r;
 	}
 	snprintf(p, sizeof(p), "%s/report.json", in.dir);
@@ -916,7 +920,7 @@ int verb_info(int argc, char *argv[])
 	capture_extras(in.dir, &in.hooks, &in.extra);
 	utc_time(dump_time(&in.d), in.when, sizeof(in.when));
 	r = 0;
-	if (arg_json)
+	if (cli->opt.json)
 		r = info_json(&in);
 	else
 		info_text(&in);
@@ -944,7 +948,8 @@ static void first_line(const char *line, size_t len, void *userdata)
  * So neither is read (--no_crashrc), and crash runs in "/", given
  * absolute paths, as the analyzer runs it (analysis/src/analyze-run.c).
  */
-static int debug_exec_crash(const char *vmlinux, const char *core)
+static int debug_exec_crash(struct cli *cli, const char *vmlinux,
+			    const char *core)
 {
 	_cleanup_free_ char *abs_vmlinux = realpath(vmlinux, NULL);
 	_cleanup_free_ char *abs_core = NULL;
@@ -952,18 +957,18 @@ static int debug_exec_crash(const char *vmlinux, const char *core)
 
 	if (!abs_vmlinux) {
 		r = -errno;
-		log_error("cannot use vmlinux '%s': %s", vmlinux, strerror(-r));
+		log_error(cli, "cannot use vmlinux '%s': %s", vmlinux, strerror(-r));
 		return r;
 	}
 	abs_core = realpath(core, NULL);
 	if (!abs_core) {
 		r = -errno;
-		log_error("cannot use vmcore '%s': %s", core, strerror(-r));
+		log_error(cli, "cannot use vmcore '%s': %s", core, strerror(-r));
 		return r;
 	}
 	if (chdir("/") < 0) {
 		r = -errno;
-		log_error("cannot change to /: %s", strerror(-r));
+		log_error(cli, "cannot change to /: %s", strerror(-r));
 		return r;
 	}
 	fprintf(stderr, "kdump-file: crash --no_crashrc %s %s\n", abs_vmlinux,
@@ -981,31 +986,29 @@ static int debug_exec_crash(const char *vmlinux, const char *core)
 		execvp(cmd[0], cmd);
 	}
 	r = -errno;
-	log_error("cannot run crash: %s%s", strerror(-r),
+	log_error(cli, "cannot run crash: %s%s", strerror(-r),
 		  r == -ENOENT ? " (apt-get install crash)" : "");
 	return r;
 }
 
 /* crash(8) on a dump, with the vmlinux its build ID names. */
-int verb_debug(int argc, char *argv[])
+int verb_debug(struct cli *cli, int argc, char *argv[])
 {
 	char dir[PATH_MAX + 64], core[PATH_MAX + 96], id[DUMP_ID_LEN + 1];
 	char vmlinux[PATH_MAX] = "";
 	int r;
 
-	arg_dump = argc > 1 ? argv[1] : NULL;
-
 	/*
 	 * A vmlinux that cannot be read is said as such here: the analyzer
 	 * would only find that its build ID does not match.
 	 */
-	if (arg_vmlinux && access(arg_vmlinux, R_OK) < 0) {
+	if (cli->opt.vmlinux && access(cli->opt.vmlinux, R_OK) < 0) {
 		r = -errno;
-		log_error("cannot use vmlinux '%s': %s", arg_vmlinux,
+		log_error(cli, "cannot use vmlinux '%s': %s", cli->opt.vmlinux,
 			  strerror(-r));
 		return r;
 	}
-	r = store_find(dir, sizeof(dir), id);
+	r = store_find(cli, argc > 1 ? argv[1] : NULL, dir, sizeof(dir), id);
 	if (r < 0)
 		return r;
 	snprintf(core, sizeof(core), "%s/vmcore", dir);
@@ -1015,24 +1018,24 @@ int verb_debug(int argc, char *argv[])
 
 		log = dump_inspect(dir, &d) == 0 && d.has_dmesg;
 		if (log && d.copy)
-			log_error("dump %s is on the collector, at %s: open its vmcore with crash there; here is the copy of its kernel log, %s/dmesg.txt (kdump-file info %s)",
+			log_error(cli, "dump %s is on the collector, at %s: open its vmcore with crash there; here is the copy of its kernel log, %s/dmesg.txt (kdump-file info %s)",
 				  id, d.dir, dir, id);
 		else if (log && d.dmesg_only)
-			log_error("dump %s has no vmcore: it is a dmesg-only dump (dump_level = dmesg), so there is nothing for crash; its kernel log is %s/dmesg.txt (kdump-file info %s)",
+			log_error(cli, "dump %s has no vmcore: it is a dmesg-only dump (dump_level = dmesg), so there is nothing for crash; its kernel log is %s/dmesg.txt (kdump-file info %s)",
 				  dir, dir, id);
 		else if (log)
-			log_error("dump %s has no vmcore (the capture did not complete): its kernel log is %s/dmesg.txt (kdump-file info %s)",
+			log_error(cli, "dump %s has no vmcore (the capture did not complete): its kernel log is %s/dmesg.txt (kdump-file info %s)",
 				  dir, dir, id);
 		else
-			log_error("dump %s has no vmcore and no kernel log: the capture saved nothing (kdump-file info %s says what it recorded)",
+			log_error(cli, "dump %s has no vmcore and no kernel log: the capture saved nothing (kdump-file info %s says what it recorded)",
 				  dir, id);
 		return -ENOENT;
 	}
 	/* kdump-file-analyze finds the vmlinux; its errors are its own. */
 	{
 		char *cmd[] = { "kdump-file-analyze", "vmlinux", core,
-				 arg_vmlinux ? "--vmlinux" : NULL,
-				 (char *)arg_vmlinux, NULL };
+				 cli->opt.vmlinux ? "--vmlinux" : NULL,
+				 (char *)cli->opt.vmlinux, NULL };
 		struct process_opts o = PROCESS_OPTS_INIT;
 		struct process_result res;
 
@@ -1041,7 +1044,7 @@ int verb_debug(int argc, char *argv[])
 		o.userdata = vmlinux;
 		r = process_run(cmd, &o, &res);
 		if (r < 0) {
-			log_error("cannot run kdump-file-analyze: %s",
+			log_error(cli, "cannot run kdump-file-analyze: %s",
 				  r == -ENOENT ? "it is not installed" :
 						 strerror(-r));
 			return r;
@@ -1049,7 +1052,7 @@ int verb_debug(int argc, char *argv[])
 		if (!process_succeeded(&res) || !vmlinux[0])
 			return -ENOENT;
 	}
-	return debug_exec_crash(vmlinux, core);
+	return debug_exec_crash(cli, vmlinux, core);
 }
 
 /*
@@ -1100,30 +1103,31 @@ static void report_to_journal(const char *path)
  * or, as info and debug take them, an ID, a prefix of one or a dump
  * directory's name in the dump store.
  */
-static int report_find(char *dir, size_t size)
+static int report_find(struct cli *cli, const char *named, char *dir,
+		       size_t size)
 {
 	char id[DUMP_ID_LEN + 1];
 	struct stat st;
 
-	if (strchr(arg_dump, '/')) {
-		if (stat(arg_dump, &st) < 0) {
+	if (strchr(named, '/')) {
+		if (stat(named, &st) < 0) {
 			int r = -errno;
 
-			log_error("cannot report on '%s': %s (name a dump directory, or a dump by its ID: see 'kdump-file list')",
-				  arg_dump, strerror(-r));
+			log_error(cli, "cannot report on '%s': %s (name a dump directory, or a dump by its ID: see 'kdump-file list')",
+				  named, strerror(-r));
 			return r;
 		}
 		if (!S_ISDIR(st.st_mode)) {
-			log_error("cannot report on '%s': not a directory (name a dump directory, or a dump by its ID: see 'kdump-file list')",
-				  arg_dump);
+			log_error(cli, "cannot report on '%s': not a directory (name a dump directory, or a dump by its ID: see 'kdump-file list')",
+				  named);
 			return -ENOTDIR;
 		}
-		snprintf(dir, size, "%s", arg_dump);
+		snprintf(dir, size, "%s", named);
 		return 0;
 	}
 	/* The report goes into the dump's directory. */
-	arg_writable = true;
-	return store_find(dir, size, id);
+	cli->writable = true;
+	return store_find(cli, named, dir, size, id);
 }
 
 /*
@@ -1147,67 +1151,67 @@ static int net_local_last(const struct kdump_conf *c, char *dir, size_t size)
 	return 0;
 }
 
-int verb_report(int argc, char *argv[])
+int verb_report(struct cli *cli, int argc, char *argv[])
 {
 	char dir[PATH_MAX], rep[PATH_MAX + 16];
-	struct kdump_conf c;
+	const struct kdump_conf *c;
 	bool reported;
 	int r;
 
-	arg_dump = argc > 1 ? argv[1] : NULL;
-
-	r = load_config(&c);
+	r = load_config(cli, &c);
 	if (r < 0)
 		return r;
-	if (arg_dump) {
-		r = report_find(dir, sizeof(dir));
+	if (argc > 1) {
+		r = report_find(cli, argv[1], dir, sizeof(dir));
 		if (r < 0)
 			return r;
 	} else {
 		char base[PATH_MAX];
 
 		/* The report goes into the dump's directory. */
-		arg_writable = true;
+		cli->writable = true;
 		/*
 		 * A network target's newest dump that is here: the one its
 		 * capture saved in the fallback directory, or the copy of
 		 * the collector's that report-target made.
 		 */
-		if (c.net != CONF_NET_NONE) {
+		if (c->net != CONF_NET_NONE) {
 			/* A fallback directory not ours alone is refused. */
-			r = c.fallback[0] ? check_dump_base(c.fallback) : 0;
+			r = c->fallback[0] ?
+				    check_dump_base(cli, c->fallback) : 0;
 			if (r < 0 && r != -ENOENT)
 				return r;
-			r = net_local_last(&c, dir, sizeof(dir));
-			if (r == -ENOENT && arg_new)
+			r = net_local_last(c, dir, sizeof(dir));
+			if (r == -ENOENT && cli->opt.new_only)
 				return 0;
 			if (r < 0) {
-				log_error("no dump of %s to report on here: none in the fallback directory (%s) and no copy of the collector's in %s (the report unit makes one at boot)",
-					  c.target,
-					  c.fallback[0] ? c.fallback : "none set",
+				log_error(cli, "no dump of %s to report on here: none in the fallback directory (%s) and no copy of the collector's in %s (the report unit makes one at boot)",
+					  c->target,
+					  c->fallback[0] ? c->fallback : "none set",
 					  collector_copy_dir());
 				return r;
 			}
 			goto report;
 		}
-		r = dumps_base(&c, base, sizeof(base));
+		r = dumps_base(cli, c, base, sizeof(base));
 		if (r < 0) {
-			if (arg_new && (r == -ENODEV || r == -EREMOTE))
+			if (cli->opt.new_only &&
+			    (r == -ENODEV || r == -EREMOTE))
 				return 0;
-			log_error("cannot reach dump target %s: %s", c.target,
+			log_error(cli, "cannot reach dump target %s: %s", c->target,
 				  strerror(-r));
 			return r;
 		}
-		r = check_dump_base(base);
-		if (r == -ENOENT && arg_new)
+		r = check_dump_base(cli, base);
+		if (r == -ENOENT && cli->opt.new_only)
 			return 0;
 		if (r < 0)
 			return r;
 		r = dump_find_last(base, dir, sizeof(dir));
 		if (r < 0) {
-			if (arg_new)
+			if (cli->opt.new_only)
 				return 0;
-			log_error("no dump to report on in %s: %s", base,
+			log_error(cli, "no dump to report on in %s: %s", base,
 				  strerror(-r));
 			return r;
 		}
@@ -1215,7 +1219,7 @@ int verb_report(int argc, char *argv[])
 report:
 	snprintf(rep, sizeof(rep), "%s/report.json", dir);
 	reported = access(rep, F_OK) == 0;
-	if (arg_new && reported)
+	if (cli->opt.new_only && reported)
 		return 0;
 	{
 		char *const cmd[] = { "kdump-file-analyze", "report", dir, NULL };
@@ -1225,7 +1229,7 @@ report:
 		fflush(stdout);
 		r = process_run(cmd, NULL, &res);
 		if (r < 0) {
-			log_error("cannot run kdump-file-analyze for '%s': %s",
+			log_error(cli, "cannot run kdump-file-analyze for '%s': %s",
 				  dir, r == -ENOENT ? "it is not installed" :
 						      strerror(-r));
 			return r;
@@ -1233,7 +1237,7 @@ report:
 		/* An exit status: the analyzer said why; a signal: we do. */
 		if (process_exit_status(&res) < 0) {
 			process_result_text(&res, how, sizeof(how));
-			log_error("kdump-file-analyze on '%s' did not finish: %s",
+			log_error(cli, "kdump-file-analyze on '%s' did not finish: %s",
 				  dir, how);
 		}
 		if (!process_succeeded(&res))
@@ -1250,7 +1254,7 @@ report:
  * that does not answer is said, and the report goes on with what is here
  * (the fallback directory's dumps): exit 0 either way.
  */
-static int report_copy_newest(const struct kdump_conf *c)
+static int report_copy_newest(struct cli *cli, const struct kdump_conf *c)
 {
 	char name[DUMP_NAME_MAX], why[1024];
 	int r;
@@ -1258,7 +1262,7 @@ static int report_copy_newest(const struct kdump_conf *c)
 	r = collector_copy_newest(c, collector_copy_dir(), name, sizeof(name),
 				  why, sizeof(why));
 	if (r < 0 && r != -ENOENT)
-		log_warning("cannot copy the newest dump's kernel log from the collector of %s: %s; it is reported at a boot where the collector answers",
+		log_warning(cli, "cannot copy the newest dump's kernel log from the collector of %s: %s; it is reported at a boot where the collector answers",
 			    c->target, why[0] ? why : strerror(-r));
 	return 0;
 }
@@ -1276,26 +1280,26 @@ static int report_copy_newest(const struct kdump_conf *c)
  * report is done.  Nothing to do, exit 0, for a target mounted there
  * already, not attached, or not a block device.
  */
-static int report_target_mount(void)
+static int report_target_mount(struct cli *cli)
 {
 	char dev[PATH_MAX], fstype[64] = "";
-	struct kdump_conf c;
+	const struct kdump_conf *c;
 	int r;
 
-	r = load_config(&c);
+	r = load_config(cli, &c);
 	if (r < 0)
 		return r;
-	if (c.net != CONF_NET_NONE)
-		return report_copy_newest(&c);
-	if (!c.target[0])
+	if (c->net != CONF_NET_NONE)
+		return report_copy_newest(cli, c);
+	if (!c->target[0])
 		return 0;
-	r = target_find_device(c.target, dev, sizeof(dev), fstype,
+	r = target_find_device(c->target, dev, sizeof(dev), fstype,
 			       sizeof(fstype));
 	/* Not attached: report --new says nothing either. */
 	if (r == -ENODEV)
 		return 0;
 	if (r < 0) {
-		log_error("cannot find dump target %s: %s", c.target,
+		log_error(cli, "cannot find dump target %s: %s", c->target,
 			  strerror(-r));
 		return r;
 	}
@@ -1303,18 +1307,18 @@ static int report_target_mount(void)
 	if (r == 1 || !fstype[0])
 		return 0;
 	if (r < 0) {
-		log_error("cannot tell where dump target %s (%s) is mounted: %s",
-			  c.target, dev, strerror(-r));
+		log_error(cli, "cannot tell where dump target %s (%s) is mounted: %s",
+			  c->target, dev, strerror(-r));
 		return r;
 	}
 	r = mount_target_at(dev, fstype, REPORT_TARGET_DIR, true);
 	if (r < 0)
-		return log_create_error("mount the dump target on",
+		return log_create_error(cli, "mount the dump target on",
 					REPORT_TARGET_DIR, r);
 	return 0;
 }
 
-static int report_target_unmount(void)
+static int report_target_unmount(struct cli *cli)
 {
 	if (umount2(REPORT_TARGET_DIR, UMOUNT_NOFOLLOW) < 0) {
 		int r = -errno;
@@ -1332,19 +1336,19 @@ static int report_target_unmount(void)
 		else if (r == -EBUSY || r == -EINVAL)
 			r = 0;
 		if (r < 0)
-			return log_create_error("unmount", REPORT_TARGET_DIR,
+			return log_create_error(cli, "unmount", REPORT_TARGET_DIR,
 						r);
 	}
 	(void)rmdir(REPORT_TARGET_DIR);
 	return 0;
 }
 
-int verb_report_target(int argc _unused_, char *argv[])
+int verb_report_target(struct cli *cli, int argc _unused_, char *argv[])
 {
 	if (strcmp(argv[1], "mount") == 0)
-		return report_target_mount();
+		return report_target_mount(cli);
 	if (strcmp(argv[1], "unmount") == 0)
-		return report_target_unmount();
-	log_error("report-target takes mount or unmount, not '%s'", argv[1]);
+		return report_target_unmount(cli);
+	log_error(cli, "report-target takes mount or unmount, not '%s'", argv[1]);
 	return EXIT_USAGE;
 }

@@ -90,6 +90,21 @@ has "--help: which commands take --json" "$t/out" "(status, show, estimate, list
 has "--help: reload never unloads first" "$t/out" "never unloading first: the loaded one stays through every check"
 has "kdump-file(8): reload never unloads first" "$(dirname "$(realpath "$0")")/../man/kdump-file.8" \
 	"It never unloads first: the loaded capture kernel stays through every"
+# The options: --help lists them from kdump-file's one table, and
+# kdump-file(8)'s OPTIONS section has an entry for each, and no other.
+expect "--help for the options" 0 -- "$kf" --help
+awk '/^Options:/ { on = 1; next } on' "$t/out" |
+	sed -n 's/^ *\(-., \)\{0,1\}\(--[a-z-]*\).*/\2/p' | sort >"$t/opts-help"
+awk '/^\.SH OPTIONS/ { on = 1; next } /^\.SH/ { on = 0 }
+     on && tp { print; tp = 0 } on && /^\.TP/ { tp = 1 }' \
+	"$(dirname "$(realpath "$0")")/../man/kdump-file.8" | sed 's/\\-/-/g' |
+	awk 'match($0, /--[a-z][a-z-]*/) { print substr($0, RSTART, RLENGTH) }' |
+	sort >"$t/opts-man"
+if [ "$(wc -l <"$t/opts-help")" -gt 15 ] && cmp -s "$t/opts-help" "$t/opts-man"; then
+	pass "kdump-file(8): an OPTIONS entry for each option --help lists"
+else
+	fail "kdump-file(8)'s OPTIONS and --help differ: $(diff "$t/opts-help" "$t/opts-man" | grep '^[<>]' | tr '\n' ' ')"
+fi
 expect "an unknown option" 2 -- "$kf" --frob status
 has "unknown option: named, with kdump-file" "$t/err" "kdump-file: error: unknown option '--frob'"
 expect "an unknown short option" 2 -- "$kf" status -x
