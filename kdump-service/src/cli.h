@@ -277,12 +277,6 @@ int verb_status(struct cli *cli, int argc, char *argv[]);
 int verb_show(struct cli *cli, int argc, char *argv[]);
 int verb_estimate(struct cli *cli, int argc, char *argv[]);
 int verb_mem_usage(struct cli *cli, int argc, char *argv[]);
-/*
- * What a crash now would write, said before it happens (load, mem-usage):
- * a dump target without room for it, a makedumpfile that cannot tell free
- * pages; on stderr, from the cache of makedumpfile --mem-usage.
- */
-int dump_warnings(struct cli *cli, const struct kdump_conf *c);
 int verb_list(struct cli *cli, int argc, char *argv[]);
 int verb_info(struct cli *cli, int argc, char *argv[]);
 int verb_debug(struct cli *cli, int argc, char *argv[]);
@@ -294,28 +288,6 @@ int verb_recover(struct cli *cli, int argc, char *argv[]);
 int verb_hotplug(struct cli *cli, int argc, char *argv[]);
 int verb_propagate(struct cli *cli, int argc, char *argv[]);
 int verb_sandbox(struct cli *cli, int argc, char *argv[]);
-
-/*
- * Load the capture kernel (load, reload).  after_hotplug: only over
- * kdump-file's own capture kernel, waiting for the lock; returns 1 when
- * none of kdump-file's is loaded.  On failure *ret_net (when not NULL)
- * says whether reaching a network target's collector failed, which may
- * pass as the network comes up.
- */
-int load_capture(struct cli *cli, bool after_hotplug, bool *ret_net);
-/*
- * Before a capture initramfs is built or a capture kernel loaded: what
- * goes in must be root's alone (check_boot_files()), and the initramfs
- * kdump-file builds current (ensure_initramfs(), force: build anyway).
- */
-int check_boot_files(struct cli *cli, const struct plan *p);
-int ensure_initramfs(struct cli *cli, struct plan *p, bool force);
-/* Bring a dump from the raw dump device into the dump directory. */
-int recover_raw(struct cli *cli);
-/* reload --after-hotplug. */
-int reload_after_hotplug(struct cli *cli);
-/* The hotplug line of status and show (label width wide), or j's fields. */
-int hotplug_report(struct json_object *j, int width);
 
 /*
  * This boot's ID as the kernel's boot_id shows it (a UUID with dashes),

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The network target's part of the load plan (see netplan.h).
+ * The way to a network target's collector (see netplan.h): the route and
+ * the interface, the collector's address, the capture's network line.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -18,8 +19,6 @@
 
 #include "netdir.h"
 #include "netplan.h"
-#include "plan.h"
-#include "target-mount.h"
 #include "util.h"
 
 /* include/uapi/linux/route.h */
@@ -392,149 +391,6 @@ int net_chain_format(const struct net_plan *n, char *buf, size_t size)
 		return -ENOBUFS;
 	snprintf(buf, size, "net %s %s/%u %s\ncollector %s\nhostdir %s\n",
 		 n->mac, a, n->prefix, g, c, n->hostdir);
-	return 0;
-}
-
-/*
- * A network target's fallback directory: resolved as a local 'path' is,
- * its drivers added to the chain, after the network's.
- */
-static int plan_fallback(struct plan *p, struct modload *km, bool create)
-{
-	_cleanup_free_ struct devchain *c = NULL;
-	struct target_fs fs;
-	int r;
-
-	r = plan_local_dir(p, "fallback", p->conf.fallback, create, &fs);
-	if (r < 0)
-		return r;
-	snprintf(p->fallback_spec, sizeof(p->fallback_spec), "%s", fs.spec);
-	snprintf(p->fallback_rel, sizeof(p->fallback_rel), "%s", fs.relpath);
-	c = calloc(1, sizeof(*c));
-	if (!c)
-		return -ENOMEM;
-	r = devchain_resolve("/sys", fs.devno, fs.fstype, km, c);
-	if (r == -EMEDIUMTYPE)
-		plan_error(p, "cannot use fallback directory %s for the capture: it is on %s: %s (for 'fallback' in %s)",
-			   p->conf.fallback, c->layer, c->fix, p->config);
-	else if (r == -ENOPKG)
-		plan_error(p, "cannot use fallback directory %s for the capture: kernel %s has no module %s: install that kernel's modules or set 'kernel' in %s",
-			   p->conf.fallback, p->release, c->layer, p->config);
-	else if (r < 0)
-		plan_error(p, "cannot resolve the drivers of fallback directory %s (%s): %s",
-			   p->conf.fallback, fs.devnode, strerror(-r));
-	if (r < 0)
-		return r;
-	r = devchain_merge(&p->chain, c);
-	if (r < 0)
-		plan_error(p, "the capture would need more than %d modules for the network and fallback directory %s",
-			   DEVCHAIN_MAX, p->conf.fallback);
-	return r;
-}
-
-/* The NIC's drivers and NFS's module, for the capture kernel. */
-static int plan_net_chain(struct plan *p, const struct net_paths *np,
-			  struct modload *km)
-{
-	const char *nfs = p->conf.net != CONF_NET_NFS ? NULL :
-			  p->conf.nfs_version == 3 ? "nfsv3" : "nfsv4";
-	int r;
-
-	r = devchain_resolve_net(np->sysfs, p->net.ifname, nfs, km, &p->chain);
-	if (r == -ENOENT) {
-		plan_error(p, "cannot use dump target %s: the route to %s goes through %s, a virtual interface (no device: a tap, veth or dummy), which the capture cannot bring up: route the collector through a physical Ethernet interface, or set a local 'target' in %s",
-			   p->conf.target, p->conf.net_host, p->net.ifname,
-			   p->config);
-		return r;
-	}
-	if (r == -ENOPKG) {
-		plan_error(p, "cannot use dump target %s for the capture: kernel %s has no module %s: install that kernel's modules or set 'kernel' in %s",
-			   p->conf.target, p->release, p->chain.layer, p->config);
-		return r;
-	}
-	if (r < 0) {
-		plan_error(p, "cannot resolve the drivers of interface %s: %s",
-			   p->net.ifname, strerror(-r));
-		return r;
-	}
-	return 0;
-}
-
-/*
- * A network target: the collector's address and the way to it, the NIC's
- * drivers (and NFS's), the fallback directory's; the chain's net lines
- * first, then its modules.
- */
-int plan_target_net(struct plan *p, bool create)
-{
-	struct modload *km = NULL;
-	char moddir[PATH_MAX], why[1024];
-	struct net_paths np;
-	size_t tl;
-	int r;
-
-	net_paths_init(&np);
-	r = net_resolve(&p->conf, &np, &p->net, why, sizeof(why));
-	if (r < 0) {
-		p->net_failed = true;
-		plan_error(p, "cannot use dump target %s from %s: %s",
-			   p->conf.target, p->config, why);
-		return r;
-	}
-	p->net_known = true;
-	snprintf(p->chain_what, sizeof(p->chain_what), "%s (interface %s)",
-		 p->conf.target, p->net.ifname);
-	snprintf(moddir, sizeof(moddir), "/lib/modules/%s", p->release);
-	r = modload_new(moddir, &km);
-	if (r < 0) {
-		plan_error(p, "cannot read the kernel modules of %s: %s", moddir,
-			   strerror(-r));
-		return r;
-	}
-	r = plan_net_chain(p, &np, km);
-	if (r >= 0 && p->conf.fallback[0])
-		r = plan_fallback(p, km, create);
-	modload_free(km);
-	if (r < 0)
-		return r;
-	p->chain_known = true;
-	r = net_chain_format(&p->net, p->chain_text, sizeof(p->chain_text));
-	tl = strlen(p->chain_text);
-	if (r >= 0 && p->conf.fallback[0] &&
-	    snprintf(p->chain_text + tl, sizeof(p->chain_text) - tl,
-		     "fallback %s %s\n", p->fallback_spec,
-		     p->fallback_rel[0] ? p->fallback_rel : "/") >=
-		    (int)(sizeof(p->chain_text) - tl))
-		r = -ENOBUFS;
-	if (r >= 0)
-		r = plan_chain_text(p);
-	return r;
-}
-
-/*
- * What the capture initramfs holds and its fingerprint covers, beyond the
- * hooks and extra binaries: an ssh target's key and pinned host keys, so
- * that a new key or re-pinned collector rebuilds it.
- */
-int plan_net_files(struct plan *p)
-{
-	char known[CONF_VALUE_MAX];
-	size_t fl;
-	int r;
-
-	snprintf(p->fingerprint_files, sizeof(p->fingerprint_files), "%s",
-		 p->extra_files);
-	if (p->conf.net != CONF_NET_SSH)
-		return 0;
-	fl = strlen(p->fingerprint_files);
-	r = conf_known_hosts(&p->conf, known, sizeof(known));
-	if (r < 0)
-		return r;
-	if (snprintf(p->fingerprint_files + fl,
-		     sizeof(p->fingerprint_files) - fl, "%s%s %s",
-		     fl ? " " : "", p->conf.ssh_key, known) >=
-	    (int)(sizeof(p->fingerprint_files) - fl))
-		return -ENOBUFS;
 	return 0;
 }
 

@@ -190,7 +190,7 @@ void plan_error(struct plan *p, const char *fmt, ...)
 int plan_local_dir(struct plan *p, const char *key, const char *dir,
 		   bool create, struct target_fs *ret);
 int plan_chain_text(struct plan *p);
-/* netplan.c: a network target's plan; the files the fingerprint covers. */
+/* plan-net.c: a network target's plan; the files the fingerprint covers. */
 int plan_target_net(struct plan *p, bool create);
 int plan_net_files(struct plan *p);
 

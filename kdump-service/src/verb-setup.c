@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
+#include "boot-files.h"
 #include "cli.h"
 #include "estimate.h"
 #include "process.h"

@@ -18,7 +18,9 @@
 #include "collector-copy.h"
 #include "dump.h"
 #include "dumpsize.h"
+#include "expected.h"
 #include "estimate.h"
+#include "hotplug-state.h"
 #include "initramfs.h"
 #include "json.h"
 #include "netdir.h"
@@ -607,27 +609,6 @@ static struct json_object *expected_json(const struct kdump_conf *c,
 	return o;
 }
 
-/* A dump target without room, a makedumpfile that cannot tell free pages. */
-static void print_dump_warnings(const struct dumpsize_expected *x)
-{
-	if (x->free_pages[0])
-		fprintf(stderr, "kdump-file: warning: %s\n", x->free_pages);
-	if (x->room[0])
-		fprintf(stderr, "kdump-file: warning: %s\n", x->room);
-}
-
-/* dumpsize_expect() for c, with its dumps where this system sees them. */
-static void expect_dump(struct cli *cli, const struct kdump_conf *c,
-			bool fresh, struct dumpsize_expected *x)
-{
-	char base[PATH_MAX];
-	bool known;
-
-	known = c->net == CONF_NET_NONE &&
-		dumps_base(cli, c, base, sizeof(base)) == 0;
-	dumpsize_expect(c, cli->opt.config, known ? base : NULL, fresh, x);
-}
-
 /*
  * The expected dump and its warnings, as load gives them: into j, or
  * printed (the warnings on stderr, in load's words).  For estimate
@@ -668,23 +649,10 @@ static int status_expected(struct cli *cli, const struct kdump_conf *c,
 		if (x->note[0])
 			printf("makedumpfile: %s\n", x->note);
 		fflush(stdout);
-		print_dump_warnings(x);
+		print_dump_warnings(cli, x);
 	}
 	free(x);
 	return m;
-}
-
-int dump_warnings(struct cli *cli, const struct kdump_conf *c)
-{
-	struct dumpsize_expected *x;
-
-	x = calloc(1, sizeof(*x));
-	if (!x)
-		return -ENOMEM;
-	expect_dump(cli, c, false, x);
-	print_dump_warnings(x);
-	free(x);
-	return 0;
 }
 
 /* makedumpfile's threads in a capture loaded now, and why. */
