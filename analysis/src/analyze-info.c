@@ -231,7 +231,7 @@ static void print_info_json(struct vmcore *v, const char *path,
 	json_object_put(o);
 }
 
-int verb_info(int argc, char *argv[])
+int verb_info(const struct analyze_options *o, int argc, char *argv[])
 {
 	char why[VMCORE_ERR_MAX] = "";
 	struct vmcore_info in = { .crashtime = -1 };
@@ -245,7 +245,7 @@ int verb_info(int argc, char *argv[])
 	if (!complete)
 		snprintf(why, sizeof(why), "%s", vmcore_error(v));
 	(void)vmcore_get_info(v, &in);
-	if (arg_json)
+	if (o->json)
 		print_info_json(v, argv[0], &in, complete, why);
 	else
 		print_info_text(v, argv[0], &in, complete, why);
@@ -297,13 +297,14 @@ static int parse_len(const char *s, size_t *ret)
 	return 0;
 }
 
-int verb_read(int argc, char *argv[])
+int verb_read(const struct analyze_options *o, int argc, char *argv[])
 {
 	_cleanup_free_ uint8_t *buf = NULL;
 	struct vmcore *v;
 	size_t len = 64, done;
 	uint64_t addr;
-	int r;
+
+	(void)o;	int r;
 
 	if (parse_hex(argv[1], &addr) < 0) {
 		log_error("invalid address '%s' (expected hexadecimal)", argv[1]);

@@ -83,7 +83,7 @@ static int report_with_crash(struct report_ctx *c, char **ret_out)
 			    c->vmlinux, strerror(-r));
 		return r;
 	}
-	r = run_tool(argv, crash_script, arg_timeout, &res);
+	r = run_tool(argv, crash_script, c->opt->timeout, &res);
 	if (r < 0) {
 		log_warning("cannot run %s: %s", argv[0], strerror(-r));
 		return r;
@@ -91,7 +91,7 @@ static int report_with_crash(struct report_ctx *c, char **ret_out)
 	if (res.timed_out) {
 		log_warning("crash did not finish within %ld s on '%s' (raise "
 			    "--timeout); falling back to the kernel log",
-			    arg_timeout, c->vmcore);
+			    c->opt->timeout, c->vmcore);
 		run_result_done(&res);
 		return -ETIMEDOUT;
 	}
@@ -141,7 +141,7 @@ static int dump_dmesg(struct report_ctx *c, char **ret)
 	if (!vmcore || !mkdtemp(tmpdir))
 		return -errno;
 	snprintf(out, sizeof(out), "%s/dmesg", tmpdir);
-	r = run_tool(argv, NULL, arg_timeout, &res);
+	r = run_tool(argv, NULL, c->opt->timeout, &res);
 	if (r < 0) {
 		log_warning("cannot run %s: %s", argv[0], strerror(-r));
 	} else if (res.timed_out || !WIFEXITED(res.status) ||
@@ -296,22 +296,20 @@ static int read_vmcore_info(struct report_ctx *c)
 static int pick_vmlinux(struct report_ctx *c)
 {
 	char rel[128], err[VMLINUX_ERR_MAX];
-	const char *want = c->info.osrelease;
+	const char *want = c->info.osrelease, *given = c->opt->vmlinux;
 
-	if (arg_vmlinux) {
-		if (vmlinux_release(arg_vmlinux, rel, sizeof(rel), err,
+	if (given) {
+		if (vmlinux_release(given, rel, sizeof(rel), err,
 				    sizeof(err)) < 0) {
-			log_error("cannot use vmlinux '%s': %s", arg_vmlinux,
-				  err);
+			log_error("cannot use vmlinux '%s': %s", given, err);
 			return -EINVAL;
 		}
 		if (want[0] && strcmp(rel, want)) {
 			log_error("vmcore is from %s but vmlinux '%s' is %s: "
-				  "use the matching vmlinux", want, arg_vmlinux,
-				  rel);
+				  "use the matching vmlinux", want, given, rel);
 			return -EINVAL;
 		}
-		c->vmlinux = arg_vmlinux;
+		c->vmlinux = given;
 	} else if (!want[0]) {
 		c->vmlinux_note = "the vmcore does not say its release";
 	} else if (vmlinux_find(NULL, want, c->vmlinux_found,
@@ -382,9 +380,10 @@ static void print_summary(const struct crash_report *r)
 	       TEXT_SAFE(task), TEXT_SAFE(top));
 }
 
-int verb_report(int argc, char *argv[])
+int verb_report(const struct analyze_options *o, int argc, char *argv[])
 {
 	_cleanup_(report_ctx_done) struct report_ctx c = {
+		.opt = o,
 		.dir = argv[0],
 		.info.crashtime = -1,
 	};

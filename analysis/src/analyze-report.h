@@ -9,7 +9,10 @@
 #include "report.h"
 #include "vmcore.h"
 
+struct analyze_options;
+
 struct report_ctx {
+	const struct analyze_options *opt;	/* the command line's */
 	const char *dir;
 	const char *vmcore;		/* NULL: a report from dmesg.txt alone */
 	bool incomplete;		/* no vmcore: the capture did not save it */

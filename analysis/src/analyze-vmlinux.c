@@ -18,18 +18,19 @@
 #define KERNEL_BUILDS "/var/cache/kdump-file/kernel"
 
 /* --vmlinux FILE: is it the kernel that crashed? */
-static int vmlinux_given(const struct vmcore_info *in)
+static int vmlinux_given(const struct analyze_options *o,
+			 const struct vmcore_info *in)
 {
 	char have[130];
 
 	if (in->build_id[0] &&
-	    (vmlinux_build_id(arg_vmlinux, have, sizeof(have)) < 0 ||
+	    (vmlinux_build_id(o->vmlinux, have, sizeof(have)) < 0 ||
 	     strncmp(have, in->build_id, strlen(in->build_id)) != 0)) {
 		log_error("vmlinux '%s' is not the kernel that crashed (build ID %s expected)",
-			  arg_vmlinux, in->build_id);
+			  o->vmlinux, in->build_id);
 		return EXIT_FAIL;
 	}
-	printf("%s\n", arg_vmlinux);
+	printf("%s\n", o->vmlinux);
 	return EXIT_OK;
 }
 
@@ -54,7 +55,7 @@ static int vmlinux_search(const struct vmcore_info *in, char *found,
 	return r;
 }
 
-int verb_vmlinux(int argc, char *argv[])
+int verb_vmlinux(const struct analyze_options *o, int argc, char *argv[])
 {
 	char found[4096], deb[160] = "";
 	struct vmcore_info in;
@@ -71,8 +72,8 @@ int verb_vmlinux(int argc, char *argv[])
 			  argv[0]);
 		return EXIT_FAIL;
 	}
-	if (arg_vmlinux)
-		return vmlinux_given(&in);
+	if (o->vmlinux)
+		return vmlinux_given(o, &in);
 	if (vmlinux_search(&in, found, sizeof(found)) == 0) {
 		printf("%s\n", found);
 		return EXIT_OK;

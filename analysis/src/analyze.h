@@ -2,11 +2,12 @@
 /*
  * kdump-file-analyze: what its files share.
  *
- * kdump-file-analyze.c parses the command line into the arg_* globals and
- * dispatches to a verb; each verb family has its file (analyze-info.c:
- * info and read, analyze-check.c, analyze-vmlinux.c, analyze-report.c),
- * the report writers are in analyze-report-write.c and the runner of
- * crash(8) and makedumpfile(8) in analyze-run.c.
+ * kdump-file-analyze.c parses the command line into struct
+ * analyze_options and dispatches to a verb with it; each verb family has
+ * its file (analyze-info.c: info and read, analyze-check.c,
+ * analyze-vmlinux.c, analyze-report.c), the report writers are in
+ * analyze-report-write.c and the runner of crash(8) and makedumpfile(8)
+ * in analyze-run.c.
  *
  * A verb returns the exit status (EXIT_OK, EXIT_FAIL, EXIT_USAGE) and has
  * printed why; every function below the verbs returns 0 (or a documented
@@ -41,24 +42,32 @@ struct marker_arg {
 	const char *text;
 };
 
-/* The command line, as kdump-file-analyze.c parsed it. */
-extern bool arg_json;
-extern const char *arg_vmlinux;
-extern bool arg_crashkernel_set;
-extern struct range_arg arg_crashkernel;
-extern long arg_expect_cpus;
-extern struct range_arg arg_excludes[MAX_RANGES_ARG];
-extern size_t arg_n_excludes;
-extern struct marker_arg arg_markers[MAX_RANGES_ARG];
-extern size_t arg_n_markers;
-extern long arg_timeout;
+/*
+ * The command line, as kdump-file-analyze.c parsed it: one for the run,
+ * handed to the verb.
+ */
+struct analyze_options {
+	bool json;
+	const char *vmlinux;
+	bool crashkernel_set;
+	struct range_arg crashkernel;
+	long expect_cpus;	/* -1: not checked */
+	struct range_arg excludes[MAX_RANGES_ARG];
+	size_t n_excludes;
+	struct marker_arg markers[MAX_RANGES_ARG];
+	size_t n_markers;
+	long timeout;		/* seconds, for crash(8) and makedumpfile */
+};
 
-/* The verbs: argv[0..argc) are the positional arguments after the verb. */
-int verb_info(int argc, char *argv[]);
-int verb_read(int argc, char *argv[]);
-int verb_check(int argc, char *argv[]);
-int verb_vmlinux(int argc, char *argv[]);
-int verb_report(int argc, char *argv[]);
+/*
+ * The verbs: argv[0..argc) are the positional arguments after the verb,
+ * o the options.
+ */
+int verb_info(const struct analyze_options *o, int argc, char *argv[]);
+int verb_read(const struct analyze_options *o, int argc, char *argv[]);
+int verb_check(const struct analyze_options *o, int argc, char *argv[]);
+int verb_vmlinux(const struct analyze_options *o, int argc, char *argv[]);
+int verb_report(const struct analyze_options *o, int argc, char *argv[]);
 
 /* analyze-util.c: the program layer's messages and formatting. */
 __attribute__((format(printf, 1, 2)))

@@ -23,23 +23,12 @@
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
-bool arg_json;
-const char *arg_vmlinux;
-bool arg_crashkernel_set;
-struct range_arg arg_crashkernel;
-long arg_expect_cpus = -1;
-struct range_arg arg_excludes[MAX_RANGES_ARG];
-size_t arg_n_excludes;
-struct marker_arg arg_markers[MAX_RANGES_ARG];
-size_t arg_n_markers;
-long arg_timeout = 300;
-
 struct verb {
 	const char *name;
 	int min_args;
 	int max_args;
 	const char *args;	/* for the usage error */
-	int (*fn)(int argc, char *argv[]);
+	int (*fn)(const struct analyze_options *o, int argc, char *argv[]);
 };
 
 static const struct verb verbs[] = {
@@ -167,47 +156,47 @@ enum {
 };
 
 /* The value of one option with an argument: 0, or -EINVAL said. */
-static int parse_value(int c, const char *v)
+static int parse_value(struct analyze_options *o, int c, const char *v)
 {
 	switch (c) {
 	case ARG_VMLINUX:
-		arg_vmlinux = v;
+		o->vmlinux = v;
 		return 0;
 	case ARG_CRASHKERNEL:
-		if (parse_range(v, &arg_crashkernel) < 0) {
+		if (parse_range(v, &o->crashkernel) < 0) {
 			log_error("invalid --crashkernel range '%s' (expected "
 				  "hex START-END, e.g. 33000000-3effffff)", v);
 			return -EINVAL;
 		}
-		arg_crashkernel_set = true;
+		o->crashkernel_set = true;
 		return 0;
 	case ARG_EXPECT_CPUS:
-		if (parse_long(v, 0, 65536, &arg_expect_cpus) < 0) {
+		if (parse_long(v, 0, 65536, &o->expect_cpus) < 0) {
 			log_error("invalid --expect-cpus '%s' (expected a "
 				  "number)", v);
 			return -EINVAL;
 		}
 		return 0;
 	case ARG_EXCLUDE:
-		if (arg_n_excludes == MAX_RANGES_ARG ||
-		    parse_range(v, &arg_excludes[arg_n_excludes]) < 0) {
+		if (o->n_excludes == MAX_RANGES_ARG ||
+		    parse_range(v, &o->excludes[o->n_excludes]) < 0) {
 			log_error("invalid --exclude range '%s' (expected hex "
 				  "START-END, at most %d)", v, MAX_RANGES_ARG);
 			return -EINVAL;
 		}
-		arg_n_excludes++;
+		o->n_excludes++;
 		return 0;
 	case ARG_MARKER:
-		if (arg_n_markers == MAX_RANGES_ARG ||
-		    parse_marker(v, &arg_markers[arg_n_markers]) < 0) {
+		if (o->n_markers == MAX_RANGES_ARG ||
+		    parse_marker(v, &o->markers[o->n_markers]) < 0) {
 			log_error("invalid --marker '%s' (expected "
 				  "HEXADDR:HEXBYTES, at most 64 bytes)", v);
 			return -EINVAL;
 		}
-		arg_n_markers++;
+		o->n_markers++;
 		return 0;
 	case ARG_TIMEOUT:
-		if (parse_long(v, 1, 86400, &arg_timeout) < 0) {
+		if (parse_long(v, 1, 86400, &o->timeout) < 0) {
 			log_error("invalid --timeout '%s' (expected seconds)", v);
 			return -EINVAL;
 		}
@@ -221,7 +210,8 @@ static int parse_value(int c, const char *v)
  * arguments left in argv[optind..]; 0 when --help or --version said all
  * there is to say; -EINVAL on a usage error, said.
  */
-static int parse_argv(int argc, char *argv[], const char *verb)
+static int parse_argv(struct analyze_options *o, int argc, char *argv[],
+		      const char *verb)
 {
 	static const struct option options[] = {
 		{ "help", no_argument, NULL, 'h' },
@@ -247,7 +237,7 @@ static int parse_argv(int argc, char *argv[], const char *verb)
 			printf(PROG " " KDUMP_FILE_VERSION "\n");
 			return 0;
 		case ARG_JSON:
-			arg_json = true;
+			o->json = true;
 			break;
 		case '?':
 			if (optopt)
@@ -258,12 +248,12 @@ static int parse_argv(int argc, char *argv[], const char *verb)
 					  "'%s'", verb, argv[optind - 1]);
 			return -EINVAL;
 		default:
-			if (parse_value(c, optarg) < 0)
+			if (parse_value(o, c, optarg) < 0)
 				return -EINVAL;
 		}
 	}
-	if (!strcmp(verb, "info") && (arg_vmlinux || arg_crashkernel_set ||
-				      arg_n_excludes || arg_n_markers)) {
+	if (!strcmp(verb, "info") && (o->vmlinux || o->crashkernel_set ||
+				      o->n_excludes || o->n_markers)) {
 		log_error("'info' takes only --json");
 		return -EINVAL;
 	}
@@ -280,6 +270,7 @@ static const struct verb *find_verb(const char *name)
 
 int main(int argc, char *argv[])
 {
+	struct analyze_options o = { .expect_cpus = -1, .timeout = 300 };
 	const struct verb *verb;
 	int r, n;
 
@@ -301,7 +292,7 @@ int main(int argc, char *argv[])
 		log_error("unknown command '%s' (see --help)", argv[1]);
 		return EXIT_USAGE;
 	}
-	r = parse_argv(argc - 1, argv + 1, verb->name);
+	r = parse_argv(&o, argc - 1, argv + 1, verb->name);
 	if (r <= 0)
 		return r < 0 ? EXIT_USAGE : EXIT_OK;
 	n = argc - 1 - optind;
@@ -309,5 +300,5 @@ int main(int argc, char *argv[])
 		log_error("'%s' takes %s (see --help)", verb->name, verb->args);
 		return EXIT_USAGE;
 	}
-	return verb->fn(n, argv + 1 + optind);
+	return verb->fn(&o, n, argv + 1 + optind);
 }

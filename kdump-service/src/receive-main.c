@@ -19,9 +19,12 @@
 
 #include "receive.h"
 
-static const char *arg_root;
-static const char *arg_host;
-static bool arg_authorize;
+/* The command line, as parse_argv() found it. */
+struct receive_options {
+	const char *root;
+	const char *host;
+	bool authorize;
+};
 
 static void help(void)
 {
@@ -34,7 +37,7 @@ static void help(void)
 	       "get) below DIR/HOSTDIR only.\n");
 }
 
-static int parse_argv(int argc, char *argv[])
+static int parse_argv(int argc, char *argv[], struct receive_options *o)
 {
 	static const struct option options[] = {
 		{ "help", no_argument, NULL, 'h' },
@@ -51,19 +54,19 @@ static int parse_argv(int argc, char *argv[])
 			help();
 			return 0;
 		case 'a':
-			arg_authorize = true;
+			o->authorize = true;
 			break;
 		case 'r':
-			arg_root = optarg;
+			o->root = optarg;
 			break;
 		case 'H':
-			arg_host = optarg;
+			o->host = optarg;
 			break;
 		default:
 			return -EINVAL;
 		}
 	}
-	if (optind < argc || !arg_root || !arg_host) {
+	if (optind < argc || !o->root || !o->host) {
 		fprintf(stderr, "kdump-file-receive: error: --root DIR and --host HOSTDIR are needed, and nothing else (see --help)\n");
 		return -EINVAL;
 	}
@@ -82,25 +85,26 @@ static const char *home_dir(void)
 
 int main(int argc, char *argv[])
 {
+	struct receive_options o = { 0 };
 	char err[1024];
 	const char *home;
 	int r;
 
-	r = parse_argv(argc, argv);
+	r = parse_argv(argc, argv, &o);
 	if (r <= 0)
 		return r < 0 ? 2 : 0;
-	if (arg_authorize) {
+	if (o.authorize) {
 		home = home_dir();
 		if (!home) {
 			fprintf(stderr, "kdump-file-receive: error: this user has no home directory for .ssh/authorized_keys\n");
 			return 1;
 		}
-		r = receive_authorize(arg_root, arg_host, home, STDIN_FILENO,
+		r = receive_authorize(o.root, o.host, home, STDIN_FILENO,
 				      err, sizeof(err));
 		if (r == 0)
-			printf("authorized %s in %s\n", arg_host, arg_root);
+			printf("authorized %s in %s\n", o.host, o.root);
 	} else {
-		r = receive_request(arg_root, arg_host,
+		r = receive_request(o.root, o.host,
 				    getenv("SSH_ORIGINAL_COMMAND"),
 				    STDIN_FILENO, STDOUT_FILENO, err,
 				    sizeof(err));

@@ -49,8 +49,8 @@ static void hotplug_log(int prio, const char *fmt, ...)
  */
 int verb_hotplug(struct cli *cli, int argc, char *argv[])
 {
-	const char *arg_subsystem = argc > 1 ? argv[1] : NULL;
-	const char *name = arg_subsystem ? arg_subsystem : getenv("SUBSYSTEM");
+	const char *given = argc > 1 ? argv[1] : NULL;
+	const char *name = given ? given : getenv("SUBSYSTEM");
 	const char *action = getenv("ACTION"), *dev = getenv("DEVPATH");
 	enum hotplug_decision d = HOTPLUG_MARK_PENDING;
 	enum hotplug_subsystem s;
@@ -64,7 +64,7 @@ int verb_hotplug(struct cli *cli, int argc, char *argv[])
 	}
 	if (hotplug_subsystem_parse(name, &s) < 0) {
 		log_error(cli, "hotplug: unknown subsystem '%.64s'%s: only cpu and memory hotplug change the capture kernel's ELF headers",
-			  name, arg_subsystem ? "" : " (in SUBSYSTEM)");
+			  name, given ? "" : " (in SUBSYSTEM)");
 		return EXIT_USAGE;
 	}
 	snprintf(what, sizeof(what), "%s %s%s%.256s", hotplug_subsystem_name(s),
