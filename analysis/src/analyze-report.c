@@ -243,8 +243,11 @@ static void read_metadata(struct report_ctx *c)
 	read_copy(c);
 	if (json_get_field(text, "crash_time", v, sizeof(v)) == 0)
 		c->info.crashtime = strtoll(v, NULL, 10);
-	if (json_get_field(text, "kernel_release", v, sizeof(v)) == 0)
-		snprintf(c->info.osrelease, sizeof(c->info.osrelease), "%s", v);
+	/* A release that does not fit is none a kernel has: left unknown. */
+	if (json_get_field(text, "kernel_release", v, sizeof(v)) == 0 &&
+	    path_format(c->info.osrelease, sizeof(c->info.osrelease), "%s",
+			v) < 0)
+		c->info.osrelease[0] = '\0';
 }
 
 /* A report from DIR/dmesg.txt alone: nothing to give crash. */

@@ -57,7 +57,7 @@ static int vmlinux_search(const struct vmcore_info *in, char *found,
 
 int verb_vmlinux(const struct analyze_options *o, int argc, char *argv[])
 {
-	char found[4096], deb[160] = "";
+	char found[4096], deb[256] = "";
 	struct vmcore_info in;
 	struct vmcore *v;
 	int r;
@@ -80,8 +80,8 @@ int verb_vmlinux(const struct analyze_options *o, int argc, char *argv[])
 	}
 	/* Debian's kernels: linux-image-RELEASE-dbg has the vmlinux. */
 	if (in.osrelease[0] && strstr(in.osrelease, "-amd64"))
-		snprintf(deb, sizeof(deb), "install linux-image-%s-dbg (apt-get install linux-image-%s-dbg), or ",
-			 in.osrelease, in.osrelease);
+		text_format(deb, sizeof(deb), "install linux-image-%s-dbg (apt-get install linux-image-%s-dbg), or ",
+			    in.osrelease, in.osrelease);
 	log_error("no vmlinux of kernel %s%s%s found in /usr/lib/debug or /boot: %spass the kernel's vmlinux with --vmlinux FILE",
 		  in.osrelease[0] ? in.osrelease : "(release unknown)",
 		  in.build_id[0] ? ", build ID " : "", in.build_id, deb);

@@ -15,6 +15,7 @@
 
 #include "report.h"
 #include "sha256.h"
+#include "util.h"
 
 #define PANIC_PREFIX "Kernel panic - not syncing: "
 
@@ -418,7 +419,7 @@ int report_parse_log(struct crash_report *r, const char *text)
 		parse_trace(r, trace);
 	}
 	if (!r->uptime[0] && sc.uptime[0])
-		snprintf(r->uptime, sizeof(r->uptime), "%s s", sc.uptime);
+		text_format(r->uptime, sizeof(r->uptime), "%s s", sc.uptime);
 	return 0;
 }
 

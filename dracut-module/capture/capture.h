@@ -198,6 +198,11 @@ void capture_say(struct capture *cap, const char *fmt, ...)
  * the dump's metadata.json instead.
  */
 void capture_step(struct capture *cap, const char *what);
+/*
+ * The dump's files' names (dmesg, incomplete, vmcore, metadata) in the
+ * dump directory cap->dir: 0, or -ENAMETOOLONG when one does not fit.
+ */
+int capture_dump_names(struct capture *cap);
 /* path below the mount point, as said to the user. */
 const char *capture_rel(const struct capture *cap, const char *path);
 

@@ -60,7 +60,7 @@ static void hook_keep(struct capture *cap, const char *phase,
 		return;
 	h = &cap->hooks[cap->n_hooks++];
 	h->phase = phase;
-	snprintf(h->path, sizeof(h->path), "%s", path);
+	text_format(h->path, sizeof(h->path), "%s", path);
 	h->res = *res;
 }
 
@@ -86,7 +86,7 @@ static int hook_one(struct capture *cap, const char *phase, char *path,
 	char what[300], desc[128];
 	int r;
 
-	snprintf(what, sizeof(what), "running %s hook %s", phase, path);
+	text_format(what, sizeof(what), "running %s hook %s", phase, path);
 	capture_step(cap, what);
 	capture_say(cap, "running %s hook %s %s %s (up to %.0fs)", phase, path,
 		    capture_rel(cap, cap->dir), word, limit / 1000.0);
@@ -150,7 +150,7 @@ int phase_pre_hooks(struct capture *cap)
 {
 	if (run_hooks(cap, "pre", cap->conf.pre_hook, "pre") == 0)
 		return 0;
-	snprintf(cap->reason, sizeof(cap->reason), "%s", cap->last_error);
+	text_format(cap->reason, sizeof(cap->reason), "%s", cap->last_error);
 	capture_say(cap, "error: no dump saved: %s", cap->reason);
 	cap->pre_stopped = true;
 	return -ECANCELED;

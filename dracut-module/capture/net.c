@@ -70,9 +70,15 @@ static int net_failed(struct capture *cap, int err, const char *why)
 	capture_say(cap, "warning: %s", why);
 	capture_say(cap, "falling back to %s (%s, %s) instead of %s",
 		    c->fallback, n->fallback_spec, n->fallback_path, n->url);
-	snprintf(c->target, sizeof(c->target), "%s", n->fallback_spec);
-	snprintf(c->path, sizeof(c->path), "%s%s",
-		 n->fallback_path[0] == '/' ? "" : "/", n->fallback_path);
+	if (path_format(c->target, sizeof(c->target), "%s",
+			n->fallback_spec) < 0 ||
+	    path_format(c->path, sizeof(c->path), "%s%s",
+			n->fallback_path[0] == '/' ? "" : "/",
+			n->fallback_path) < 0) {
+		capture_say(cap, "error: %s; the fallback %s is longer than a dump target takes",
+			    why, c->fallback);
+		return -ENAMETOOLONG;
+	}
 	c->net = CONF_NET_NONE;
 	return 0;
 }
@@ -148,9 +154,10 @@ static bool nic_find(struct capture *cap)
 			continue;
 		snprintf(p, sizeof(p), "%s/%s/address", cap->paths.sys_class_net,
 			 de->d_name);
-		if (read_line_file(p, mac, sizeof(mac)) == 0 &&
+		if (strlen(de->d_name) < sizeof(n->ifname) &&
+		    read_line_file(p, mac, sizeof(mac)) == 0 &&
 		    strcasecmp(mac, n->mac) == 0) {
-			snprintf(n->ifname, sizeof(n->ifname), "%s", de->d_name);
+			memcpy(n->ifname, de->d_name, strlen(de->d_name) + 1);
 			found = true;
 		}
 	}
@@ -549,16 +556,6 @@ out:
 	return r;
 }
 
-/* The dump's files, in the staging directory dir. */
-static void dump_names(struct capture *cap)
-{
-	snprintf(cap->dmesg, sizeof(cap->dmesg), "%s/" DUMP_DMESG, cap->dir);
-	snprintf(cap->inc, sizeof(cap->inc), "%s/" DUMP_VMCORE_INCOMPLETE,
-		 cap->dir);
-	snprintf(cap->core, sizeof(cap->core), "%s/" DUMP_VMCORE, cap->dir);
-	snprintf(cap->meta, sizeof(cap->meta), "%s/" DUMP_METADATA, cap->dir);
-}
-
 /* The local directory holding what is sent: dmesg, metadata, hooks.log. */
 static int stage_make(struct capture *cap)
 {
@@ -575,7 +572,9 @@ static int stage_make(struct capture *cap)
 			   O_CLOEXEC);
 	if (cap->dir_fd < 0)
 		return -errno;
-	dump_names(cap);
+	r = capture_dump_names(cap);
+	if (r < 0)
+		return r;
 	snprintf(m, sizeof(m), "@%s", cap->meta);
 	capture_step(cap, m);
 	return 0;
@@ -601,14 +600,16 @@ int phase_ssh_begin(struct capture *cap)
 	capture_say(cap, "connecting to %s@%s (%s) port %u", c->net_user,
 		    c->net_host, cap->net.collector, c->net_port);
 	r = ssh_run(cap, req, -1, name, sizeof(name), why, sizeof(why));
-	if (r == 0 && !dump_name_valid(name)) {
+	if (r == 0 && (!dump_name_valid(name) ||
+		       strlen(name) >= sizeof(cap->net.name))) {
 		snprintf(why, sizeof(why), "the collector %s answered '%.64s' to begin, not a dump name",
 			 c->net_host, name);
 		r = -EPROTO;
 	}
 	if (r < 0)
 		return net_failed(cap, r, why);
-	snprintf(cap->net.name, sizeof(cap->net.name), "%s", name);
+	/* Checked to fit above. */
+	memcpy(cap->net.name, name, strlen(name) + 1);
 	r = stage_make(cap);
 	if (r < 0) {
 		capture_say(cap, "error: cannot create %s/%s: %s",
@@ -658,8 +659,8 @@ int phase_ssh_dmesg(struct capture *cap)
 		capture_say(cap, "warning: dmesg not sent: %s", why);
 		return 0;
 	}
-	snprintf(cap->reason, sizeof(cap->reason), "dmesg.txt not sent: %s",
-		 why);
+	text_format(cap->reason, sizeof(cap->reason), "dmesg.txt not sent: %s",
+		    why);
 	capture_say(cap, "error: %s", cap->reason);
 	return r;
 }
@@ -782,7 +783,7 @@ int phase_ssh_vmcore(struct capture *cap)
 		r = -EPROTO;
 	}
 	if (r < 0) {
-		snprintf(cap->reason, sizeof(cap->reason), "%s", why);
+		text_format(cap->reason, sizeof(cap->reason), "%s", why);
 		capture_say(cap, "error: vmcore not saved: %s; dmesg.txt and metadata.json are sent",
 			    cap->reason);
 		return r;
@@ -806,8 +807,8 @@ int phase_ssh_record(struct capture *cap)
 	if (!cap->net.name[0])
 		return 0;
 	capture_step(cap, "sending metadata.json");
-	snprintf(path, sizeof(path), "%s/" DUMP_HOOKS_LOG, cap->dir);
-	if (capture_file_size(path) >= 0) {
+	if (path_format(path, sizeof(path), "%s/" DUMP_HOOKS_LOG,
+			cap->dir) == 0 && capture_file_size(path) >= 0) {
 		snprintf(req, sizeof(req), "file %s " DUMP_HOOKS_LOG,
 			 cap->net.name);
 		r = ssh_send(cap, path, req, why, sizeof(why));

@@ -4,6 +4,7 @@
  * phase tells the world what it does: capture_say() to the reporter and
  * capture_step() to the deadline process.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 
 #include "capture.h"
 #include "modplan.h"
+#include "dumpdir.h"
 #include "util.h"
 
 /*
@@ -176,7 +178,8 @@ void capture_say(struct capture *cap, const char *fmt, ...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	if (strncmp(msg, "error: ", 7) == 0)
-		snprintf(cap->last_error, sizeof(cap->last_error), "%s", msg + 7);
+		text_format(cap->last_error, sizeof(cap->last_error), "%s",
+			    msg + 7);
 	if (cap->report)
 		cap->report(cap, msg);
 }
@@ -194,4 +197,18 @@ const char *capture_rel(const struct capture *cap, const char *path)
 	size_t n = strlen(cap->paths.mnt);
 
 	return strncmp(path, cap->paths.mnt, n) == 0 ? path + n : path;
+}
+
+int capture_dump_names(struct capture *cap)
+{
+	if (path_format(cap->dmesg, sizeof(cap->dmesg), "%s/" DUMP_DMESG,
+			cap->dir) < 0 ||
+	    path_format(cap->inc, sizeof(cap->inc),
+			"%s/" DUMP_VMCORE_INCOMPLETE, cap->dir) < 0 ||
+	    path_format(cap->core, sizeof(cap->core), "%s/" DUMP_VMCORE,
+			cap->dir) < 0 ||
+	    path_format(cap->meta, sizeof(cap->meta), "%s/" DUMP_METADATA,
+			cap->dir) < 0)
+		return -ENAMETOOLONG;
+	return 0;
 }

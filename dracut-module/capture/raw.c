@@ -143,8 +143,13 @@ static int raw_find(struct capture *cap, char *dev, size_t size,
 	char what[700];
 	int r;
 
-	if (!c->raw_identity[0] || target_identity_parse(c->raw_identity, &id) < 0)
-		snprintf(id.spec, sizeof(id.spec), "%s", c->raw);
+	if ((!c->raw_identity[0] ||
+	     target_identity_parse(c->raw_identity, &id) < 0) &&
+	    path_format(id.spec, sizeof(id.spec), "%s", c->raw) < 0) {
+		capture_say(cap, "error: raw dump device %s: longer than %zu bytes",
+			    c->raw, sizeof(id.spec) - 1);
+		return -ENAMETOOLONG;
+	}
 	raw_identity_text(&id, what, sizeof(what));
 	capture_step(cap, "waiting for the dump target");
 	capture_say(cap, "waiting up to %us for raw dump device %s",

@@ -303,9 +303,9 @@ void capture_record_failure(struct capture *cap, int err, const char *step,
 	snprintf(rec.step, sizeof(rec.step), "%s", step);
 	if (err > 0 && strerrorname_np(err))
 		snprintf(rec.error, sizeof(rec.error), "%s", strerrorname_np(err));
-	snprintf(rec.target, sizeof(rec.target), "%s",
-		 c->raw[0] ? c->raw : cap->net.url[0] ? cap->net.url :
-		 c->target);
+	text_format(rec.target, sizeof(rec.target), "%s",
+		    c->raw[0] ? c->raw : cap->net.url[0] ? cap->net.url :
+		    c->target);
 	modules_loaded(cap->paths.proc_modules, rec.modules, sizeof(rec.modules));
 	rec.mem_free_kib = mem_free_kib(cap->paths.meminfo);
 	snprintf(rec.why, sizeof(rec.why), "%s", why[0] ? why : "no reason given");

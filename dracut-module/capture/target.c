@@ -183,7 +183,12 @@ static int dump_dir_make(struct capture *cap, int bfd)
 			    cap->base, strerror(-r));
 		return r;
 	}
-	snprintf(cap->dir, sizeof(cap->dir), "%s/%s", cap->base, name);
+	if (path_format(cap->dir, sizeof(cap->dir), "%s/%s", cap->base,
+			name) < 0) {
+		capture_say(cap, "error: the dump directory %s/%s is longer than a path takes",
+			    cap->base, name);
+		return -ENAMETOOLONG;
+	}
 	return 0;
 }
 
@@ -238,11 +243,12 @@ int phase_dump_dir(struct capture *cap)
 	close(bfd);
 	if (r < 0)
 		return r;
-	snprintf(cap->dmesg, sizeof(cap->dmesg), "%s/" DUMP_DMESG, cap->dir);
-	snprintf(cap->inc, sizeof(cap->inc), "%s/" DUMP_VMCORE_INCOMPLETE,
-		 cap->dir);
-	snprintf(cap->core, sizeof(cap->core), "%s/" DUMP_VMCORE, cap->dir);
-	snprintf(cap->meta, sizeof(cap->meta), "%s/" DUMP_METADATA, cap->dir);
+	r = capture_dump_names(cap);
+	if (r < 0) {
+		capture_say(cap, "error: the dump's files in %s are longer than a path takes",
+			    cap->dir);
+		return r;
+	}
 	capture_say(cap, "saving to %s", capture_rel(cap, cap->dir));
 	snprintf(m, sizeof(m), "@%s", cap->meta);
 	capture_step(cap, m);

@@ -1580,9 +1580,10 @@ static void test_module_plan(void)
 	CHECK(mkdir(mods, 0755) == 0);
 	snprintf(mods, sizeof(mods), "%s/lib/modules", T);
 	CHECK(mkdir(mods, 0755) == 0);
-	snprintf(dir, sizeof(dir), "%s/%s", mods, u.release);
+	CHECK(path_format(dir, sizeof(dir), "%s/%s", mods, u.release) == 0);
 	CHECK(mkdir(dir, 0755) == 0);
-	snprintf(dir, sizeof(dir), "%s/%s/crc16.ko", mods, u.release);
+	CHECK(path_format(dir, sizeof(dir), "%s/%s/crc16.ko", mods,
+			  u.release) == 0);
 	put(dir, "%s", "");
 	plan_inserted[0] = '\0';
 	cap.paths.modplan = plan;

@@ -105,8 +105,9 @@ static bool copy_exists(int dirfd, const char *name)
 {
 	char path[DUMP_NAME_MAX + sizeof(DUMP_COLLECTOR_COPY) + 2];
 
-	snprintf(path, sizeof(path), "%s/%s", name, DUMP_COLLECTOR_COPY);
-	return faccessat(dirfd, path, F_OK, AT_SYMLINK_NOFOLLOW) == 0;
+	return path_format(path, sizeof(path), "%s/%s", name,
+			   DUMP_COLLECTOR_COPY) == 0 &&
+	       faccessat(dirfd, path, F_OK, AT_SYMLINK_NOFOLLOW) == 0;
 }
 
 /* ssh: "get NAME FILE" into FILE of fd, at most max bytes. */

@@ -73,29 +73,29 @@ static int link_base(const char *dir, const char *name, char *buf, size_t size)
 	char p[PATH_MAX], t[PATH_MAX];
 	ssize_t n;
 
-	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	if (path_format(p, sizeof(p), "%s/%s", dir, name) < 0)
+		return -ENAMETOOLONG;
 	n = readlink(p, t, sizeof(t) - 1);
 	if (n < 0)
 		return -errno;
 	t[n] = '\0';
-	snprintf(buf, size, "%s", base_name(t));
-	return 0;
+	return path_format(buf, size, "%s", base_name(t));
 }
 
 static bool exists(const char *dir, const char *name)
 {
 	char p[PATH_MAX];
 
-	snprintf(p, sizeof(p), "%s/%s", dir, name);
-	return access(p, F_OK) == 0;
+	return path_format(p, sizeof(p), "%s/%s", dir, name) == 0 &&
+	       access(p, F_OK) == 0;
 }
 
 static void read_attr(const char *dir, const char *name, char *buf, size_t size)
 {
 	char p[PATH_MAX];
 
-	snprintf(p, sizeof(p), "%s/%s", dir, name);
-	if (read_line_file(p, buf, size) < 0)
+	if (path_format(p, sizeof(p), "%s/%s", dir, name) < 0 ||
+	    read_line_file(p, buf, size) < 0)
 		buf[0] = '\0';
 }
 
@@ -152,10 +152,11 @@ static int add_drivers(struct devchain *c, const char *devices, const char *disk
 		    link_base(p, "driver", found[n].drv, sizeof(found[n].drv)) == 0) {
 			char dp[PATH_MAX];
 
-			snprintf(dp, sizeof(dp), "%s/driver", p);
 			/* No module link: the driver is built in. */
-			found[n].module = link_base(dp, "module", found[n].mod,
-						    sizeof(found[n].mod)) == 0;
+			found[n].module =
+				path_format(dp, sizeof(dp), "%s/driver", p) == 0 &&
+				link_base(dp, "module", found[n].mod,
+					  sizeof(found[n].mod)) == 0;
 			if (!found[n].module)
 				memcpy(found[n].mod, found[n].drv,
 				       sizeof(found[n].mod));
@@ -231,7 +232,8 @@ static int walk(struct devchain *c, const char *sysfs, unsigned int maj,
 			if (!dup)
 				snprintf(c->lvs[c->n_lvs++], sizeof(c->lvs[0]), "%s", lv);
 		}
-		snprintf(slaves, sizeof(slaves), "%s/slaves", path);
+		if (path_format(slaves, sizeof(slaves), "%s/slaves", path) < 0)
+			return -ENAMETOOLONG;
 		d = opendir(slaves);
 		if (!d)
 			return -errno;
@@ -242,7 +244,11 @@ static int walk(struct devchain *c, const char *sysfs, unsigned int maj,
 
 			if (de->d_name[0] == '.')
 				continue;
-			snprintf(sp, sizeof(sp), "%s/%s", slaves, de->d_name);
+			if (path_format(sp, sizeof(sp), "%s/%s", slaves,
+					de->d_name) < 0) {
+				r = -ENAMETOOLONG;
+				break;
+			}
 			read_attr(sp, "dev", dev, sizeof(dev));
 			if (sscanf(dev, "%u:%u", &a, &b) != 2) {
 				r = -EIO;
@@ -527,7 +533,8 @@ static int add_bound(const char *devices, const char *path, char *buf,
 	while (strlen(p) > strlen(devices) && n < 16) {
 		char dp[PATH_MAX], *slash;
 
-		snprintf(dp, sizeof(dp), "%s/driver", p);
+		if (path_format(dp, sizeof(dp), "%s/driver", p) < 0)
+			break;
 		if (link_base(dp, "module", found[n], sizeof(found[n])) == 0 ||
 		    link_base(p, "driver", found[n], sizeof(found[n])) == 0)
 			n++;
@@ -560,8 +567,9 @@ static int bound_class(const char *sysfs, const char *class, char *buf,
 	for (int i = 0; i < n; i++) {
 		char entry[PATH_MAX], path[PATH_MAX], removable[16];
 
-		snprintf(entry, sizeof(entry), "%s/%s", dir, names[i]->d_name);
 		if (r < 0 || names[i]->d_name[0] == '.' ||
+		    path_format(entry, sizeof(entry), "%s/%s", dir,
+				names[i]->d_name) < 0 ||
 		    !realpath(entry, path) ||
 		    strncmp(path, virt, strlen(virt)) == 0 ||
 		    exists(path, "partition"))

@@ -207,15 +207,15 @@ static int dropin_build(struct dropin *d, const struct kdump_conf *c,
 			return r;
 		r = dropin_add_path(d, c->fallback);
 		if (r < 0)
-			snprintf(ret_why, size, "fallback '%s': %s",
-				 c->fallback, strerror(-r));
+			text_format(ret_why, size, "fallback '%s': %s",
+				    c->fallback, strerror(-r));
 		return r;
 	}
 	if (!c->target[0]) {
 		r = dropin_add_path(d, c->path);
 		if (r < 0)
-			snprintf(ret_why, size, "path '%s': %s", c->path,
-				 strerror(-r));
+			text_format(ret_why, size, "path '%s': %s", c->path,
+				    strerror(-r));
 		return r;
 	}
 	r = add_fstab_mounts(d, fstab, c->target, c->path);

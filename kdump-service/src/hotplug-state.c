@@ -100,8 +100,8 @@ int hotplug_report(struct json_object *j, int width)
 	 * A kernel without kexec has no capture kernel to keep current: the
 	 * reservation line says why, and advice on hotplug would mislead.
 	 */
-	snprintf(line, sizeof(line), "%s/kernel/kexec_crash_loaded", hp.sysfs);
-	if (!j && access(line, F_OK) < 0)
+	if (!j && (path_format(line, sizeof(line), "%s/kernel/kexec_crash_loaded",
+			       hp.sysfs) < 0 || access(line, F_OK) < 0))
 		return 0;
 	rule = hotplug_rule_active(&hp);
 	pending = hotplug_pending(hp.pending);
@@ -113,8 +113,8 @@ int hotplug_report(struct json_object *j, int width)
 		snprintf(line, sizeof(line), "CPUs %s; memory %s",
 			 hotplug_how_text(cpu), hotplug_how_text(mem));
 	if (pending)
-		snprintf(line + strlen(line), sizeof(line) - strlen(line),
-			 "; a reload is pending (%s)", hp.pending);
+		text_format(line + strlen(line), sizeof(line) - strlen(line),
+			    "; a reload is pending (%s)", hp.pending);
 	if (!j) {
 		printf("%-*s %s\n", width, "hotplug:", line);
 		return 0;

@@ -349,10 +349,10 @@ static void map_makedumpfile(struct import *im, const char *setting,
 				}
 				p = q;
 			}
-			snprintf(o.word, sizeof(o.word), "%s %s", o.name,
-				 o.value);
+			text_format(o.word, sizeof(o.word), "%s %s", o.name,
+				    o.value);
 		} else {
-			snprintf(o.word, sizeof(o.word), "%s", w);
+			text_format(o.word, sizeof(o.word), "%s", w);
 		}
 		if (strcmp(o.name, "-F") == 0) {
 			note(im, IMPORT_NO_NEED, setting, w,
@@ -1011,8 +1011,11 @@ static void map_sysconfig(struct import *im, const struct assign *a)
 		note(im, IMPORT_NOT_CARRIED, n, NULL,
 		     "kdump-file builds the capture command line from the running one; change it with cmdline_append and cmdline_remove");
 	} else if (strcmp(a->name, "KDUMP_KERNELVER") == 0) {
-		snprintf(path, sizeof(path), "/boot/vmlinuz-%s", v);
-		carry(im, IK_KERNEL, path, n, NULL);
+		if (path_format(path, sizeof(path), "/boot/vmlinuz-%s", v) < 0)
+			note(im, IMPORT_NOT_CARRIED, n, NULL,
+			     "the kernel version is too long for a path: set kernel in kdump-file.conf by hand");
+		else
+			carry(im, IK_KERNEL, path, n, NULL);
 	} else if (strcmp(a->name, "KEXEC_ARGS") == 0) {
 		char w[128];
 		const char *p = v;
@@ -1435,8 +1438,12 @@ static void remote_ssh_url(struct import *im, const char *who,
 	char h[300];
 
 	url_host(h, sizeof(h), host, strlen(host));
-	snprintf(im->remote_url, sizeof(im->remote_url), "ssh://%.*s@%s%s",
-		 at ? (int)(at - who) : 4, at ? who : "root", h, dir);
+	if (path_format(im->remote_url, sizeof(im->remote_url),
+			"ssh://%.*s@%s%s", at ? (int)(at - who) : 4,
+			at ? who : "root", h, dir) < 0)
+		text_format(im->remote_refused, sizeof(im->remote_refused),
+			    "the target ssh://%s%s is longer than %zu bytes",
+			    who, dir, sizeof(im->remote_url) - 1);
 }
 
 /*
@@ -1468,8 +1475,12 @@ static void remote_nfs_url(struct import *im, const char *spec,
 		exp[--n] = '\0';
 	while (*sub == '/')
 		sub++;
-	snprintf(im->remote_url, sizeof(im->remote_url), "nfs://%s%s%s%s", h,
-		 exp, *sub && n > 1 ? "/" : "", sub);
+	if (path_format(im->remote_url, sizeof(im->remote_url),
+			"nfs://%s%s%s%s", h, exp, *sub && n > 1 ? "/" : "",
+			sub) < 0)
+		text_format(im->remote_refused, sizeof(im->remote_refused),
+			    "the target nfs://%s%s is longer than %zu bytes",
+			    spec, sub, sizeof(im->remote_url) - 1);
 }
 
 /* Whether remote_url is a target kdump-file takes; why not if not. */
@@ -1488,11 +1499,11 @@ static void remote_check(struct import *im, const char *dir, bool expands)
 		snprintf(im->remote_refused, sizeof(im->remote_refused), "%s",
 			 REASON_EXPANSION);
 	else if (dir[0] != '/')
-		snprintf(im->remote_refused, sizeof(im->remote_refused),
-			 "the directory '%s' is not an absolute path", dir);
+		text_format(im->remote_refused, sizeof(im->remote_refused),
+			    "the directory '%s' is not an absolute path", dir);
 	else if (check_value(IK_TARGET, im->remote_url, why, sizeof(why)) < 0)
-		snprintf(im->remote_refused, sizeof(im->remote_refused),
-			 "kdump-file's target refuses it: %s", why);
+		text_format(im->remote_refused, sizeof(im->remote_refused),
+			    "kdump-file's target refuses it: %s", why);
 	sanitize(im->remote_refused);
 }
 
@@ -1529,20 +1540,20 @@ static void find_remote_kdump_tools(struct import *im,
 	trim_slashes(im->remote_path);
 	if (*ssh) {
 		snprintf(im->remote, sizeof(im->remote), "SSH");
-		snprintf(im->remote_where, sizeof(im->remote_where),
-			 "%s:%s over SSH", ssh, dir);
+		text_format(im->remote_where, sizeof(im->remote_where),
+			    "%s:%s over SSH", ssh, dir);
 		remote_ssh_url(im, ssh, dir);
 		remote_check(im, dir, expands);
 	} else if (*nfs) {
 		snprintf(im->remote, sizeof(im->remote), "NFS");
-		snprintf(im->remote_where, sizeof(im->remote_where),
-			 "the NFS export %s (mounted on %s)", nfs, dir);
+		text_format(im->remote_where, sizeof(im->remote_where),
+			    "the NFS export %s (mounted on %s)", nfs, dir);
 		remote_nfs_url(im, nfs, "");
 		remote_check(im, "/", expands);
 	} else if (*ftp) {
 		snprintf(im->remote, sizeof(im->remote), "FTP");
-		snprintf(im->remote_where, sizeof(im->remote_where),
-			 "the FTP server %s", ftp);
+		text_format(im->remote_where, sizeof(im->remote_where),
+			    "the FTP server %s", ftp);
 		snprintf(im->remote_refused, sizeof(im->remote_refused),
 			 "kdump-file dumps over SSH or NFS, not FTP");
 	}
@@ -1573,14 +1584,14 @@ static void find_remote_kdump_conf(struct import *im, const struct conf_ctx *cc)
 	trim_slashes(im->remote_path);
 	if (*ssh) {
 		snprintf(im->remote, sizeof(im->remote), "ssh");
-		snprintf(im->remote_where, sizeof(im->remote_where),
-			 "%s:%s over SSH", ssh, dir);
+		text_format(im->remote_where, sizeof(im->remote_where),
+			    "%s:%s over SSH", ssh, dir);
 		remote_ssh_url(im, ssh, dir);
 		remote_check(im, dir, false);
 	} else if (*nfs) {
 		snprintf(im->remote, sizeof(im->remote), "nfs");
-		snprintf(im->remote_where, sizeof(im->remote_where),
-			 "%s%s over NFS", nfs, dir);
+		text_format(im->remote_where, sizeof(im->remote_where),
+			    "%s%s over NFS", nfs, dir);
 		remote_nfs_url(im, nfs, dir);
 		/* kdump-utils takes path in the export as relative. */
 		remote_check(im, "/", false);

@@ -98,7 +98,7 @@ struct import {
 	 * The directive (failure_action or default) whose dump_to_rootfs
 	 * became fallback, "" for none: failure_action follows from it.
 	 */
-	char rootfs_fallback[32];
+	char rootfs_fallback[64];
 	bool set[IK_MAX];
 	char value[IK_MAX][CONF_VALUE_MAX];
 	/*

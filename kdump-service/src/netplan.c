@@ -98,7 +98,8 @@ int net_route_find(const char *text, struct in_addr dest,
 			      (prefix == best.prefix && metric >= best_metric)))
 			continue;
 		found = true;
-		snprintf(best.ifname, sizeof(best.ifname), "%s", ifname);
+		/* Shorter than IF_NAMESIZE: checked above. */
+		memcpy(best.ifname, ifname, strlen(ifname) + 1);
 		best.gateway.s_addr = g;
 		best.prefix = prefix;
 		best_metric = metric;
@@ -113,9 +114,9 @@ static bool exists_in(const char *dir, const char *ifname, const char *name)
 {
 	char p[PATH_MAX];
 
-	snprintf(p, sizeof(p), "%s/%s%s%s", dir, ifname, name[0] ? "/" : "",
-		 name);
-	return access(p, F_OK) == 0;
+	return path_format(p, sizeof(p), "%s/%s%s%s", dir, ifname,
+			   name[0] ? "/" : "", name) == 0 &&
+	       access(p, F_OK) == 0;
 }
 
 /* The first lower_* link of a stacked interface ("" for none). */
@@ -142,16 +143,18 @@ int net_iface_check(const struct net_paths *np, const char *ifname,
 	char type[32] = "", lower[IF_NAMESIZE + 32] = "";
 
 	net_addr_text(collector, false, ip, sizeof(ip));
-	snprintf(classdir, sizeof(classdir), "%s/class/net", np->sysfs);
-	snprintf(ifdir, sizeof(ifdir), "%s/%s", classdir, ifname);
+	if (path_format(classdir, sizeof(classdir), "%s/class/net",
+			np->sysfs) < 0 ||
+	    path_format(ifdir, sizeof(ifdir), "%s/%s", classdir, ifname) < 0)
+		return -ENAMETOOLONG;
 	if (access(ifdir, F_OK) < 0)
 		return -ENODEV;
 	snprintf(type, sizeof(type), "?");
 	{
 		char p[PATH_MAX];
 
-		snprintf(p, sizeof(p), "%s/type", ifdir);
-		(void)read_line_file(p, type, sizeof(type));
+		if (path_format(p, sizeof(p), "%s/type", ifdir) == 0)
+			(void)read_line_file(p, type, sizeof(type));
 	}
 	if (strcmp(ifname, "lo") == 0 ||
 	    atoi(type) == ARPHRD_LOOPBACK_TYPE) {
@@ -276,7 +279,10 @@ static int iface_mac(const struct net_paths *np, const char *ifname,
 	unsigned int b[6];
 	int r;
 
-	snprintf(p, sizeof(p), "%s/class/net/%s/address", np->sysfs, ifname);
+	r = path_format(p, sizeof(p), "%s/class/net/%s/address", np->sysfs,
+			ifname);
+	if (r < 0)
+		return r;
 	r = read_line_file(p, mac, sizeof(mac));
 	if (r < 0)
 		return r;

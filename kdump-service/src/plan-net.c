@@ -28,8 +28,14 @@ static int plan_fallback(struct plan *p, struct modload *km, bool create)
 	r = plan_local_dir(p, "fallback", p->conf.fallback, create, &fs);
 	if (r < 0)
 		return r;
-	snprintf(p->fallback_spec, sizeof(p->fallback_spec), "%s", fs.spec);
-	snprintf(p->fallback_rel, sizeof(p->fallback_rel), "%s", fs.relpath);
+	if (path_format(p->fallback_spec, sizeof(p->fallback_spec), "%s",
+			fs.spec) < 0 ||
+	    path_format(p->fallback_rel, sizeof(p->fallback_rel), "%s",
+			fs.relpath) < 0) {
+		plan_error(p, "fallback directory %s: its device or its path there is longer than the capture takes (%zu bytes)",
+			   p->conf.fallback, sizeof(p->fallback_rel) - 1);
+		return -ENAMETOOLONG;
+	}
 	c = calloc(1, sizeof(*c));
 	if (!c)
 		return -ENOMEM;

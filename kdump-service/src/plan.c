@@ -753,7 +753,13 @@ static int plan_raw(struct plan *p, const char *dev, dev_t devno, bool loading)
 	if (!realpath(dev, real))
 		snprintf(real, sizeof(real), "%s", dev);
 	r = target_stable_id(dev, id, sizeof(id));
-	snprintf(p->capture.raw, sizeof(p->capture.raw), "%s", r == 0 ? id : real);
+	if (path_format(p->capture.raw, sizeof(p->capture.raw), "%s",
+			r == 0 ? id : real) < 0) {
+		plan_error(p, "raw dump device %s: its name %s is longer than the capture takes (%zu bytes)",
+			   p->conf.raw, r == 0 ? id : real,
+			   sizeof(p->capture.raw) - 1);
+		return -ENAMETOOLONG;
+	}
 	/*
 	 * What the capture counts the devices by: the spec, the size now and
 	 * a partition's disk.  A spec the capture could not parse back (a
@@ -940,8 +946,14 @@ static int plan_target_dir(struct plan *p, bool create)
 	r = plan_local_dir(p, "dump", p->conf.path, create, &fs);
 	if (r < 0)
 		return r;
-	snprintf(p->capture.target, sizeof(p->capture.target), "%s", fs.spec);
-	snprintf(p->capture.path, sizeof(p->capture.path), "%s", fs.relpath);
+	if (path_format(p->capture.target, sizeof(p->capture.target), "%s",
+			fs.spec) < 0 ||
+	    path_format(p->capture.path, sizeof(p->capture.path), "%s",
+			fs.relpath) < 0) {
+		plan_error(p, "dump directory %s: its device or its path there is longer than the capture takes (%zu bytes)",
+			   p->conf.path, sizeof(p->capture.path) - 1);
+		return -ENAMETOOLONG;
+	}
 	return plan_chain(p, fs.devno, fs.fstype, fs.devnode);
 }
 

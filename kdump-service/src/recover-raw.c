@@ -76,7 +76,7 @@ static int raw_carriers(const char *spec, const char *dev, char *what,
 	most = target_find_device_n(spec, found, sizeof(found), NULL, 0);
 	if (most < 0)
 		return most;
-	snprintf(what, size, "%s", spec);
+	text_format(what, size, "%s", spec);
 	if (stat(dev, &st) < 0)
 		return -errno;
 	snprintf(sysdir, sizeof(sysdir), "/sys/dev/block/%u:%u",

@@ -638,7 +638,8 @@ static bool dmesg_modules(const char *dir, char *buf, size_t size)
 	FILE *f;
 
 	buf[0] = '\0';
-	snprintf(p, sizeof(p), "%s/dmesg.txt", dir);
+	if (path_format(p, sizeof(p), "%s/dmesg.txt", dir) < 0)
+		return false;
 	f = fopen(p, "re");
 	while (f && fgets(line, sizeof(line), f)) {
 		const char *m = strstr(line, "Modules linked in:");
@@ -665,8 +666,8 @@ static void capture_extras(const char *dir, struct json_object **ret_hooks,
 	struct json_object *meta = NULL, *v;
 
 	*ret_hooks = *ret_mods = NULL;
-	snprintf(p, sizeof(p), "%s/metadata.json", dir);
-	if (read_file_max(p, &text, 1 << 20) >= 0)
+	if (path_format(p, sizeof(p), "%s/metadata.json", dir) == 0 &&
+	    read_file_max(p, &text, 1 << 20) >= 0)
 		meta = json_tokener_parse(text);
 	free(text);
 	if (!meta)

@@ -23,7 +23,7 @@ static void prepare(const char *rel, char *p, size_t size)
 {
 	char dir[PATH_MAX];
 
-	snprintf(p, size, "%s/%s", sys, rel);
+	CHECK(path_format(p, size, "%s/%s", sys, rel) == 0);
 	snprintf(dir, sizeof(dir), "%s", p);
 	*strrchr(dir, '/') = '\0';
 	CHECK(mkdir_p(dir, 0755) == 0);

@@ -6,6 +6,7 @@
 
 #include "import.h"
 #include "tests.h"
+#include "util.h"
 
 static struct import im;
 static struct import_error err;
@@ -554,7 +555,7 @@ static void test_write(void)
 
 	CHECK(mkdtemp(dir) != NULL);
 	snprintf(path, sizeof(path), "%s/kdump-file.conf", dir);
-	snprintf(bak, sizeof(bak), "%s.bak", path);
+	CHECK(path_format(bak, sizeof(bak), "%s.bak", path) == 0);
 	shipped = slurp("conf/kdump-file.conf");
 	CHECK(shipped && import_only_comments(shipped, strlen(shipped)));
 	CHECK(!only_comments("# x\n  \n\tkeep = 1\n"));

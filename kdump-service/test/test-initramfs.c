@@ -440,7 +440,8 @@ static char *clean_base(char *buf, size_t size)
 
 	if (!getcwd(cwd, sizeof(cwd)))
 		return NULL;
-	snprintf(buf, size, "%s/build/test-inputs.XXXXXX", cwd);
+	if (path_format(buf, size, "%s/build/test-inputs.XXXXXX", cwd) < 0)
+		return NULL;
 	if (!mkdtemp(buf))
 		return NULL;
 	if (paths_check_root_only(one, 1, &v) != 0) {

@@ -33,7 +33,7 @@ static void put(const char *rel, const char *text)
 {
 	char p[PATH_MAX], dir[PATH_MAX];
 
-	snprintf(p, sizeof(p), "%s/%s", root, rel);
+	CHECK(path_format(p, sizeof(p), "%s/%s", root, rel) == 0);
 	snprintf(dir, sizeof(dir), "%s", p);
 	*strrchr(dir, '/') = '\0';
 	CHECK(mkdir_p(dir, 0755) == 0);
@@ -44,7 +44,7 @@ static void link_to(const char *rel, const char *target)
 {
 	char p[PATH_MAX], dir[PATH_MAX];
 
-	snprintf(p, sizeof(p), "%s/%s", root, rel);
+	CHECK(path_format(p, sizeof(p), "%s/%s", root, rel) == 0);
 	snprintf(dir, sizeof(dir), "%s", p);
 	*strrchr(dir, '/') = '\0';
 	CHECK(mkdir_p(dir, 0755) == 0);

@@ -16,6 +16,7 @@
 #include "process.h"
 #include "target.h"
 #include "tests.h"
+#include "util.h"
 
 static struct plan p;
 
@@ -149,7 +150,7 @@ static void test_local_path_link(void)
 	CHECK(mkdir(open_dir, 0777) == 0 && chmod(open_dir, 0777) == 0);
 	CHECK(symlink(open_dir, via) == 0);
 	conf_init(&c);
-	snprintf(c.path, sizeof(c.path), "%s/dumps", via);
+	CHECK(path_format(c.path, sizeof(c.path), "%s/dumps", via) == 0);
 	CHECK(plan_make(&p, &c, &in) == -EPERM);
 	CHECK(strstr(p.error, open_dir) != NULL);
 	CHECK(access(made, F_OK) < 0);
@@ -212,7 +213,8 @@ static void test_check(void)
 	snprintf(kernel, sizeof(kernel), "%s/vmlinuz-other", dir);
 	CHECK(make_bzimage(kernel, "6.2.0-other") == 0);
 	snprintf(p.kernel, sizeof(p.kernel), "%s", kernel);
-	snprintf(p.conf.kernel, sizeof(p.conf.kernel), "%s", kernel);
+	CHECK(path_format(p.conf.kernel, sizeof(p.conf.kernel), "%s",
+			  kernel) == 0);
 	CHECK(plan_check(&p, &pp) == -EINVAL);
 	CHECK(pp.n == 1 && strstr(pp.text[0], "is release 6.2.0-other, but the capture initramfs kdump-file builds holds the modules of 6.1.0-test") != NULL);
 	/* ...which a configured initramfs made for it settles, if present. */

@@ -394,10 +394,10 @@ static void test_authorize(void)
 		 "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOther admin@desk\n");
 	CHECK(authorize(root, "web1-0123456789ab",
 			"ssh-ed25519 " KEY_BODY " root@web1\n") == 0);
-	snprintf(want, sizeof(want),
-		 "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOther admin@desk\n"
-		 "restrict,command=\"/usr/lib/kdump-file/kdump-file-receive --root %s --host web1-0123456789ab\" ssh-ed25519 "
-		 KEY_BODY " kdump-file@web1-0123456789ab\n", root);
+	CHECK(path_format(want, sizeof(want),
+			  "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOther admin@desk\n"
+			  "restrict,command=\"/usr/lib/kdump-file/kdump-file-receive --root %s --host web1-0123456789ab\" ssh-ed25519 "
+			  KEY_BODY " kdump-file@web1-0123456789ab\n", root) == 0);
 	CHECK(read_file_max(p, &t, 1 << 20) > 0 && strcmp(t, want) == 0);
 	free(t);
 	t = NULL;
@@ -410,10 +410,10 @@ static void test_authorize(void)
 	snprintf(r2, sizeof(r2), "%s/other/dumps", tmp);
 	CHECK(authorize(r2, "web1-0123456789ab",
 			"ssh-ed25519 " KEY_BODY "\n") == 0);
-	snprintf(want, sizeof(want),
-		 "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOther admin@desk\n"
-		 "restrict,command=\"/usr/lib/kdump-file/kdump-file-receive --root %s --host web1-0123456789ab\" ssh-ed25519 "
-		 KEY_BODY " kdump-file@web1-0123456789ab\n", r2);
+	CHECK(path_format(want, sizeof(want),
+			  "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOther admin@desk\n"
+			  "restrict,command=\"/usr/lib/kdump-file/kdump-file-receive --root %s --host web1-0123456789ab\" ssh-ed25519 "
+			  KEY_BODY " kdump-file@web1-0123456789ab\n", r2) == 0);
 	snprintf(p, sizeof(p), "%s/.ssh/authorized_keys", home);
 	CHECK(read_file_max(p, &t, 1 << 20) > 0 && strcmp(t, want) == 0);
 	free(t);

@@ -62,7 +62,7 @@ static void put_makedumpfile(const char *body)
 	snprintf(bin, sizeof(bin), "%s/bin", tmp);
 	snprintf(text, sizeof(text), "#!/bin/sh\n%s\n", body);
 	test_put(bin, "makedumpfile", text);
-	snprintf(bin, sizeof(bin), "%s/bin/makedumpfile", tmp);
+	CHECK(path_format(bin, sizeof(bin), "%s/bin/makedumpfile", tmp) == 0);
 	CHECK(chmod(bin, 0755) == 0);
 }
 

@@ -176,8 +176,8 @@ int dump_inspect(const char *dir, struct dump_info *ret)
 	d->has_dmesg = faccessat(fd, DUMP_DMESG, F_OK, 0) == 0;
 	if (dump_metadata_read(fd, m) == 0) {
 		d->has_metadata = true;
-		snprintf(d->panic, sizeof(d->panic), "%s", m->panic);
-		snprintf(d->error, sizeof(d->error), "%s", m->error);
+		text_format(d->panic, sizeof(d->panic), "%s", m->panic);
+		text_format(d->error, sizeof(d->error), "%s", m->error);
 		snprintf(d->release, sizeof(d->release), "%s",
 			 m->kernel_release);
 		d->crash_time = m->crash_time;

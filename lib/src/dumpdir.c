@@ -48,7 +48,8 @@ int dump_dir_create(int basefd, long long crash_time, mode_t mode,
 			return -errno;
 		if (i > DUMP_NAME_SUFFIX_MAX)
 			return -EEXIST;
-		snprintf(name, sizeof(name), "%s-%u", stem, i);
+		if (path_format(name, sizeof(name), "%s-%u", stem, i) < 0)
+			return -ENAMETOOLONG;
 	}
 	/* What was made just now, unless someone swapped it already. */
 	fd = openat(basefd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |

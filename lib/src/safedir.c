@@ -124,8 +124,10 @@ static int splice_link(int dirfd, const char *comp, char *buf, size_t size,
 	{
 		char joined[2 * PATH_MAX + 2];
 
-		snprintf(joined, sizeof(joined), "%s/%s", target, *rest);
-		snprintf(buf, size, "%s", joined);
+		if (path_format(joined, sizeof(joined), "%s/%s", target,
+				*rest) < 0 ||
+		    path_format(buf, size, "%s", joined) < 0)
+			return -ENAMETOOLONG;
 	}
 	*rest = buf;
 	return 0;

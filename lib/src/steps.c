@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "steps.h"
+#include "util.h"
 
 void steps_init(struct steps *s)
 {
@@ -13,9 +14,9 @@ void steps_init(struct steps *s)
 static void message(struct steps *s, const char *m)
 {
 	if (m[0] == '@')
-		snprintf(s->meta, sizeof(s->meta), "%s", m + 1);
+		text_format(s->meta, sizeof(s->meta), "%s", m + 1);
 	else if (m[0])
-		snprintf(s->last, sizeof(s->last), "%s", m);
+		text_format(s->last, sizeof(s->last), "%s", m);
 }
 
 void steps_take(struct steps *s, const char *buf, size_t n)

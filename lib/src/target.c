@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "target.h"
+#include "util.h"
 
 /* Probe one device's filesystem superblock for a tag ("UUID", "LABEL", "TYPE"). */
 int target_probe_tag(const char *dev, const char *tag, char *buf, size_t size)
@@ -494,8 +495,9 @@ int target_identity_count(const char *sysblock, const char *devdir,
 		if (id->disk[0] && !disk_ok) {
 			if (disk_id(sysdir, disk, sizeof(disk)) < 0)
 				snprintf(disk, sizeof(disk), "no serial or WWID");
-			snprintf(what, sizeof(what), "%s: %llu bytes, its disk %s",
-				 name, size, disk);
+			text_format(what, sizeof(what),
+				    "%s: %llu bytes, its disk %s", name, size,
+				    disk);
 		} else {
 			snprintf(what, sizeof(what), "%s: %llu bytes", name,
 				 size);

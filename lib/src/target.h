@@ -6,6 +6,7 @@
 #ifndef KDUMP_FILE_TARGET_H
 #define KDUMP_FILE_TARGET_H
 
+#include <limits.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -70,7 +71,7 @@ int target_identity_of(const char *sysblock, const char *name,
 struct target_match {
 	/* Devices with the whole identity, and the first's kernel name. */
 	unsigned int n_match;
-	char first[64];
+	char first[NAME_MAX + 1];
 	/* Their kernel names, ", "-separated, as many as fit. */
 	char names[256];
 	/* Devices with the spec whose size or disk differs, and what they have. */

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -329,6 +330,46 @@ size_t utf8_seq_len(const unsigned char *s)
 	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
 		return 0;
 	return n;
+}
+
+int path_format(char *buf, size_t size, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, size, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return -EINVAL;
+	return (size_t)n >= size ? -ENAMETOOLONG : 0;
+}
+
+int text_format(char *buf, size_t size, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (size == 0)
+		return 1;
+	va_start(ap, fmt);
+	n = vsnprintf(buf, size, fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		buf[0] = '\0';
+		return 1;
+	}
+	if ((size_t)n < size)
+		return 0;
+	/* Cut: say so where it was cut, on a whole UTF-8 sequence. */
+	if (size >= 4) {
+		size_t end = size - 4;
+
+		while (end > 0 && ((unsigned char)buf[end] & 0xc0) == 0x80)
+			end--;
+		memcpy(buf + end, "...", 4);
+	}
+	return 1;
 }
 
 void utc_time(long long t, char *buf, size_t size)

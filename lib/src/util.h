@@ -103,6 +103,18 @@ size_t utf8_seq_len(const unsigned char *s);
 /* t (seconds since the epoch, UTC) as 2026-01-01T00:00:00Z; "-" when t < 0. */
 void utc_time(long long t, char *buf, size_t size);
 
+/*
+ * Text built into a fixed buffer, never cut without a word of it.
+ * path_format(): what is wrong when cut (a path, a command line, a name):
+ * 0, or -ENAMETOOLONG with buf cut; the caller must look.  text_format():
+ * a message or a value shown to a person, cut to fit with "..." at its
+ * end when it does not; 1 when it was cut, else 0.
+ */
+int path_format(char *buf, size_t size, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4), warn_unused_result));
+int text_format(char *buf, size_t size, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 /* Is word (not empty) one of the blank-separated words of list? */
 bool word_in_list(const char *word, const char *list);
 

@@ -9,6 +9,7 @@
 #include "dump.h"
 #include "json.h"
 #include "tests.h"
+#include "util.h"
 
 static void put(const char *dir, const char *name, const char *text)
 {
@@ -138,7 +139,7 @@ static void test_remove(void)
 	CHECK(mkdir(p, 0700) == 0);
 	CHECK(dump_is_ours(bfd, "2026-01-02-00:00:00"));
 	put(p, "vmcore", "core");
-	snprintf(q, sizeof(q), "%s/dmesg.txt", p);
+	CHECK(path_format(q, sizeof(q), "%s/dmesg.txt", p) == 0);
 	{
 		char t[4300];
 
@@ -152,7 +153,7 @@ static void test_remove(void)
 	/* A subdirectory, which the capture never makes, keeps the dump. */
 	snprintf(p, sizeof(p), "%s/2026-01-03-00:00:00", base);
 	CHECK(mkdir(p, 0700) == 0);
-	snprintf(q, sizeof(q), "%s/sub", p);
+	CHECK(path_format(q, sizeof(q), "%s/sub", p) == 0);
 	CHECK(mkdir(q, 0700) == 0);
 	CHECK(dump_remove(bfd, "2026-01-03-00:00:00") == -ENOTEMPTY);
 	CHECK(stat(q, &st) == 0);
@@ -225,11 +226,11 @@ static void test_planted(void)
 
 		snprintf(real, sizeof(real), "%s/shared", base);
 		CHECK(mkdir(real, 0700) == 0 && chmod(real, 0777) == 0);
-		snprintf(store, sizeof(store), "%s/dumps", real);
+		CHECK(path_format(store, sizeof(store), "%s/dumps", real) == 0);
 		CHECK(mkdir(store, 0700) == 0);
 		snprintf(via, sizeof(via), "%s/var-crash", base);
 		CHECK(symlink(real, via) == 0);
-		snprintf(store, sizeof(store), "%s/dumps", via);
+		CHECK(path_format(store, sizeof(store), "%s/dumps", via) == 0);
 		CHECK(dump_base_check(store, why, sizeof(why)) == -EPERM);
 		CHECK(strstr(why, real) && strstr(why, "0777"));
 		CHECK(chmod(real, 0755) == 0);

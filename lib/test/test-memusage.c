@@ -197,9 +197,10 @@ static void test_run(void)
 	{
 		char body[512];
 
-		snprintf(body, sizeof(body),
-			 "[ \"$1 $2\" = '--mem-usage /proc/kcore' ] || exit 9\n"
-			 "head -n 1 '%s' >&2; tail -n +2 '%s'", table, table);
+		CHECK(path_format(body, sizeof(body),
+				  "[ \"$1 $2\" = '--mem-usage /proc/kcore' ] || exit 9\n"
+				  "head -n 1 '%s' >&2; tail -n +2 '%s'", table,
+				  table) == 0);
 		CHECK(memusage_run(script("good", body), 5000, &m, why,
 				   sizeof(why)) == 0);
 	}

@@ -163,6 +163,27 @@ static void test_lock_file(void)
 	CHECK(edit_distance("load", "load") == 0);
 }
 
+/* Text into a fixed buffer: a path fails when cut, a message says "...". */
+static void test_format(void)
+{
+	char b[8];
+
+	CHECK(path_format(b, sizeof(b), "%s/%s", "ab", "cd") == 0);
+	CHECK(strcmp(b, "ab/cd") == 0);
+	CHECK(path_format(b, sizeof(b), "%s/%s", "abc", "defg") ==
+	      -ENAMETOOLONG);
+	CHECK(path_format(b, sizeof(b), "%s", "1234567") == 0);
+	CHECK(text_format(b, sizeof(b), "%s", "1234567") == 0);
+	CHECK(strcmp(b, "1234567") == 0);
+	CHECK(text_format(b, sizeof(b), "%s", "12345678") == 1);
+	CHECK(strcmp(b, "1234...") == 0);
+	/* Never half a UTF-8 sequence before the dots: "é" is 2 bytes. */
+	CHECK(text_format(b, sizeof(b), "%s", "123\xc3\xa9xyz") == 1);
+	CHECK(strcmp(b, "123...") == 0);
+	CHECK(text_format(b, 3, "%s", "abcdef") == 1);
+	CHECK(strcmp(b, "ab") == 0);
+}
+
 int main(void)
 {
 	if (!mkdtemp(dir)) {
@@ -174,6 +195,7 @@ int main(void)
 	test_cleanup();
 	test_boot_time();
 	test_lock_file();
+	test_format();
 	if (test_rm_rf(dir) < 0)
 		fprintf(stderr, "cannot remove %s\n", dir);
 	return tests_done();
