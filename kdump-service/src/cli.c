@@ -368,7 +368,7 @@ int dumps_base(struct cli *cli, const struct kdump_conf *c, char *ret,
 	char dev[PATH_MAX], mnt[PATH_MAX], fstype[64] = "";
 	int r;
 
-	/* On the collector: status reads them there (verb-status.c). */
+	/* On the collector: status reads them there (verb-status.c, store.c). */
 	if (c->net != CONF_NET_NONE)
 		return -EREMOTE;
 	if (!c->target[0] && !c->raw[0]) {
@@ -478,6 +478,25 @@ void panic_on_list(unsigned int mask, char *buf, size_t size)
 			pos += snprintf(buf + pos, size - pos, "%s%s (%s=1)",
 					pos ? ", " : "", conf_panic_on_name(i),
 					panicon_sysctl(i));
+}
+
+struct json_object *cli_panic_on_json(unsigned int mask)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (unsigned int i = 0; a && i < PANIC_ON_COUNT; i++) {
+		struct json_object *w;
+
+		if (!(mask & (1U << i)))
+			continue;
+		w = json_text(conf_panic_on_name(i));
+		if (!w || json_object_array_add(a, w)) {
+			json_object_put(w);
+			json_object_put(a);
+			return NULL;
+		}
+	}
+	return a;
 }
 
 double mib_f(unsigned long long b)

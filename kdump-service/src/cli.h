@@ -194,6 +194,8 @@ extern const char *const pstore_dirs[];
 int lost_text(const struct armed *a, char *buf, size_t size);
 /* "oops (kernel.panic_on_oops=1), warn (kernel.panic_on_warn=1)" */
 void panic_on_list(unsigned int mask, char *buf, size_t size);
+/* The words of mask as a JSON array ["oops", "warn"]; NULL on no memory. */
+struct json_object *cli_panic_on_json(unsigned int mask);
 double mib_f(unsigned long long b);
 /*
  * bytes in IEC units, as every verb gives a size: one decimal below 10

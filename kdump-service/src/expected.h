@@ -10,6 +10,8 @@
 
 #include <stdbool.h>
 
+#include <json-c/json.h>
+
 #include "cli.h"
 #include "dumpsize.h"
 
@@ -18,6 +20,14 @@ void expect_dump(struct cli *cli, const struct kdump_conf *c, bool fresh,
 		 struct dumpsize_expected *x);
 /* x's warnings, in load's words. */
 void print_dump_warnings(struct cli *cli, const struct dumpsize_expected *x);
+/*
+ * The expected dump and its warnings, as load gives them: into j (status
+ * --json, estimate --json), or printed, the warnings on stderr.  fresh
+ * (estimate): from a new run of makedumpfile, and where its figures come
+ * from.
+ */
+int expected_report(struct cli *cli, const struct kdump_conf *c, bool fresh,
+		    struct json_object *j);
 /* The warnings of the dump a crash now would write, said before it happens. */
 int dump_warnings(struct cli *cli, const struct kdump_conf *c);
 

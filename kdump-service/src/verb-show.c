@@ -1,0 +1,396 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * show: the effective configuration, and what the plan would load.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "hotplug-state.h"
+#include "json.h"
+#include "netplan.h"
+#include "util.h"
+
+/* The pstore and watchdog lines of show. */
+static void show_helpers(const struct plan *p)
+{
+	char state[32] = "", timeout[32] = "";
+
+	if (p->pstore[0])
+		printf("pstore:      %s: a failed capture's reason is kept in %s for the next boot\n",
+		       p->pstore, p->pstore_ram ?
+		       "RAM (ramoops, its layout passed on the command line)" :
+		       "EFI variables");
+	else
+		printf("pstore:      none: a failed capture's reason is kept only next to the dump, when the target is reachable\n");
+	if (!p->watchdog[0]) {
+		printf("watchdog:    none: a capture that hangs outside capture_timeout's reach (before /init) is not reset\n");
+		return;
+	}
+	(void)read_line_file(SYS_WATCHDOG "/state", state, sizeof(state));
+	(void)read_line_file(SYS_WATCHDOG "/timeout", timeout, sizeof(timeout));
+	printf("watchdog:    %s: the capture arms it for capture_timeout + %d s\n",
+	       p->watchdog, CAPTURE_WATCHDOG_MARGIN);
+	if (strcmp(state, "active") == 0)
+		printf("watchdog:    active in this system (timeout %s s): it also resets a capture kernel that hangs before the capture starts\n",
+		       timeout);
+	else
+		printf("watchdog:    not active in this system: a capture kernel that hangs before the capture starts is not reset (set RuntimeWatchdogSec= in /etc/systemd/system.conf)\n");
+}
+
+/*
+ * The makedumpfile command lines the capture runs: the kernel log's into
+ * dmesg, the vmcore's into vmcore ("" for dump_level = dmesg), with the
+ * dump directory named as this system sees it; both buffers of size.
+ */
+static void show_makedumpfile(const struct plan *p, char *dmesg, char *vmcore,
+			      size_t size)
+{
+	static struct conf_makedumpfile_cmd cmd;
+	static struct kdump_conf c;
+	char dir[PATH_MAX + 16], out[PATH_MAX + 48];
+	size_t pos = 0;
+
+	/* The threads come on the command line, not in the capture's copy. */
+	c = p->capture;
+	(void)conf_threads_set(&c, p->threads.threads);
+
+	snprintf(dir, sizeof(dir), "%s/<time>",
+		 strcmp(p->conf.path, "/") ? p->conf.path : "");
+	if (p->conf.net == CONF_NET_NFS)
+		snprintf(dir, sizeof(dir), "%s:%s/%s/<time>", p->conf.net_host,
+			 p->conf.net_path, p->net.hostdir);
+	vmcore[0] = '\0';
+	if (p->conf.net == CONF_NET_SSH) {
+		/* Saved locally, then sent; the vmcore streamed. */
+		snprintf(dmesg, size, "makedumpfile --dump-dmesg /proc/vmcore <file>, sent to %s@%s (ssh: dmesg <time>)",
+			 p->conf.net_user, p->conf.net_host);
+		if (p->capture.dmesg_only ||
+		    conf_makedumpfile_cmd(&c, "/proc/vmcore", NULL,
+					  "/tmp", &cmd) < 0)
+			return;
+		for (char **a = cmd.argv; *a && pos < size; a++)
+			pos += snprintf(vmcore + pos, size - pos, "%s%s",
+					a == cmd.argv ? "" : " ", *a);
+		if (pos < size)
+			snprintf(vmcore + pos, size - pos, " | ssh %s@%s vmcore <time> (into %s/%s/<time>)",
+				 p->conf.net_user, p->conf.net_host,
+				 p->conf.net_path, p->net.hostdir);
+		return;
+	}
+	if (p->conf.raw[0]) {
+		snprintf(dmesg, size, "makedumpfile --dump-dmesg /proc/vmcore <file>, copied to raw device %s",
+			 p->conf.raw);
+	} else {
+		snprintf(dmesg, size, "makedumpfile --dump-dmesg /proc/vmcore %s/dmesg.txt",
+			 dir);
+	}
+	if (p->capture.dmesg_only)
+		return;
+	snprintf(out, sizeof(out), "%s/vmcore-incomplete", dir);
+	if (conf_makedumpfile_cmd(&c, "/proc/vmcore",
+				  p->conf.raw[0] ? NULL : out, dir, &cmd) < 0)
+		return;
+	for (char **a = cmd.argv; *a && pos < size; a++)
+		pos += snprintf(vmcore + pos, size - pos, "%s%s",
+				a == cmd.argv ? "" : " ", *a);
+	if (p->conf.raw[0] && pos < size)
+		snprintf(vmcore + pos, size - pos, " > raw device %s",
+			 p->conf.raw);
+}
+
+/* show: where a network target's dumps go, and how the capture gets there. */
+static void show_net(const struct plan *p)
+{
+	char a[INET_ADDRSTRLEN], g[INET_ADDRSTRLEN];
+
+	if (p->conf.net == CONF_NET_NONE)
+		return;
+	printf("target:      %s\n", p->conf.target);
+	printf("collector:   %s (%s)", net_addr_text(p->net.collector, false,
+						 a, sizeof(a)),
+	       p->conf.net_host);
+	if (p->conf.net == CONF_NET_SSH)
+		printf(", ssh port %u as %s\n", p->conf.net_port,
+		       p->conf.net_user);
+	else
+		printf(", NFSv%u export %s\n", p->conf.nfs_version,
+		       p->conf.net_path);
+	printf("interface:   %s (%s)\naddress:     %s/%u\n", p->net.ifname,
+	       p->net.mac, net_addr_text(p->net.addr, false, a, sizeof(a)),
+	       p->net.prefix);
+	if (p->net.gateway.s_addr)
+		printf("gateway:     %s\n",
+		       net_addr_text(p->net.gateway, false, g, sizeof(g)));
+	else
+		printf("gateway:     none: the collector is on-link\n");
+	printf("host dir:    %s\n", p->net.hostdir);
+	if (p->conf.fallback[0])
+		printf("fallback:    %s (%s, %s), when the network fails before the dump goes out\n",
+		       p->conf.fallback, p->fallback_spec,
+		       p->fallback_rel[0] ? p->fallback_rel : "/");
+	else
+		printf("fallback:    none: a crash when the collector cannot be reached is not saved\n");
+}
+
+/* show --json: the network target, null for a local one. */
+static int show_net_json(const struct plan *p, struct json_object *j)
+{
+	char a[INET_ADDRSTRLEN];
+	struct json_object *n;
+	int r;
+
+	if (p->conf.net == CONF_NET_NONE || !p->net_known)
+		return json_object_object_add(j, "network", NULL) ? -ENOMEM : 0;
+	n = json_object_new_object();
+	r = n ? 0 : -ENOMEM;
+	if (r == 0)
+		r = json_set_text(n, "kind", conf_net_to_string(p->conf.net));
+	if (r == 0)
+		r = json_set_text(n, "url", p->conf.target);
+	if (r == 0)
+		r = json_set_text(n, "host", p->conf.net_host);
+	if (r == 0)
+		r = json_set_text(n, "collector",
+				  net_addr_text(p->net.collector, false, a,
+						sizeof(a)));
+	if (r == 0)
+		r = cli_json_text(n, "user", p->conf.net == CONF_NET_SSH ?
+				  p->conf.net_user : NULL);
+	if (r == 0)
+		r = cli_json_int(n, "port", p->conf.net == CONF_NET_SSH ?
+				 (long long)p->conf.net_port : -1);
+	if (r == 0)
+		r = cli_json_int(n, "nfs_version", p->conf.net == CONF_NET_NFS ?
+				 (long long)p->conf.nfs_version : -1);
+	if (r == 0)
+		r = json_set_text(n, "path", p->conf.net_path);
+	if (r == 0)
+		r = json_set_text(n, "interface", p->net.ifname);
+	if (r == 0)
+		r = json_set_text(n, "mac", p->net.mac);
+	if (r == 0) {
+		char addr[INET_ADDRSTRLEN + 8];
+
+		snprintf(addr, sizeof(addr), "%s/%u",
+			 net_addr_text(p->net.addr, false, a, sizeof(a)),
+			 p->net.prefix);
+		r = json_set_text(n, "address", addr);
+	}
+	/* null: the collector is on-link. */
+	if (r == 0)
+		r = cli_json_text(n, "gateway", p->net.gateway.s_addr ?
+				  net_addr_text(p->net.gateway, false, a,
+						sizeof(a)) : NULL);
+	if (r == 0)
+		r = json_set_text(n, "host_dir", p->net.hostdir);
+	if (r == 0)
+		r = cli_json_text(n, "fallback", p->conf.fallback);
+	if (r == 0)
+		r = cli_json_text(n, "fallback_target", p->fallback_spec);
+	if (r == 0)
+		r = cli_json_text(n, "fallback_path", p->fallback_spec[0] ?
+				  (p->fallback_rel[0] ? p->fallback_rel : "/") :
+				  NULL);
+	if (r < 0) {
+		json_object_put(n);
+		return r;
+	}
+	return cli_json_add(j, "network", n);
+}
+
+/* show --json: the plan as one object. */
+static int show_json(struct cli *cli, const struct plan *p,
+		     const struct plan_problems *pp)
+{
+	struct json_object *j = cli_json_object();
+	struct json_object *cc = json_object_new_object();
+	struct json_object *mods = json_object_new_array();
+	struct json_object *lvs = json_object_new_array();
+	struct json_object *probs = json_object_new_array();
+	char text[sizeof(p->capture_conf_text)];
+	char mdf_dmesg[CONF_VALUE_MAX + PATH_MAX], mdf_vmcore[CONF_VALUE_MAX + PATH_MAX];
+	int r = j && cc && mods && lvs && probs ? 0 : -ENOMEM;
+
+	show_makedumpfile(p, mdf_dmesg, mdf_vmcore, sizeof(mdf_vmcore));
+	if (r == 0)
+		r = json_set_text(j, "config", cli->opt.config);
+	if (r == 0)
+		r = json_set_text(j, "makedumpfile_dmesg", mdf_dmesg);
+	/* null for dump_level = dmesg: no vmcore. */
+	if (r == 0)
+		r = cli_json_text(j, "makedumpfile", mdf_vmcore);
+	if (r == 0)
+		r = json_set_text(j, "kernel", p->kernel);
+	if (r == 0)
+		r = json_set_text(j, "initramfs", p->initramfs);
+	if (r == 0)
+		r = json_set_text(j, "initramfs_state", plan_initramfs_state(p));
+	if (r == 0)
+		r = json_set_text(j, "cmdline", p->cmdline);
+	/* The capture's configuration, as written: "key = value" lines. */
+	snprintf(text, sizeof(text), "%s", p->capture_conf_text);
+	for (char *l = strtok(text, "\n"); l && r == 0; l = strtok(NULL, "\n")) {
+		char *eq = strstr(l, " = ");
+
+		if (!eq)
+			continue;
+		*eq = '\0';
+		r = json_set_text(cc, l, eq + 3);
+	}
+	if (r == 0) {
+		struct json_object *a = cli_panic_on_json(p->conf.panic_on);
+
+		r = a && !json_object_object_add(j, "panic_on", a) ? 0 : -ENOMEM;
+		if (r < 0)
+			json_object_put(a);
+	}
+	if (r == 0)
+		r = cli_json_text(j, "pstore", p->pstore);
+	if (r == 0)
+		r = cli_json_text(j, "watchdog", p->watchdog);
+	if (r == 0)
+		r = hotplug_report(j, 12);
+	if (r == 0)
+		r = show_net_json(p, j);
+	if (r == 0)
+		r = json_set_bool(j, "chain_known", p->chain_known);
+	if (r == 0)
+		r = json_set_int(j, "plan_modules", p->modplan_count);
+	for (unsigned int i = 0; p->chain_known && i < p->chain.n && r == 0; i++) {
+		const struct devchain_module *m = &p->chain.mods[i];
+		struct json_object *o;
+
+		if (m->state != MODLOAD_MODULE && m->state != MODLOAD_BUILTIN)
+			continue;
+		o = json_object_new_object();
+		r = o ? 0 : -ENOMEM;
+		if (r == 0)
+			r = json_set_text(o, "name", m->name);
+		if (r == 0)
+			r = json_set_bool(o, "builtin", m->state == MODLOAD_BUILTIN);
+		if (r == 0)
+			r = json_set_text(o, "reason", m->reason);
+		if (r == 0)
+			r = json_set_text(o, "deps", m->deps);
+		if (r == 0)
+			r = json_object_array_add(mods, o) ? -ENOMEM : 0;
+		else
+			json_object_put(o);
+	}
+	for (unsigned int i = 0; p->chain_known && i < p->chain.n_lvs && r == 0; i++)
+		r = json_object_array_add(lvs, json_text(p->chain.lvs[i])) ? -ENOMEM : 0;
+	/* What would stop the load: [] when it would go ahead. */
+	for (unsigned int i = 0; i < pp->n && i < PLAN_PROBLEMS_MAX && r == 0; i++)
+		r = json_object_array_add(probs, json_text(pp->text[i])) ? -ENOMEM : 0;
+	if (r == 0)
+		r = json_set_bool(j, "loadable", pp->n == 0);
+	if (r == 0) {
+		json_object_object_add(j, "capture_config", cc);
+		json_object_object_add(j, "modules", mods);
+		json_object_object_add(j, "lvm_volumes", lvs);
+		json_object_object_add(j, "problems", probs);
+		return print_json(j);
+	}
+	json_object_put(probs);
+	json_object_put(cc);
+	json_object_put(mods);
+	json_object_put(lvs);
+	json_object_put(j);
+	return r;
+}
+
+/* The plan as show prints it. */
+static void show_text(struct cli *cli, const struct plan *p)
+{
+	printf("# configuration: %s\n", cli->opt.config);
+	printf("kernel:      %s\ninitramfs:   %s (%s)\ncmdline:     %s\n", p->kernel,
+	       p->initramfs, plan_initramfs_state(p), p->cmdline);
+	{
+		char dmesg[CONF_VALUE_MAX + PATH_MAX], vmcore[CONF_VALUE_MAX + PATH_MAX];
+
+		show_makedumpfile(p, dmesg, vmcore, sizeof(vmcore));
+		printf("dmesg:       %s\n", dmesg);
+		if (vmcore[0])
+			printf("vmcore:      %s\n", vmcore);
+		else
+			printf("vmcore:      none: dump_level = dmesg saves the kernel log alone\n");
+		if (estimate_threads_text(&p->threads, vmcore,
+					  sizeof(vmcore)) == 0)
+			printf("threads:     %s\n", vmcore);
+	}
+	show_net(p);
+	printf("# as the capture kernel sees it:\n%s", p->capture_conf_text);
+	{
+		char words[128];
+
+		if (conf_panic_on_format(p->conf.panic_on, words, sizeof(words)) == 0)
+			printf("panic_on:    %s (this kernel's sysctls, set by load: see status)\n",
+			       words);
+	}
+	show_helpers(p);
+	(void)hotplug_report(NULL, 12);
+	if (p->conf.extra_modules[0])
+		printf("# the capture loads extra_modules first: %s\n",
+		       p->conf.extra_modules);
+	if (p->extra_files[0])
+		printf("# hooks and extra binaries packed into the capture initramfs: %s\n",
+		       p->extra_files);
+	printf("# module plan: %u modules in the capture initramfs (the chain's, the helpers', extra_modules, the drivers of every disk%s, with what they need)\n",
+	       p->modplan_count, p->conf.net == CONF_NET_NONE ? "" : " and NIC");
+	if (!p->chain_known) {
+		printf("# the capture loads the drivers of the devices it finds\n");
+		return;
+	}
+	printf("# the capture loads these for dump target %s, in this order, then the drivers of any device still without one:\n",
+	       p->chain_what);
+	for (unsigned int i = 0; i < p->chain.n; i++) {
+		const struct devchain_module *m = &p->chain.mods[i];
+
+		if (m->state != MODLOAD_MODULE)
+			continue;
+		printf("module %-16s %s%s%s%s\n", m->name, m->reason,
+		       m->deps[0] ? " (with " : "", m->deps,
+		       m->deps[0] ? ")" : "");
+	}
+	for (unsigned int i = 0; i < p->chain.n; i++)
+		if (p->chain.mods[i].state == MODLOAD_BUILTIN)
+			printf("built-in %-14s %s\n", p->chain.mods[i].name,
+			       p->chain.mods[i].reason);
+	for (unsigned int i = 0; i < p->chain.n_lvs; i++)
+		printf("activate LVM volume %s\n", p->chain.lvs[i]);
+}
+
+/*
+ * What would stop a load of the plan shown, one line each, after the
+ * plan: show exits 1 when load would fail.
+ */
+static int show_problems(struct cli *cli, const struct plan_problems *pp)
+{
+	for (unsigned int i = 0; i < pp->n && i < PLAN_PROBLEMS_MAX; i++)
+		log_error(cli, "%s", pp->text[i]);
+	if (pp->n > PLAN_PROBLEMS_MAX)
+		log_error(cli, "and %u more problems", pp->n - PLAN_PROBLEMS_MAX);
+	return pp->n ? EXIT_FAILURE : 0;
+}
+
+int verb_show(struct cli *cli, int argc _unused_, char *argv[] _unused_)
+{
+	struct plan_problems pp;
+	struct plan *p;
+	int r;
+
+	r = make_plan(cli, false, &p);
+	if (r < 0)
+		return r;
+	(void)plan_check(p, &pp);
+	if (cli->opt.json) {
+		r = show_json(cli, p, &pp);
+		return r < 0 ? r : show_problems(cli, &pp);
+	}
+	show_text(cli, p);
+	return show_problems(cli, &pp);
+}
