@@ -94,7 +94,7 @@ static int plan_net_chain(struct plan *p, const struct net_paths *np,
 int plan_target_net(struct plan *p, bool create)
 {
 	struct modload *km = NULL;
-	char moddir[PATH_MAX], why[1024];
+	char why[1024];
 	struct net_paths np;
 	size_t tl;
 	int r;
@@ -110,13 +110,9 @@ int plan_target_net(struct plan *p, bool create)
 	p->net_known = true;
 	snprintf(p->chain_what, sizeof(p->chain_what), "%s (interface %s)",
 		 p->conf.target, p->net.ifname);
-	snprintf(moddir, sizeof(moddir), "/lib/modules/%s", p->release);
-	r = modload_new(moddir, &km);
-	if (r < 0) {
-		plan_error(p, "cannot read the kernel modules of %s: %s", moddir,
-			   strerror(-r));
+	r = plan_modload(p, &km);
+	if (r < 0)
 		return r;
-	}
 	r = plan_net_chain(p, &np, km);
 	if (r >= 0 && p->conf.fallback[0])
 		r = plan_fallback(p, km, create);

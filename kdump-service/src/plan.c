@@ -68,21 +68,31 @@ static void plan_warn(struct plan *p, const char *fmt, ...)
  * Resolve the drivers, device-mapper layers and filesystem module the
  * capture needs for the target device devno; refuse a layer it cannot open.
  */
+int plan_modload(struct plan *p, struct modload **ret)
+{
+	char moddir[PATH_MAX];
+	int r;
+
+	r = path_format(moddir, sizeof(moddir), "/lib/modules/%s",
+			p->release);
+	if (r >= 0)
+		r = modload_new(moddir, ret);
+	if (r < 0)
+		plan_error(p, "cannot read the kernel modules of %s: %s", moddir,
+			   strerror(-r));
+	return r;
+}
+
 static int plan_chain(struct plan *p, dev_t devno, const char *fstype,
 		      const char *what)
 {
-	char moddir[PATH_MAX];
 	struct modload *km;
 	int r;
 
 	snprintf(p->chain_what, sizeof(p->chain_what), "%s", what);
-	snprintf(moddir, sizeof(moddir), "/lib/modules/%s", p->release);
-	r = modload_new(moddir, &km);
-	if (r < 0) {
-		plan_error(p, "cannot read the kernel modules of %s: %s", moddir,
-			   strerror(-r));
+	r = plan_modload(p, &km);
+	if (r < 0)
 		return r;
-	}
 	r = devchain_resolve("/sys", devno, fstype, km, &p->chain);
 	modload_free(km);
 	if (r == -EMEDIUMTYPE) {

@@ -190,6 +190,9 @@ void plan_error(struct plan *p, const char *fmt, ...)
 int plan_local_dir(struct plan *p, const char *key, const char *dir,
 		   bool create, struct target_fs *ret);
 int plan_chain_text(struct plan *p);
+/* The module index of the capture kernel's release, or the failure said. */
+struct modload;
+int plan_modload(struct plan *p, struct modload **ret);
 /* plan-net.c: a network target's plan; the files the fingerprint covers. */
 int plan_target_net(struct plan *p, bool create);
 int plan_net_files(struct plan *p);
