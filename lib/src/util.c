@@ -36,6 +36,24 @@ int read_line_file(const char *path, char *buf, size_t size)
 	return 0;
 }
 
+int parse_decimal(const char *s, unsigned long long max,
+		  unsigned long long *ret)
+{
+	unsigned long long x;
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return -EINVAL;
+	errno = 0;
+	x = strtoull(s, &end, 10);
+	if (errno == ERANGE || x > max)
+		return -ERANGE;
+	if (*end)
+		return -EINVAL;
+	*ret = x;
+	return 0;
+}
+
 int read_ull_file(const char *path, unsigned long long *ret)
 {
 	char buf[64], *end;
@@ -345,16 +363,13 @@ int path_format(char *buf, size_t size, const char *fmt, ...)
 	return (size_t)n >= size ? -ENAMETOOLONG : 0;
 }
 
-int text_format(char *buf, size_t size, const char *fmt, ...)
+int text_vformat(char *buf, size_t size, const char *fmt, va_list ap)
 {
-	va_list ap;
 	int n;
 
 	if (size == 0)
 		return 1;
-	va_start(ap, fmt);
 	n = vsnprintf(buf, size, fmt, ap);
-	va_end(ap);
 	if (n < 0) {
 		buf[0] = '\0';
 		return 1;
@@ -370,6 +385,17 @@ int text_format(char *buf, size_t size, const char *fmt, ...)
 		memcpy(buf + end, "...", 4);
 	}
 	return 1;
+}
+
+int text_format(char *buf, size_t size, const char *fmt, ...)
+{
+	va_list ap;
+	int r;
+
+	va_start(ap, fmt);
+	r = text_vformat(buf, size, fmt, ap);
+	va_end(ap);
+	return r;
 }
 
 void utc_time(long long t, char *buf, size_t size)

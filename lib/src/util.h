@@ -2,6 +2,7 @@
 #ifndef KDUMP_FILE_UTIL_H
 #define KDUMP_FILE_UTIL_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -52,6 +53,12 @@ static inline void fclosep(FILE **f)
 /* Read a small file into buf (NUL-terminated, trailing newline removed). */
 int read_line_file(const char *path, char *buf, size_t size);
 int read_ull_file(const char *path, unsigned long long *ret);
+/*
+ * A decimal number 0 ... max and nothing else (no sign, no blank, no
+ * base prefix): -EINVAL when s is not one, -ERANGE when it is over max.
+ */
+int parse_decimal(const char *s, unsigned long long max,
+		  unsigned long long *ret);
 /*
  * A whole file of at most max bytes, NUL-terminated, in *ret (free it);
  * returns its length.  A longer file is -EFBIG, never cut short.
@@ -112,6 +119,8 @@ void utc_time(long long t, char *buf, size_t size);
  */
 int path_format(char *buf, size_t size, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4), warn_unused_result));
+int text_vformat(char *buf, size_t size, const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
 int text_format(char *buf, size_t size, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 

@@ -2,6 +2,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -164,6 +165,27 @@ static void test_lock_file(void)
 }
 
 /* Text into a fixed buffer: a path fails when cut, a message says "...". */
+static void test_parse_decimal(void)
+{
+	unsigned long long x = 7;
+
+	CHECK(parse_decimal("0", 10, &x) == 0 && x == 0);
+	CHECK(parse_decimal("10", 10, &x) == 0 && x == 10);
+	CHECK(parse_decimal("11", 10, &x) == -ERANGE && x == 10);
+	CHECK(parse_decimal("18446744073709551615", ULLONG_MAX, &x) == 0 &&
+	      x == ULLONG_MAX);
+	CHECK(parse_decimal("18446744073709551616", ULLONG_MAX, &x) == -ERANGE);
+	/* Nothing but digits: no sign, blank, base or trailing text. */
+	CHECK(parse_decimal("", 10, &x) == -EINVAL);
+	CHECK(parse_decimal("-1", 10, &x) == -EINVAL);
+	CHECK(parse_decimal("+1", 10, &x) == -EINVAL);
+	CHECK(parse_decimal(" 1", 10, &x) == -EINVAL);
+	CHECK(parse_decimal("1 ", 10, &x) == -EINVAL);
+	CHECK(parse_decimal("0x1", 10, &x) == -EINVAL);
+	CHECK(parse_decimal("5k", 10, &x) == -EINVAL);
+	CHECK(x == ULLONG_MAX);
+}
+
 static void test_format(void)
 {
 	char b[8];
@@ -196,6 +218,7 @@ int main(void)
 	test_boot_time();
 	test_lock_file();
 	test_format();
+	test_parse_decimal();
 	if (test_rm_rf(dir) < 0)
 		fprintf(stderr, "cannot remove %s\n", dir);
 	return tests_done();
