@@ -40,9 +40,10 @@ static void check_basics(struct check_run *cr)
 {
 	struct vmcore *v = cr->v;
 	const struct vmcore_info *in = cr->in;
+	struct diag d = DIAG_INIT;
 
-	if (vmcore_validate(v) < 0)
-		result(cr, false, "complete", "%s", vmcore_error(v));
+	if (vmcore_validate(v, &d) < 0)
+		result(cr, false, "complete", "%s", diag_text(&d));
 	else
 		result(cr, true, "complete", "the data of every dumped page "
 		       "is in the file; first and last pages read back");
@@ -62,7 +63,8 @@ static void check_cpus(struct check_run *cr)
 	for (cpu = 0; cpu < in->n_cpus; cpu++) {
 		struct vmcore_cpu c;
 
-		if (vmcore_get_cpu(cr->v, cpu, &c) < 0 || !c.rip || !c.rsp)
+		if (vmcore_get_cpu(cr->v, cpu, &c, NULL) < 0 || !c.rip ||
+		    !c.rsp)
 			bad_cpus++;
 	}
 	if (in->n_cpus == 0)
@@ -81,12 +83,13 @@ static void check_cpus(struct check_run *cr)
 static void check_vmlinux(struct check_run *cr, const char *release)
 {
 	const char *vmlinux = cr->o->vmlinux;
-	char rel[128], err[VMLINUX_ERR_MAX];
+	struct diag d = DIAG_INIT;
+	char rel[128];
 
-	if (vmlinux_release(vmlinux, rel, sizeof(rel), err,
-			    sizeof(err)) < 0) {
+	if (vmlinux_release(vmlinux, rel, sizeof(rel), &d) < 0) {
 		result(cr, false, "vmlinux",
-		       "cannot tell the release of '%s': %s", vmlinux, err);
+		       "cannot tell the release of '%s': %s", vmlinux,
+		       diag_text(&d));
 		return;
 	}
 	if (!release[0])
@@ -105,13 +108,13 @@ static void check_vmlinux(struct check_run *cr, const char *release)
 static void check_range(struct check_run *cr, const char *name,
 			const struct range_arg *ra, enum vmcore_map map)
 {
+	struct diag d = DIAG_INIT;
 	uint64_t at;
 	int r;
 
-	r = vmcore_find_in_range(cr->v, map, ra->start, ra->end, &at);
+	r = vmcore_find_in_range(cr->v, map, ra->start, ra->end, &at, &d);
 	if (r < 0)
-		result(cr, false, name, "%s: %s", ra->text,
-		       vmcore_error(cr->v));
+		result(cr, false, name, "%s: %s", ra->text, diag_text(&d));
 	else if (r > 0)
 		result(cr, false, name, "%s: the dump has %s at %#" PRIx64,
 		       ra->text, map == VMCORE_MAP_RAM ? "memory" :
@@ -122,13 +125,13 @@ static void check_range(struct check_run *cr, const char *name,
 
 static void check_marker(struct check_run *cr, const struct marker_arg *m)
 {
+	struct diag d = DIAG_INIT;
 	uint8_t buf[64];
 	char got[2 * sizeof(buf) + 1];
 	size_t i;
 
-	if (vmcore_read_phys(cr->v, m->addr, buf, m->len, NULL) < 0) {
-		result(cr, false, "marker", "%s: %s", m->text,
-		       vmcore_error(cr->v));
+	if (vmcore_read_phys(cr->v, m->addr, buf, m->len, NULL, &d) < 0) {
+		result(cr, false, "marker", "%s: %s", m->text, diag_text(&d));
 		return;
 	}
 	for (i = 0; i < m->len; i++)
@@ -158,15 +161,16 @@ static void check_expected(struct check_run *cr)
 
 int verb_check(const struct analyze_options *o, int argc, char *argv[])
 {
-	char sz[32], err[VMCORE_ERR_MAX];
 	struct vmcore_info in = { .crashtime = -1 };
 	struct check_run cr = { .o = o, .in = &in };
+	struct diag d = DIAG_INIT;
 	struct vmcore *v;
+	char sz[32];
 
 	(void)argc;
-	if (vmcore_open(argv[0], &v, err, sizeof(err)) < 0) {
+	if (vmcore_open(argv[0], &v, &d) < 0) {
 		result(&cr, false, "open", "cannot open vmcore '%s': %s",
-		       argv[0], err);
+		       argv[0], diag_text(&d));
 		printf("1 of 1 checks failed\n");
 		return EXIT_FAIL;
 	}

@@ -39,13 +39,16 @@ static void info_memory_done(struct info_memory *m)
 static void info_memory_get(struct vmcore *v, struct info_memory *m,
 			    bool say_why)
 {
+	struct diag d = DIAG_INIT;
+
 	*m = (struct info_memory) { 0 };
 	if (vmcore_get_ranges(v, VMCORE_MAP_RAM, &m->ram, &m->n_ram,
-			      &m->ram_pages) < 0 && say_why)
-		printf("memory:      %s\n", vmcore_error(v));
+			      &m->ram_pages, &d) < 0 && say_why)
+		printf("memory:      %s\n", diag_text(&d));
+	diag_clear(&d);
 	if (vmcore_get_ranges(v, VMCORE_MAP_DUMPED, &m->dumped, &m->n_dumped,
-			      &m->dumped_pages) < 0 && say_why)
-		printf("dumped:      %s\n", vmcore_error(v));
+			      &m->dumped_pages, &d) < 0 && say_why)
+		printf("dumped:      %s\n", diag_text(&d));
 }
 
 static void print_header_text(const char *path, const struct vmcore_info *in)
@@ -74,12 +77,15 @@ static void print_header_text(const char *path, const struct vmcore_info *in)
 
 static void print_cpus_text(struct vmcore *v, const struct vmcore_info *in)
 {
+	struct diag d = DIAG_INIT;
+
 	printf("cpus:        %u with saved registers\n", in->n_cpus);
 	for (size_t i = 0; i < in->n_cpus; i++) {
 		struct vmcore_cpu c;
 
-		if (vmcore_get_cpu(v, i, &c) < 0) {
-			printf("  cpu %zu: %s\n", i, vmcore_error(v));
+		diag_clear(&d);
+		if (vmcore_get_cpu(v, i, &c, &d) < 0) {
+			printf("  cpu %zu: %s\n", i, diag_text(&d));
 			continue;
 		}
 		printf("  cpu %zu: pid %-6d rip %016" PRIx64 "  rsp %016"
@@ -166,7 +172,7 @@ static struct json_object *cpus_json(struct vmcore *v,
 		struct json_object *cpu;
 		struct vmcore_cpu c;
 
-		if (vmcore_get_cpu(v, i, &c) < 0)
+		if (vmcore_get_cpu(v, i, &c, NULL) < 0)
 			continue;
 		cpu = json_object_new_object();
 		put_u64(cpu, "cpu", i);
@@ -233,24 +239,23 @@ static void print_info_json(struct vmcore *v, const char *path,
 
 int verb_info(const struct analyze_options *o, int argc, char *argv[])
 {
-	char why[VMCORE_ERR_MAX] = "";
 	struct vmcore_info in = { .crashtime = -1 };
+	struct diag why = DIAG_INIT;
 	struct vmcore *v;
 	bool complete;
 
 	(void)argc;
 	if (open_vmcore(argv[0], &v) < 0)
 		return EXIT_FAIL;
-	complete = vmcore_validate(v) >= 0;
-	if (!complete)
-		snprintf(why, sizeof(why), "%s", vmcore_error(v));
+	complete = vmcore_validate(v, &why) >= 0;
 	(void)vmcore_get_info(v, &in);
 	if (o->json)
-		print_info_json(v, argv[0], &in, complete, why);
+		print_info_json(v, argv[0], &in, complete, diag_text(&why));
 	else
-		print_info_text(v, argv[0], &in, complete, why);
+		print_info_text(v, argv[0], &in, complete, diag_text(&why));
 	if (!complete)
-		log_warning("vmcore '%s' is incomplete: %s", argv[0], why);
+		log_warning("vmcore '%s' is incomplete: %s", argv[0],
+			    diag_text(&why));
 	vmcore_free(v);
 	return complete ? EXIT_OK : EXIT_FAIL;
 }
@@ -300,11 +305,13 @@ static int parse_len(const char *s, size_t *ret)
 int verb_read(const struct analyze_options *o, int argc, char *argv[])
 {
 	_cleanup_free_ uint8_t *buf = NULL;
+	struct diag d = DIAG_INIT;
 	struct vmcore *v;
 	size_t len = 64, done;
 	uint64_t addr;
+	int r;
 
-	(void)o;	int r;
+	(void)o;
 
 	if (parse_hex(argv[1], &addr) < 0) {
 		log_error("invalid address '%s' (expected hexadecimal)", argv[1]);
@@ -326,11 +333,11 @@ int verb_read(const struct analyze_options *o, int argc, char *argv[])
 	}
 	if (open_vmcore(argv[0], &v) < 0)
 		return EXIT_FAIL;
-	r = vmcore_read_phys(v, addr, buf, len, &done);
+	r = vmcore_read_phys(v, addr, buf, len, &done, &d);
 	hexdump(addr, buf, done);
 	if (r < 0)
 		log_error("cannot read %zu bytes at physical %#" PRIx64
-			  " from '%s': %s", len, addr, argv[0], vmcore_error(v));
+			  " from '%s': %s", len, addr, argv[0], diag_text(&d));
 	vmcore_free(v);
 	return r < 0 ? EXIT_FAIL : EXIT_OK;
 }

@@ -113,18 +113,16 @@ static int report_with_crash(struct report_ctx *c, char **ret_out)
  * A kernel log, all of it or -EFBIG: a log cut at LOG_MAX would lose its
  * end, where the panic is.
  */
-static int read_log(const char *path, char **ret)
+static int read_log(const char *path, char **ret, struct diag *d)
 {
 	int r = read_file_max(path, ret, LOG_MAX);
 
-	return r < 0 ? r : 0;
-}
-
-/* Why read_log() failed, for a message. */
-static const char *read_log_error(int r)
-{
-	return r == -EFBIG ? "it is larger than " STR(LOG_MAX_MIB) " MiB" :
-			     strerror(-r);
+	if (r == -EFBIG)
+		return diag_fail(d, r, "it is larger than " STR(LOG_MAX_MIB)
+				 " MiB");
+	if (r < 0)
+		return diag_fail(d, r, NULL);
+	return 0;
 }
 
 /* The kernel log in the dump, through makedumpfile --dump-dmesg. */
@@ -136,6 +134,7 @@ static int dump_dmesg(struct report_ctx *c, char **ret)
 				      "makedumpfile"), "--dump-dmesg",
 			 vmcore, out, NULL };
 	struct run_result res = { 0 };
+	struct diag d = DIAG_INIT;
 	int r;
 
 	if (!vmcore || !mkdtemp(tmpdir))
@@ -150,11 +149,11 @@ static int dump_dmesg(struct report_ctx *c, char **ret)
 			    c->vmcore, tail(res.out, 2));
 		r = -EIO;
 	} else {
-		r = read_log(out, ret);
+		r = read_log(out, ret, &d);
 		if (r < 0)
 			log_warning("cannot read the kernel log makedumpfile "
 				    "wrote from '%s': %s", c->vmcore,
-				    read_log_error(r));
+				    diag_text(&d));
 	}
 	run_result_done(&res);
 	(void)unlink(out);
@@ -165,6 +164,7 @@ static int dump_dmesg(struct report_ctx *c, char **ret)
 /* The dump's kernel log, or DIR/dmesg.txt as saved at capture time. */
 static int kernel_log(struct report_ctx *c, char **ret)
 {
+	struct diag d = DIAG_INIT;
 	char path[PATH_MAX];
 	int r;
 
@@ -173,11 +173,11 @@ static int kernel_log(struct report_ctx *c, char **ret)
 	if ((size_t)snprintf(path, sizeof(path), "%s/dmesg.txt", c->dir) >=
 	    sizeof(path))
 		return -ENAMETOOLONG;
-	r = read_log(path, ret);
+	r = read_log(path, ret, &d);
 	if (r == 0)
 		log_warning("using the log saved at capture time, '%s'", path);
 	else if (r != -ENOENT)
-		log_warning("cannot read '%s': %s", path, read_log_error(r));
+		log_warning("cannot read '%s': %s", path, diag_text(&d));
 	return r;
 }
 
@@ -253,6 +253,7 @@ static void read_metadata(struct report_ctx *c)
 /* A report from DIR/dmesg.txt alone: nothing to give crash. */
 static int report_from_saved_log(struct report_ctx *c)
 {
+	struct diag d = DIAG_INIT;
 	char path[PATH_MAX];
 	int r;
 
@@ -260,10 +261,10 @@ static int report_from_saved_log(struct report_ctx *c)
 	c->vmcore = NULL;
 	report_init(&c->rep, "dmesg");
 	snprintf(path, sizeof(path), "%s/dmesg.txt", c->dir);
-	r = read_log(path, &c->text);
+	r = read_log(path, &c->text, &d);
 	if (r < 0) {
 		log_error("dump '%s' has no vmcore and its kernel log '%s' "
-			  "cannot be read: %s", c->dir, path, read_log_error(r));
+			  "cannot be read: %s", c->dir, path, diag_text(&d));
 		return r;
 	}
 	if (report_parse_log(&c->rep, c->text) < 0)
@@ -277,15 +278,16 @@ static int report_from_saved_log(struct report_ctx *c)
 /* What the vmcore says about itself; an incomplete one is used anyway. */
 static int read_vmcore_info(struct report_ctx *c)
 {
+	struct diag d = DIAG_INIT;
 	struct vmcore *v;
 	int r;
 
 	r = open_vmcore(c->vmcore, &v);
 	if (r < 0)
 		return r;
-	if (vmcore_validate(v) < 0)
+	if (vmcore_validate(v, &d) < 0)
 		log_warning("vmcore '%s' is incomplete, the report may be too: "
-			    "%s", c->vmcore, vmcore_error(v));
+			    "%s", c->vmcore, diag_text(&d));
 	(void)vmcore_get_info(v, &c->info);
 	vmcore_free(v);
 	return 0;
@@ -298,13 +300,14 @@ static int read_vmcore_info(struct report_ctx *c)
  */
 static int pick_vmlinux(struct report_ctx *c)
 {
-	char rel[128], err[VMLINUX_ERR_MAX];
 	const char *want = c->info.osrelease, *given = c->opt->vmlinux;
+	struct diag d = DIAG_INIT;
+	char rel[128];
 
 	if (given) {
-		if (vmlinux_release(given, rel, sizeof(rel), err,
-				    sizeof(err)) < 0) {
-			log_error("cannot use vmlinux '%s': %s", given, err);
+		if (vmlinux_release(given, rel, sizeof(rel), &d) < 0) {
+			log_error("cannot use vmlinux '%s': %s", given,
+				  diag_text(&d));
 			return -EINVAL;
 		}
 		if (want[0] && strcmp(rel, want)) {
@@ -408,7 +411,12 @@ int verb_report(const struct analyze_options *o, int argc, char *argv[])
 	if (!c.rep.release[0])
 		snprintf(c.rep.release, sizeof(c.rep.release), "%s",
 			 c.info.osrelease);
-	report_sign(&c.rep);
+	r = report_sign(&c.rep);
+	if (r < 0) {
+		log_error("cannot sign the crash of '%s': SHA-256 from "
+			  "libcrypto failed", c.dir);
+		return EXIT_FAIL;
+	}
 	r = report_write_files(&c);
 	if (r < 0) {
 		log_error("cannot write the report in '%s': %s", c.dir,

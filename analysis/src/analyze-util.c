@@ -58,12 +58,12 @@ int parse_hex(const char *s, uint64_t *ret)
 
 int open_vmcore(const char *path, struct vmcore **ret)
 {
-	char err[VMCORE_ERR_MAX];
+	struct diag d = DIAG_INIT;
 	int r;
 
-	r = vmcore_open(path, ret, err, sizeof(err));
+	r = vmcore_open(path, ret, &d);
 	if (r < 0)
-		log_error("cannot open vmcore '%s': %s", path, err);
+		log_error("cannot open vmcore '%s': %s", path, diag_text(&d));
 	return r;
 }
 

@@ -13,8 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <openssl/evp.h>
+
 #include "report.h"
-#include "sha256.h"
 #include "util.h"
 
 #define PANIC_PREFIX "Kernel panic - not syncing: "
@@ -524,7 +525,26 @@ static bool is_plumbing(const char *f)
 	return false;
 }
 
-void report_sign(struct crash_report *r)
+int report_sha256_hex(const void *data, size_t len, char *out, size_t nbytes)
+{
+	static const char hex[] = "0123456789abcdef";
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned int md_len;
+	size_t i;
+
+	if (!EVP_Digest(data, len, md, &md_len, EVP_sha256(), NULL))
+		return -EIO;
+	if (nbytes > md_len)
+		nbytes = md_len;
+	for (i = 0; i < nbytes; i++) {
+		out[2 * i] = hex[md[i] >> 4];
+		out[2 * i + 1] = hex[md[i] & 15];
+	}
+	out[2 * nbytes] = '\0';
+	return 0;
+}
+
+int report_sign(struct crash_report *r)
 {
 	char text[256 + REPORT_SIG_FRAMES * (REPORT_FRAME_LEN + 1) + 1];
 	size_t i, n;
@@ -547,7 +567,7 @@ void report_sign(struct crash_report *r)
 			      r->sig_frames[i]);
 	if (n >= sizeof(text))
 		n = sizeof(text) - 1;
-	sha256_hex(text, n, r->signature, REPORT_SIG_HEX / 2);
+	return report_sha256_hex(text, n, r->signature, REPORT_SIG_HEX / 2);
 }
 
 void report_write_text(FILE *f, const struct crash_report *r)

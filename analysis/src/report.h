@@ -76,8 +76,17 @@ void report_frame_name(const char *in, char *out, size_t size);
  * line when there is no panic) "\n" + the top 5 frames, one per line),
  * after skipping the frames of the panic and exception machinery itself
  * (machine_kexec, panic, dump_stack_lvl, asm_exc_page_fault, ...).
+ * Signatures are kept in the users' records: the text signed and the
+ * digest must never change. 0, or -EIO when libcrypto fails.
  */
-void report_sign(struct crash_report *r);
+int report_sign(struct crash_report *r);
+
+/*
+ * Lowercase hex of the first @nbytes (at most 32) of the SHA-256 digest of
+ * @data, by libcrypto, NUL-terminated in @out (2 * @nbytes + 1 bytes).
+ * 0, or -EIO when libcrypto fails (out of memory, no SHA-256 provider).
+ */
+int report_sha256_hex(const void *data, size_t len, char *out, size_t nbytes);
 
 void report_write_text(FILE *f, const struct crash_report *r);
 

@@ -8,9 +8,10 @@
  * the command that converts it.
  *
  * Every function returns 0 (or a documented positive value) on success and a
- * negative errno on failure; nothing here prints. The reason for a failure
- * is a sentence naming what is wrong, from vmcore_error() (or the caller's
- * buffer for vmcore_open()). Output parameters are untouched on failure.
+ * negative errno on failure; nothing here prints. A function that can fail
+ * takes a struct diag (lib's diag.h; NULL: the errno alone), which gets one
+ * sentence naming what is wrong. Output parameters are untouched on
+ * failure.
  *
  * Errors:
  *   -EBADMSG          truncated or corrupt file
@@ -27,7 +28,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define VMCORE_ERR_MAX 512
+#include "diag.h"
 
 struct vmcore;
 
@@ -73,13 +74,9 @@ enum vmcore_map {
 	VMCORE_MAP_DUMPED,	/* pages whose content is in the file */
 };
 
-int vmcore_open(const char *path, struct vmcore **ret, char *err,
-		size_t errsz);
-int vmcore_open_fd(int fd, struct vmcore **ret, char *err, size_t errsz);
+int vmcore_open(const char *path, struct vmcore **ret, struct diag *d);
+int vmcore_open_fd(int fd, struct vmcore **ret, struct diag *d);
 void vmcore_free(struct vmcore *v);
-
-/* Why the last call on @v failed. */
-const char *vmcore_error(const struct vmcore *v);
 
 /*
  * Completeness: every PT_LOAD's data is inside the file (ELF), every dumped
@@ -87,12 +84,14 @@ const char *vmcore_error(const struct vmcore *v);
  * pages can be read (all formats). A vmcore cut short while
  * it was being written fails here with -EBADMSG.
  */
-int vmcore_validate(struct vmcore *v);
+int vmcore_validate(struct vmcore *v, struct diag *d);
 
+/* What the dump says of itself; what it does not say is left empty. */
 int vmcore_get_info(struct vmcore *v, struct vmcore_info *ret);
-int vmcore_get_cpu(struct vmcore *v, unsigned int cpu, struct vmcore_cpu *ret);
+int vmcore_get_cpu(struct vmcore *v, unsigned int cpu, struct vmcore_cpu *ret,
+		   struct diag *d);
 
-/* ELF only (-ENOTSUP otherwise); the array belongs to @v. */
+/* ELF only (-ENOTSUP, no message, otherwise); the array belongs to @v. */
 int vmcore_get_segments(struct vmcore *v, const struct vmcore_segment **ret,
 			size_t *ret_n);
 
@@ -102,23 +101,25 @@ int vmcore_get_segments(struct vmcore *v, const struct vmcore_segment **ret,
  */
 int vmcore_get_ranges(struct vmcore *v, enum vmcore_map map,
 		      struct vmcore_range **ret, size_t *ret_n,
-		      uint64_t *ret_pages);
+		      uint64_t *ret_pages, struct diag *d);
 
 /*
  * Is any page of [start, end) in @map? Returns 1 and the address of the
  * first such page, or 0 if none.
  */
 int vmcore_find_in_range(struct vmcore *v, enum vmcore_map map,
-			 uint64_t start, uint64_t end, uint64_t *ret_addr);
+			 uint64_t start, uint64_t end, uint64_t *ret_addr,
+			 struct diag *d);
 
 /*
  * Read @len bytes of physical memory at @addr. On failure *ret_done (if not
  * NULL) still tells how many bytes at the start of @buf are valid.
  */
 int vmcore_read_phys(struct vmcore *v, uint64_t addr, void *buf, size_t len,
-		     size_t *ret_done);
+		     size_t *ret_done, struct diag *d);
 
 /* A VMCOREINFO value (the text after "KEY="); *ret is malloc()ed. */
-int vmcore_vmcoreinfo(struct vmcore *v, const char *key, char **ret);
+int vmcore_vmcoreinfo(struct vmcore *v, const char *key, char **ret,
+		      struct diag *d);
 
 #endif

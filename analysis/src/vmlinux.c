@@ -152,8 +152,7 @@ out:
 	return r;
 }
 
-int vmlinux_release(const char *path, char *ret, size_t size, char *err,
-		    size_t errsz)
+int vmlinux_release(const char *path, char *ret, size_t size, struct diag *d)
 {
 	uint64_t off, len;
 	char rel[128];
@@ -162,24 +161,20 @@ int vmlinux_release(const char *path, char *ret, size_t size, char *err,
 	int fd, r;
 
 	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		r = -errno;
-		snprintf(err, errsz, "%s", strerror(errno));
-		return r;
-	}
+	if (fd < 0)
+		return diag_fail(d, -errno, NULL);
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		snprintf(err, errsz, "not a regular file");
-		r = -EINVAL;
+		r = diag_fail(d, -EINVAL, "not a regular file");
 		goto out;
 	}
 	if ((uint64_t)st.st_size < sizeof(eh) ||
 	    pread_all(fd, &eh, sizeof(eh), 0) < 0 ||
 	    memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
 	    eh.e_ident[EI_CLASS] != ELFCLASS64) {
-		snprintf(err, errsz,
-			 "not an ELF64 file (a compressed vmlinuz will not do: "
-			 "crash needs the uncompressed vmlinux with debug info)");
-		r = -ENOEXEC;
+		r = diag_fail(d, -ENOEXEC,
+			      "not an ELF64 file (a compressed vmlinuz will "
+			      "not do: crash needs the uncompressed vmlinux "
+			      "with debug info)");
 		goto out;
 	}
 	r = find_section(fd, st.st_size, &eh, ".rodata", &off, &len);
@@ -187,21 +182,19 @@ int vmlinux_release(const char *path, char *ret, size_t size, char *err,
 		off = 0;
 		len = st.st_size;
 	} else if (r < 0) {
-		snprintf(err, errsz, "cannot read section headers: %s",
-			 strerror(-r));
+		r = diag_fail(d, r, "cannot read section headers: %s",
+			      strerror(-r));
 		goto out;
 	}
 	r = scan(fd, off, len, rel, sizeof(rel));
-	if (r == -ENOENT) {
-		snprintf(err, errsz, "no \"Linux version\" banner found");
-	} else if (r < 0) {
-		snprintf(err, errsz, "cannot read: %s", strerror(-r));
-	} else if (strlen(rel) >= size) {
-		snprintf(err, errsz, "release string too long");
-		r = -ENAMETOOLONG;
-	} else {
+	if (r == -ENOENT)
+		r = diag_fail(d, r, "no \"Linux version\" banner found");
+	else if (r < 0)
+		r = diag_fail(d, r, "cannot read: %s", strerror(-r));
+	else if (strlen(rel) >= size)
+		r = diag_fail(d, -ENAMETOOLONG, "release string too long");
+	else
 		memcpy(ret, rel, strlen(rel) + 1);
-	}
 out:
 	close(fd);
 	return r;
@@ -293,14 +286,14 @@ int vmlinux_build_id(const char *path, char *ret, size_t size)
 static bool vmlinux_matches(const char *path, const char *release,
 			    const char *id)
 {
-	char have[130], rel[65], err[VMLINUX_ERR_MAX];
+	char have[130], rel[65];
 
 	if (access(path, R_OK) < 0)
 		return false;
 	if (id && id[0])
 		return vmlinux_build_id(path, have, sizeof(have)) == 0 &&
 		       strncmp(have, id, strlen(id)) == 0;
-	return vmlinux_release(path, rel, sizeof(rel), err, sizeof(err)) == 0 &&
+	return vmlinux_release(path, rel, sizeof(rel), NULL) == 0 &&
 	       strcmp(rel, release) == 0;
 }
 

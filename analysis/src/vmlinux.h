@@ -6,16 +6,15 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define VMLINUX_ERR_MAX 256
+#include "diag.h"
 
 /*
  * The release from the "Linux version RELEASE (...)" banner (linux_banner,
  * init/version.c) in the file's .rodata, or anywhere in the file if it has
  * no section headers. Returns 0, -ENOEXEC (not ELF), -ENOENT (no banner)
- * or another negative errno; @err says why.
+ * or another negative errno; @d says why.
  */
-int vmlinux_release(const char *path, char *ret, size_t size, char *err,
-		    size_t errsz);
+int vmlinux_release(const char *path, char *ret, size_t size, struct diag *d);
 
 /*
  * Debian's places for the debug vmlinux of @release, in order:

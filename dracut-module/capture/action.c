@@ -130,16 +130,17 @@ static void __attribute__((noreturn))
 deadline_passed(struct capture *cap, const struct steps *st)
 {
 	const struct kdump_conf *c = &cap->conf;
-	char why[256];
+	struct diag why = DIAG_INIT;
 
-	capture_say(cap, "error: capture_timeout (%us) passed while %s: taking failure_action = %s",
-		    c->capture_timeout, st->last,
-		    conf_action_to_string(c->failure_action));
+	(void)capture_fail(cap, -ETIMEDOUT, "capture_timeout (%us) passed while %s: taking failure_action = %s",
+			   c->capture_timeout, st->last,
+			   conf_action_to_string(c->failure_action));
 	if (st->meta[0])
 		deadline_record(cap, st->meta, st->last);
-	snprintf(why, sizeof(why), "capture_timeout (%us) passed",
-		 c->capture_timeout);
-	capture_record_failure(cap, ETIMEDOUT, st->last, why);
+	/* The record names the step apart: its why is the cause alone. */
+	(void)diag_fail(&why, -ETIMEDOUT, "capture_timeout (%us) passed",
+			c->capture_timeout);
+	capture_record_failure(cap, st->last, &why);
 	if (!cap->is_init)
 		_exit(EXIT_FAILURE);
 	switch (c->failure_action) {
@@ -219,6 +220,8 @@ int phase_deadline(struct capture *cap)
 
 static int action_shell(struct capture *cap)
 {
+	int r;
+
 	capture_say(cap, "dropping to a shell; 'reboot -f' or Ctrl-D to leave");
 	if (!cap->is_init) {
 		cap->exit_status = CAPTURE_EXIT_SHELL;
@@ -231,8 +234,9 @@ static int action_shell(struct capture *cap)
 	 * by hand or by an older kdump-file.  A reboot is what a capture
 	 * without its action can still do.
 	 */
-	capture_say(cap, "error: cannot run %s: %s: the capture initramfs has no shell for failure_action = shell (rebuild it with 'kdump-file rebuild'): rebooting",
-		    cap->paths.shell, strerror(errno));
+	r = -errno;
+	(void)capture_fail(cap, r, "cannot run %s: %s: the capture initramfs has no shell for failure_action = shell (rebuild it with 'kdump-file rebuild'): rebooting",
+			   cap->paths.shell, strerror(-r));
 	return cap->reboot(RB_AUTOBOOT);
 }
 
@@ -283,13 +287,13 @@ int phase_action(struct capture *cap)
 				   cap->stop_step[0] ? cap->stop_step :
 				   cap->step;
 
-		/* The first failure's step, errno and words: later cleanup
-		 * (unmounting) may fail too, and is not why. */
+		/*
+		 * The first failure's step, errno and words (cap->diag):
+		 * later cleanup (unmounting) may fail too, and is not why.
+		 */
 		capture_say(cap, "capture failed after %.1fs while %s", secs,
 			    step);
-		capture_record_failure(cap, -cap->result, step,
-				       cap->fail_error[0] ? cap->fail_error :
-				       cap->last_error);
+		capture_record_failure(cap, step, &cap->diag);
 		return capture_action(cap, c->failure_action);
 	}
 	capture_say(cap, "capture complete in %.1fs", secs);

@@ -8,6 +8,15 @@
  * reporter (main.c) prints.  Every path the capture reads or writes comes
  * from the state, so that the phases run on the host against a temporary
  * directory.
+ *
+ * How a failure travels (one carrier, as everywhere: lib/src/diag.h): the
+ * code that knows the object and the cause returns
+ * capture_fail(cap, -ERRNO, "MESSAGE"), which records it in cap->diag and
+ * says "error: MESSAGE".  The first failure wins: a cleanup failing after
+ * it does not replace it.  The failure record (phase_action()) names
+ * cap->diag; a line said is never read back for it.  A step whose
+ * failure its caller judges (a network step the fallback may replace, a
+ * hook, an ssh request) fills a struct diag of the caller's instead.
  */
 #ifndef KDUMP_FILE_CAPTURE_H
 #define KDUMP_FILE_CAPTURE_H
@@ -17,6 +26,7 @@
 #include <stddef.h>
 
 #include "conf.h"
+#include "diag.h"
 #include "hook.h"
 #include "rawdump.h"
 
@@ -103,18 +113,25 @@ struct capture {
 	char step[128];
 	/* The step a stopping hook ran in. */
 	char stop_step[128];
-	/* The last "error: " line said, without its prefix. */
-	char last_error[512];
-	/* Why the dump is not complete, for metadata.json ("" when it is). */
+	/*
+	 * The capture's failure: errno and message, from capture_fail() (the
+	 * first one wins) or, for a phase that failed without saying why,
+	 * its errno alone (capture_run()).
+	 */
+	struct diag diag;
+	/*
+	 * Why the dump is not complete, for metadata.json ("" when it is):
+	 * the cause alone, where the failure's message also says what was
+	 * lost and what was kept.
+	 */
 	char reason[256];
 	/* The pipeline's result: 0 or the first phase's negative errno. */
 	int result;
 	/*
-	 * The step and the last error line when result was set: what the
-	 * failure record names, not what later cleanup phases did.
+	 * The step when result was set: what the failure record names, not
+	 * what later cleanup phases did.
 	 */
 	char fail_step[128];
-	char fail_error[512];
 	/* There is no vmcore: not a capture kernel, nothing to do. */
 	bool no_vmcore;
 	/* A hook failed with hook_failure = stop. */
@@ -187,12 +204,23 @@ struct capture {
 void capture_init(struct capture *cap);
 void capture_done(struct capture *cap);
 
-/*
- * Say a line through the reporter; a line starting "error: " is kept as
- * last_error for the failure record.
- */
+/* Say a line through the reporter. */
 void capture_say(struct capture *cap, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/*
+ * The capture failed: record error (negative errno) and the message in
+ * cap->diag unless a failure is there already, say "error: MESSAGE", and
+ * return error.
+ */
+int capture_fail(struct capture *cap, int error, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/*
+ * The same into d, a failure that is not (yet) the capture's: a hook's,
+ * which the caller makes the capture's or not.  d may be NULL: said only.
+ */
+int capture_diag_fail(struct capture *cap, struct diag *d, int error,
+		      const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 /*
  * The step running now, told to the deadline process too; "@PATH" tells it
  * the dump's metadata.json instead.
@@ -333,8 +361,9 @@ int capture_vmcoreinfo(const struct capture *cap,
 int phase_record(struct capture *cap);
 int capture_write_metadata(struct capture *cap);
 int capture_write_incomplete(int dirfd, const char *why);
-void capture_record_failure(struct capture *cap, int err, const char *step,
-			    const char *why);
+/* The failure record of d (its errno and message), failing in step. */
+void capture_record_failure(struct capture *cap, const char *step,
+			    const struct diag *d);
 long long capture_file_size(const char *path);
 
 #endif

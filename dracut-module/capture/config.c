@@ -92,7 +92,7 @@ static void say_started(struct capture *cap)
  */
 int phase_config(struct capture *cap)
 {
-	struct conf_error err = { 0 };
+	struct diag err = DIAG_INIT;
 	char cmdline[4096];
 	int r;
 
@@ -105,8 +105,7 @@ int phase_config(struct capture *cap)
 	r = conf_parse_file(&cap->conf, cap->paths.conf, &err);
 	if (r < 0) {
 		capture_step(cap, "reading the capture configuration");
-		capture_say(cap, "error: %s:%u: %s%s%s", cap->paths.conf,
-			    err.line, err.key, err.key[0] ? ": " : "", err.msg);
+		(void)capture_fail(cap, r, "%s", diag_text(&err));
 		conf_init(&cap->conf);
 		return r;
 	}

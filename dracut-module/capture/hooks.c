@@ -76,9 +76,12 @@ static char *const *hook_env(void)
 	return getenv("PATH") ? NULL : env;
 }
 
-/* Run one hook; -ECANCELED when it failed and hook_failure = stop. */
+/*
+ * Run one hook; -ECANCELED when it failed and hook_failure = stop, said
+ * and in d.
+ */
 static int hook_one(struct capture *cap, const char *phase, char *path,
-		    const char *word, struct hook_log *lg)
+		    const char *word, struct hook_log *lg, struct diag *d)
 {
 	char *argv[] = { path, cap->dir, (char *)word, NULL };
 	unsigned long long limit = hook_limit(cap);
@@ -114,18 +117,18 @@ static int hook_one(struct capture *cap, const char *phase, char *path,
 			    phase, path, desc);
 		return 0;
 	}
-	capture_say(cap, "error: %s hook %s failed: %s (hook_failure = stop)",
-		    phase, path, desc);
 	snprintf(cap->stop_step, sizeof(cap->stop_step), "%s", cap->step);
-	return -ECANCELED;
+	return capture_diag_fail(cap, d, -ECANCELED,
+				 "%s hook %s failed: %s (hook_failure = stop)",
+				 phase, path, desc);
 }
 
 /*
  * Run the hooks of list in order.  Returns -ECANCELED when one failed and
- * hook_failure = stop (the rest are not run), else 0.
+ * hook_failure = stop (the rest are not run), with why in d; else 0.
  */
 static int run_hooks(struct capture *cap, const char *phase,
-		     const char *list, const char *word)
+		     const char *list, const char *word, struct diag *d)
 {
 	struct hook_log lg = { .cap = cap, .fd = -1 };
 	char path[CONF_VALUE_MAX];
@@ -137,7 +140,7 @@ static int run_hooks(struct capture *cap, const char *phase,
 	lg.fd = openat(cap->dir_fd, DUMP_HOOKS_LOG, O_WRONLY | O_CREAT |
 		       O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0600);
 	while (r == 0 && conf_list_next(list, &pos, path, sizeof(path)))
-		r = hook_one(cap, phase, path, word, &lg);
+		r = hook_one(cap, phase, path, word, &lg, d);
 	if (lg.fd >= 0) {
 		(void)fsync(lg.fd);
 		close(lg.fd);
@@ -145,15 +148,23 @@ static int run_hooks(struct capture *cap, const char *phase,
 	return r;
 }
 
-/* The pre hooks: the target is mounted, nothing saved yet. */
+/*
+ * The pre hooks: the target is mounted, nothing saved yet.  A hook that
+ * stops the capture is the cause; the capture's failure is that no dump
+ * was saved.
+ */
 int phase_pre_hooks(struct capture *cap)
 {
-	if (run_hooks(cap, "pre", cap->conf.pre_hook, "pre") == 0)
+	struct diag why = DIAG_INIT;
+	int r;
+
+	r = run_hooks(cap, "pre", cap->conf.pre_hook, "pre", &why);
+	if (r == 0)
 		return 0;
-	text_format(cap->reason, sizeof(cap->reason), "%s", cap->last_error);
-	capture_say(cap, "error: no dump saved: %s", cap->reason);
+	(void)text_format(cap->reason, sizeof(cap->reason), "%s",
+			  diag_text(&why));
 	cap->pre_stopped = true;
-	return -ECANCELED;
+	return capture_fail(cap, r, "no dump saved: %s", cap->reason);
 }
 
 /*
@@ -166,7 +177,12 @@ int phase_post_hooks(struct capture *cap)
 
 	if (!cap->dir[0] || cap->pre_stopped || !cap->conf.post_hook[0])
 		return 0;
-	if (run_hooks(cap, "post", cap->conf.post_hook, word) < 0)
+	/*
+	 * A hook that stops is said and makes the action failure_action
+	 * (phase_action()), but it is not the capture's failure: the dump
+	 * is saved, or failed for a reason of its own (NULL: no diag).
+	 */
+	if (run_hooks(cap, "post", cap->conf.post_hook, word, NULL) < 0)
 		cap->post_stopped = true;
 	capture_step(cap, "writing metadata.json");
 	(void)capture_write_metadata(cap);

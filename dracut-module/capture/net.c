@@ -52,20 +52,17 @@ int capture_net_ioctl(unsigned long req, void *arg)
  * the target and the phases of a local dump run next.  Without one, the
  * capture fails as with any target.
  */
-static int net_failed(struct capture *cap, int err, const char *why)
+static int net_failed(struct capture *cap, const struct diag *d)
 {
 	struct capture_net *n = &cap->net;
 	struct kdump_conf *c = &cap->conf;
+	const char *why = diag_text(d);
 
-	if (!c->fallback[0]) {
-		capture_say(cap, "error: %s", why);
-		return err;
-	}
-	if (!n->fallback_spec[0]) {
-		capture_say(cap, "error: %s; no fallback line in %s to fall back to %s",
-			    why, cap->paths.chain, c->fallback);
-		return err;
-	}
+	if (!c->fallback[0])
+		return capture_fail(cap, d->error, "%s", why);
+	if (!n->fallback_spec[0])
+		return capture_fail(cap, d->error, "%s; no fallback line in %s to fall back to %s",
+				    why, cap->paths.chain, c->fallback);
 	snprintf(n->fallback_reason, sizeof(n->fallback_reason), "%s", why);
 	capture_say(cap, "warning: %s", why);
 	capture_say(cap, "falling back to %s (%s, %s) instead of %s",
@@ -74,11 +71,9 @@ static int net_failed(struct capture *cap, int err, const char *why)
 			n->fallback_spec) < 0 ||
 	    path_format(c->path, sizeof(c->path), "%s%s",
 			n->fallback_path[0] == '/' ? "" : "/",
-			n->fallback_path) < 0) {
-		capture_say(cap, "error: %s; the fallback %s is longer than a dump target takes",
-			    why, c->fallback);
-		return -ENAMETOOLONG;
-	}
+			n->fallback_path) < 0)
+		return capture_fail(cap, -ENAMETOOLONG, "%s; the fallback %s is longer than a dump target takes",
+				    why, c->fallback);
 	c->net = CONF_NET_NONE;
 	return 0;
 }
@@ -91,19 +86,20 @@ static bool ipv4_valid(const char *s)
 }
 
 /* The chain's net, collector, hostdir and fallback lines. */
-static int net_chain_read(struct capture *cap, char *why, size_t size)
+static int net_chain_read(struct capture *cap, struct diag *d)
 {
 	struct capture_net *n = &cap->net;
 	char line[2 * CONF_VALUE_MAX + 32];
 	char a[CONF_VALUE_MAX], b[CONF_VALUE_MAX];
 	bool have_net = false;
 	FILE *f;
+	int r;
 
 	f = fopen(cap->paths.chain, "re");
 	if (!f) {
-		snprintf(why, size, "cannot read %s: %s", cap->paths.chain,
-			 strerror(errno));
-		return -errno;
+		r = -errno;
+		return diag_fail(d, r, "cannot read %s: %s", cap->paths.chain,
+				 strerror(-r));
 	}
 	while (fgets(line, sizeof(line), f)) {
 		char addr[40];
@@ -128,11 +124,9 @@ static int net_chain_read(struct capture *cap, char *why, size_t size)
 	}
 	fclose(f);
 	if (!have_net || !ipv4_valid(n->collector) || !n->hostdir[0] ||
-	    strchr(n->hostdir, '/') || n->hostdir[0] == '.') {
-		snprintf(why, size, "%s has no usable net, collector and hostdir lines: run kdump-file load again",
-			 cap->paths.chain);
-		return -EINVAL;
-	}
+	    strchr(n->hostdir, '/') || n->hostdir[0] == '.')
+		return diag_fail(d, -EINVAL, "%s has no usable net, collector and hostdir lines: run kdump-file load again",
+				 cap->paths.chain);
 	return 0;
 }
 
@@ -170,8 +164,8 @@ static bool nic_find(struct capture *cap)
  * drivers_step()) has bound; its name is the kernel's, not the running
  * system's, as nothing renames it here.
  */
-static int nic_wait(struct capture *cap, unsigned long long end, char *why,
-		    size_t size)
+static int nic_wait(struct capture *cap, unsigned long long end,
+		    struct diag *d)
 {
 	for (;;) {
 		if (nic_find(cap))
@@ -182,9 +176,8 @@ static int nic_wait(struct capture *cap, unsigned long long end, char *why,
 		usleep(100 * 1000);
 	}
 	drivers_summary(cap);
-	snprintf(why, size, "no network interface with MAC %s within net_timeout (%us)",
-		 cap->net.mac, cap->conf.net_timeout);
-	return -ENODEV;
+	return diag_fail(d, -ENODEV, "no network interface with MAC %s within net_timeout (%us)",
+			 cap->net.mac, cap->conf.net_timeout);
 }
 
 static void sin_set(struct sockaddr *sa, in_addr_t a)
@@ -214,7 +207,7 @@ static in_addr_t prefix_mask(unsigned int prefix)
 }
 
 /* lo and the NIC up, the NIC's address and netmask set. */
-static int nic_configure(struct capture *cap, char *why, size_t size)
+static int nic_configure(struct capture *cap, struct diag *d)
 {
 	struct capture_net *n = &cap->net;
 	struct ifreq ifr = { 0 };
@@ -232,17 +225,13 @@ static int nic_configure(struct capture *cap, char *why, size_t size)
 		sin_set(&ifr.ifr_netmask, prefix_mask(n->prefix));
 		r = cap->net_ioctl(SIOCSIFNETMASK, &ifr);
 	}
-	if (r < 0) {
-		snprintf(why, size, "cannot set address %s/%u on %s: %s",
-			 n->addr, n->prefix, n->ifname, strerror(-r));
-		return r;
-	}
+	if (r < 0)
+		return diag_fail(d, r, "cannot set address %s/%u on %s: %s",
+				 n->addr, n->prefix, n->ifname, strerror(-r));
 	r = if_up(cap, n->ifname);
-	if (r < 0) {
-		snprintf(why, size, "cannot bring up %s: %s", n->ifname,
-			 strerror(-r));
-		return r;
-	}
+	if (r < 0)
+		return diag_fail(d, r, "cannot bring up %s: %s", n->ifname,
+				 strerror(-r));
 	return 0;
 }
 
@@ -262,8 +251,8 @@ static bool sys_is(struct capture *cap, const char *attr, const char *a,
  * A carrier, and an operstate that lets packets through: "unknown" for
  * drivers that do not report one (include/uapi/linux/if.h, RFC 2863).
  */
-static int link_wait(struct capture *cap, unsigned long long end, char *why,
-		     size_t size)
+static int link_wait(struct capture *cap, unsigned long long end,
+		     struct diag *d)
 {
 	for (;;) {
 		if (sys_is(cap, "carrier", "1", NULL) &&
@@ -273,13 +262,12 @@ static int link_wait(struct capture *cap, unsigned long long end, char *why,
 			break;
 		usleep(50 * 1000);
 	}
-	snprintf(why, size, "no link on %s (MAC %s) within net_timeout (%us)",
-		 cap->net.ifname, cap->net.mac, cap->conf.net_timeout);
-	return -ENETDOWN;
+	return diag_fail(d, -ENETDOWN, "no link on %s (MAC %s) within net_timeout (%us)",
+			 cap->net.ifname, cap->net.mac, cap->conf.net_timeout);
 }
 
 /* Only the collector is reached through the gateway: a host route. */
-static int route_add(struct capture *cap, char *why, size_t size)
+static int route_add(struct capture *cap, struct diag *d)
 {
 	struct capture_net *n = &cap->net;
 	struct rtentry rt = { 0 };
@@ -296,11 +284,10 @@ static int route_add(struct capture *cap, char *why, size_t size)
 	rt.rt_flags = RTF_UP | RTF_GATEWAY | RTF_HOST;
 	rt.rt_dev = n->ifname;
 	r = cap->net_ioctl(SIOCADDRT, &rt);
-	if (r < 0 && r != -EEXIST) {
-		snprintf(why, size, "cannot add a route to %s via %s on %s: %s",
-			 n->collector, n->gateway, n->ifname, strerror(-r));
-		return r;
-	}
+	if (r < 0 && r != -EEXIST)
+		return diag_fail(d, r, "cannot add a route to %s via %s on %s: %s",
+				 n->collector, n->gateway, n->ifname,
+				 strerror(-r));
 	return 0;
 }
 
@@ -313,34 +300,34 @@ int phase_network(struct capture *cap)
 	struct capture_net *n = &cap->net;
 	unsigned long long t0 = now_ms(), t;
 	unsigned long long end = t0 + cap->conf.net_timeout * 1000ULL;
-	char why[512];
+	struct diag why = DIAG_INIT;
 	int r;
 
 	snprintf(n->url, sizeof(n->url), "%s", cap->conf.target);
 	capture_step(cap, "bringing up the network");
-	r = net_chain_read(cap, why, sizeof(why));
+	r = net_chain_read(cap, &why);
 	if (r < 0)
-		return net_failed(cap, r, why);
+		return net_failed(cap, &why);
 	capture_say(cap, "waiting up to %us for the network interface with MAC %s",
 		    cap->conf.net_timeout, n->mac);
-	r = nic_wait(cap, end, why, sizeof(why));
+	r = nic_wait(cap, end, &why);
 	if (r < 0)
-		return net_failed(cap, r, why);
+		return net_failed(cap, &why);
 	capture_say(cap, "found %s (MAC %s) in %.1fs", n->ifname, n->mac,
 		    (now_ms() - t0) / 1000.0);
 	t = now_ms();
-	r = nic_configure(cap, why, sizeof(why));
+	r = nic_configure(cap, &why);
 	if (r == 0)
-		r = link_wait(cap, end, why, sizeof(why));
+		r = link_wait(cap, end, &why);
 	if (r < 0)
-		return net_failed(cap, r, why);
+		return net_failed(cap, &why);
 	n->t_link = now_ms() - t;
 	capture_say(cap, "link up on %s in %.1fs: address %s/%u",
 		    n->ifname, n->t_link / 1000.0, n->addr, n->prefix);
 	t = now_ms();
-	r = route_add(cap, why, sizeof(why));
+	r = route_add(cap, &why);
 	if (r < 0)
-		return net_failed(cap, r, why);
+		return net_failed(cap, &why);
 	n->t_addr = now_ms() - t;
 	if (strcmp(n->gateway, "-") == 0)
 		capture_say(cap, "collector %s is on-link", n->collector);
@@ -398,7 +385,8 @@ int phase_nfs_mount(struct capture *cap)
 {
 	const char *mnt = cap->paths.mnt;
 	const char *fstype = cap->conf.nfs_version == 3 ? "nfs" : "nfs4";
-	char src[CONF_VALUE_MAX + 32], opts[256], why[CONF_VALUE_MAX + 512];
+	char src[CONF_VALUE_MAX + 32], opts[256];
+	struct diag why = DIAG_INIT;
 	unsigned long long t = now_ms();
 	int r;
 
@@ -409,9 +397,9 @@ int phase_nfs_mount(struct capture *cap)
 	capture_step(cap, "mounting the NFS export");
 	r = nfs_mount(cap, src, fstype, opts, sizeof(opts));
 	if (r < 0) {
-		snprintf(why, sizeof(why), "cannot mount %s (%s) on %s: %s",
-			 src, fstype, mnt, strerror(-r));
-		return net_failed(cap, r, why);
+		(void)diag_fail(&why, r, "cannot mount %s (%s) on %s: %s", src,
+				fstype, mnt, strerror(-r));
+		return net_failed(cap, &why);
 	}
 	cap->mounted = true;
 	capture_say(cap, "mounted %s in %.1fs", cap->conf.target,
@@ -499,10 +487,10 @@ static unsigned int deadline_left(const struct capture *cap)
 /*
  * Run one request on the collector, stdin from in_fd (-1: none), its
  * first line of output into out (when not NULL).  Returns 0, or a
- * negative errno with why set.
+ * negative errno with why in d.
  */
 static int ssh_run(struct capture *cap, const char *request, int in_fd,
-		   char *out, size_t out_size, char *why, size_t why_size)
+		   char *out, size_t out_size, struct diag *d)
 {
 	struct process_opts o = PROCESS_OPTS_INIT;
 	struct ssh_err e = { .cap = cap };
@@ -514,16 +502,17 @@ static int ssh_run(struct capture *cap, const char *request, int in_fd,
 
 	s = malloc(sizeof(*s));
 	if (!s)
-		return -ENOMEM;
+		return diag_fail(d, -ENOMEM, "ssh %s: %s", request,
+				 strerror(ENOMEM));
 	r = capture_ssh_argv(cap, request, s);
 	if (r < 0) {
-		snprintf(why, why_size, "ssh %s: %s", request, strerror(-r));
+		(void)diag_fail(d, r, "ssh %s: %s", request, strerror(-r));
 		goto out;
 	}
 	fd = memfd_create("kdump-file-ssh", MFD_CLOEXEC);
 	if (fd < 0) {
 		r = -errno;
-		snprintf(why, why_size, "ssh %s: %s", request, strerror(-r));
+		(void)diag_fail(d, r, "ssh %s: %s", request, strerror(-r));
 		goto out;
 	}
 	o.stdin_fd = in_fd;
@@ -538,10 +527,10 @@ static int ssh_run(struct capture *cap, const char *request, int in_fd,
 				 strerror(-r));
 		else
 			process_result_text(&res, how, sizeof(how));
-		snprintf(why, why_size, "ssh %s to %s (%s) failed: %s%s%s",
-			 request, s->dest, cap->conf.net_host, how,
-			 e.last[0] ? ": " : "", e.last);
-		r = r < 0 ? r : -EIO;
+		r = diag_fail(d, r < 0 ? r : -EIO,
+			      "ssh %s to %s (%s) failed: %s%s%s", request,
+			      s->dest, cap->conf.net_host, how,
+			      e.last[0] ? ": " : "", e.last);
 		goto out;
 	}
 	if (out) {
@@ -589,7 +578,8 @@ int phase_ssh_begin(struct capture *cap)
 {
 	const struct kdump_conf *c = &cap->conf;
 	struct capture_vmcoreinfo vi;
-	char req[128], name[64], why[1024];
+	struct diag why = DIAG_INIT;
+	char req[128], name[64];
 	unsigned long long t = now_ms();
 	int r;
 
@@ -599,23 +589,19 @@ int phase_ssh_begin(struct capture *cap)
 	capture_step(cap, "starting the dump on the collector");
 	capture_say(cap, "connecting to %s@%s (%s) port %u", c->net_user,
 		    c->net_host, cap->net.collector, c->net_port);
-	r = ssh_run(cap, req, -1, name, sizeof(name), why, sizeof(why));
+	r = ssh_run(cap, req, -1, name, sizeof(name), &why);
 	if (r == 0 && (!dump_name_valid(name) ||
-		       strlen(name) >= sizeof(cap->net.name))) {
-		snprintf(why, sizeof(why), "the collector %s answered '%.64s' to begin, not a dump name",
-			 c->net_host, name);
-		r = -EPROTO;
-	}
+		       strlen(name) >= sizeof(cap->net.name)))
+		r = diag_fail(&why, -EPROTO, "the collector %s answered '%.64s' to begin, not a dump name",
+			      c->net_host, name);
 	if (r < 0)
-		return net_failed(cap, r, why);
+		return net_failed(cap, &why);
 	/* Checked to fit above. */
 	memcpy(cap->net.name, name, strlen(name) + 1);
 	r = stage_make(cap);
-	if (r < 0) {
-		capture_say(cap, "error: cannot create %s/%s: %s",
-			    cap->paths.net_stage, name, strerror(-r));
-		return r;
-	}
+	if (r < 0)
+		return capture_fail(cap, r, "cannot create %s/%s: %s",
+				    cap->paths.net_stage, name, strerror(-r));
 	capture_say(cap, "saving to %s:%s/%s/%s (began in %.1fs)", c->net_host,
 		    c->net_path, cap->net.hostdir, name,
 		    (now_ms() - t) / 1000.0);
@@ -624,16 +610,16 @@ int phase_ssh_begin(struct capture *cap)
 
 /* Send a file of the staging directory with request; -ENOENT if none. */
 static int ssh_send(struct capture *cap, const char *path,
-		    const char *request, char *why, size_t size)
+		    const char *request, struct diag *d)
 {
 	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC), r;
 
 	if (fd < 0) {
-		snprintf(why, size, "cannot open %s: %s", path,
-			 strerror(errno));
-		return -errno;
+		r = -errno;
+		return diag_fail(d, r, "cannot open %s: %s", path,
+				 strerror(-r));
 	}
-	r = ssh_run(cap, request, fd, NULL, 0, why, size);
+	r = ssh_run(cap, request, fd, NULL, 0, d);
 	close(fd);
 	return r;
 }
@@ -641,7 +627,8 @@ static int ssh_send(struct capture *cap, const char *path,
 /* dmesg.txt, saved locally by phase_dmesg(), to the collector. */
 int phase_ssh_dmesg(struct capture *cap)
 {
-	char req[64], why[1024];
+	struct diag why = DIAG_INIT;
+	char req[64];
 	int r;
 
 	capture_step(cap, "sending the dmesg");
@@ -650,19 +637,18 @@ int phase_ssh_dmesg(struct capture *cap)
 		return 0;
 	}
 	snprintf(req, sizeof(req), "dmesg %s", cap->net.name);
-	r = ssh_send(cap, cap->dmesg, req, why, sizeof(why));
+	r = ssh_send(cap, cap->dmesg, req, &why);
 	if (r == 0) {
 		capture_say(cap, "dmesg sent");
 		return 0;
 	}
 	if (!cap->conf.dmesg_only) {
-		capture_say(cap, "warning: dmesg not sent: %s", why);
+		capture_say(cap, "warning: dmesg not sent: %s", diag_text(&why));
 		return 0;
 	}
-	text_format(cap->reason, sizeof(cap->reason), "dmesg.txt not sent: %s",
-		    why);
-	capture_say(cap, "error: %s", cap->reason);
-	return r;
+	(void)text_format(cap->reason, sizeof(cap->reason),
+			  "dmesg.txt not sent: %s", diag_text(&why));
+	return capture_fail(cap, r, "%s", cap->reason);
 }
 
 /* makedumpfile's end, from the process that ran it (vmcore_send()). */
@@ -700,20 +686,23 @@ static pid_t mdf_start(struct capture *cap, char **argv, int out, int in,
  * fails the vmcore; when ssh fails, makedumpfile gets SIGPIPE.
  */
 static int vmcore_send(struct capture *cap, char **argv, char *answer,
-		       size_t size, char *why, size_t why_size)
+		       size_t size, struct diag *d)
 {
 	struct mdf_end e = { .r = -ECHILD };
+	struct diag ssh = DIAG_INIT;
 	int data[2], end[2], r, st;
 	char req[64], how[128];
 	pid_t pid;
 
-	if (pipe2(data, O_CLOEXEC) < 0)
-		return -errno;
+	if (pipe2(data, O_CLOEXEC) < 0) {
+		r = -errno;
+		goto fail_run;
+	}
 	if (pipe2(end, O_CLOEXEC) < 0) {
 		r = -errno;
 		close(data[0]);
 		close(data[1]);
-		return r;
+		goto fail_run;
 	}
 	pid = mdf_start(cap, argv, data[1], data[0], end[1]);
 	close(data[1]);
@@ -722,37 +711,38 @@ static int vmcore_send(struct capture *cap, char **argv, char *answer,
 		r = -errno;
 		close(data[0]);
 		close(end[0]);
-		snprintf(why, why_size, "makedumpfile could not be run: %s",
-			 strerror(-r));
-		return r;
+		goto fail_run;
 	}
 	snprintf(req, sizeof(req), "vmcore %s", cap->net.name);
-	r = ssh_run(cap, req, data[0], answer, size, why, why_size);
+	r = ssh_run(cap, req, data[0], answer, size, &ssh);
 	close(data[0]);
 	if (read(end[0], &e, sizeof(e)) != (ssize_t)sizeof(e))
 		e.r = -ECHILD;
 	close(end[0]);
 	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 		;
-	if (!capture_run_failed(e.r, &e.res, how, sizeof(how)))
-		return r;
 	/*
 	 * Which end failed first: makedumpfile killed by SIGPIPE wrote to
 	 * an ssh that had gone, whose failure is the cause; otherwise ssh
 	 * failed because the stream it sent ended early.
 	 */
-	if (r < 0 && e.r == 0 && WIFSIGNALED(e.res.wait_status) &&
-	    WTERMSIG(e.res.wait_status) == SIGPIPE)
-		return r;
-	snprintf(why, why_size, "makedumpfile %s", how);
-	return -EIO;
+	if (!capture_run_failed(e.r, &e.res, how, sizeof(how)) ||
+	    (r < 0 && e.r == 0 && WIFSIGNALED(e.res.wait_status) &&
+	     WTERMSIG(e.res.wait_status) == SIGPIPE))
+		return r < 0 ? diag_fail(d, r, "%s", diag_text(&ssh)) : 0;
+	return diag_fail(d, -EIO, "makedumpfile %s", how);
+
+fail_run:
+	return diag_fail(d, r, "makedumpfile could not be run: %s",
+			 strerror(-r));
 }
 
 /* The vmcore, straight from makedumpfile to the collector. */
 int phase_ssh_vmcore(struct capture *cap)
 {
 	struct conf_makedumpfile_cmd cmd;
-	char line[2048], answer[128], why[1024];
+	struct diag why = DIAG_INIT;
+	char line[2048], answer[128];
 	long long bytes;
 	unsigned long long t;
 	int r;
@@ -767,26 +757,23 @@ int phase_ssh_vmcore(struct capture *cap)
 	if (r < 0) {
 		snprintf(cap->reason, sizeof(cap->reason),
 			 "makedumpfile_args cannot be used: %s", strerror(-r));
-		capture_say(cap, "error: vmcore not sent: %s", cap->reason);
-		return r;
+		return capture_fail(cap, r, "vmcore not sent: %s",
+				    cap->reason);
 	}
 	(void)capture_makedumpfile_text(cap, NULL, NULL, line, sizeof(line));
 	capture_say(cap, "sending vmcore (%s | ssh ... vmcore %s)", line,
 		    cap->net.name);
 	t = now_ms();
-	r = vmcore_send(cap, cmd.argv, answer, sizeof(answer), why,
-			sizeof(why));
+	r = vmcore_send(cap, cmd.argv, answer, sizeof(answer), &why);
 	cap->t_core = now_ms() - t;
-	if (r == 0 && sscanf(answer, "ok %lld", &bytes) != 1) {
-		snprintf(why, sizeof(why), "the collector answered '%.64s' to vmcore, not ok",
-			 answer);
-		r = -EPROTO;
-	}
+	if (r == 0 && sscanf(answer, "ok %lld", &bytes) != 1)
+		r = diag_fail(&why, -EPROTO, "the collector answered '%.64s' to vmcore, not ok",
+			      answer);
 	if (r < 0) {
-		text_format(cap->reason, sizeof(cap->reason), "%s", why);
-		capture_say(cap, "error: vmcore not saved: %s; dmesg.txt and metadata.json are sent",
-			    cap->reason);
-		return r;
+		(void)text_format(cap->reason, sizeof(cap->reason), "%s",
+				  diag_text(&why));
+		return capture_fail(cap, r, "vmcore not saved: %s; dmesg.txt and metadata.json are sent",
+				    cap->reason);
 	}
 	cap->net.vmcore_bytes = bytes;
 	capture_say(cap, "vmcore sent (%lld bytes in %.1fs)", bytes,
@@ -801,7 +788,8 @@ int phase_ssh_vmcore(struct capture *cap)
  */
 int phase_ssh_record(struct capture *cap)
 {
-	char req[96], path[PATH_MAX + 16], why[1024];
+	char req[96], path[PATH_MAX + 16];
+	struct diag why = DIAG_INIT;
 	int r;
 
 	if (!cap->net.name[0])
@@ -811,16 +799,18 @@ int phase_ssh_record(struct capture *cap)
 			cap->dir) == 0 && capture_file_size(path) >= 0) {
 		snprintf(req, sizeof(req), "file %s " DUMP_HOOKS_LOG,
 			 cap->net.name);
-		r = ssh_send(cap, path, req, why, sizeof(why));
+		r = ssh_send(cap, path, req, &why);
 		if (r < 0)
-			capture_say(cap, "warning: hooks.log not sent: %s", why);
+			capture_say(cap, "warning: hooks.log not sent: %s",
+				    diag_text(&why));
+		/* Said and done with: the next send's failure is its own. */
+		diag_clear(&why);
 	}
 	snprintf(req, sizeof(req), "file %s " DUMP_METADATA, cap->net.name);
-	r = ssh_send(cap, cap->meta, req, why, sizeof(why));
-	if (r < 0) {
-		capture_say(cap, "error: metadata.json not sent: %s", why);
-		return r;
-	}
+	r = ssh_send(cap, cap->meta, req, &why);
+	if (r < 0)
+		return capture_fail(cap, r, "metadata.json not sent: %s",
+				    diag_text(&why));
 	capture_say(cap, "metadata.json sent");
 	return 0;
 }

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The phase table and its runner, the state's defaults, and the two ways a
- * phase tells the world what it does: capture_say() to the reporter and
- * capture_step() to the deadline process.
+ * The phase table and its runner, the state's defaults, and the ways a
+ * phase tells the world what it does: capture_say() to the reporter,
+ * capture_fail() for its failure, and capture_step() to the deadline
+ * process.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -94,8 +95,11 @@ int capture_run(struct capture *cap, const struct capture_phase *phases)
 			cap->result = r;
 			snprintf(cap->fail_step, sizeof(cap->fail_step), "%s",
 				 cap->stop_step[0] ? cap->stop_step : cap->step);
-			snprintf(cap->fail_error, sizeof(cap->fail_error),
-				 "%s", cap->last_error);
+			/*
+			 * A phase that failed without capture_fail(): its
+			 * errno alone (when it did, the first one stays).
+			 */
+			(void)diag_fail(&cap->diag, r, NULL);
 		}
 	}
 	return cap->result;
@@ -177,11 +181,43 @@ void capture_say(struct capture *cap, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	if (strncmp(msg, "error: ", 7) == 0)
-		text_format(cap->last_error, sizeof(cap->last_error), "%s",
-			    msg + 7);
 	if (cap->report)
 		cap->report(cap, msg);
+}
+
+static int __attribute__((format(printf, 4, 0)))
+capture_diag_failv(struct capture *cap, struct diag *d, int error,
+		   const char *fmt, va_list ap)
+{
+	char msg[DIAG_MSG_MAX];
+
+	/* Formatted here: d keeps an earlier failure, this one is said. */
+	(void)text_vformat(msg, sizeof(msg), fmt, ap);
+	capture_say(cap, "error: %s", msg);
+	return diag_fail(d, error, "%s", msg);
+}
+
+int capture_diag_fail(struct capture *cap, struct diag *d, int error,
+		      const char *fmt, ...)
+{
+	va_list ap;
+	int r;
+
+	va_start(ap, fmt);
+	r = capture_diag_failv(cap, d, error, fmt, ap);
+	va_end(ap);
+	return r;
+}
+
+int capture_fail(struct capture *cap, int error, const char *fmt, ...)
+{
+	va_list ap;
+	int r;
+
+	va_start(ap, fmt);
+	r = capture_diag_failv(cap, &cap->diag, error, fmt, ap);
+	va_end(ap);
+	return r;
 }
 
 void capture_step(struct capture *cap, const char *what)

@@ -62,9 +62,8 @@ static int raw_check(struct capture *cap, int fd, const char *dev)
 
 	if (n < 0) {
 		r = -errno;
-		capture_say(cap, "error: cannot read raw dump device %s: %s",
-			    dev, strerror(-r));
-		return r;
+		return capture_fail(cap, r, "cannot read raw dump device %s: %s",
+				    dev, strerror(-r));
 	}
 	if (raw_header_parse(buf, n, cap->raw_size, &old) == -ENODATA &&
 	    target_signature(dev, sig, sizeof(sig)) < 0)
@@ -72,11 +71,11 @@ static int raw_check(struct capture *cap, int fd, const char *dev)
 	r = raw_may_write(buf, n, cap->raw_size, sig, cap->conf.raw_overwrite,
 			  cap->conf.raw_force, &old);
 	if (r == -EEXIST)
-		capture_say(cap, "error: raw dump device %s holds a dump of %s not yet recovered: it is kept and this crash is not saved (raw_overwrite = yes replaces such a dump)",
-			    dev, old.release[0] ? old.release : "an unknown kernel");
-	else if (r == -ENOTEMPTY)
-		capture_say(cap, "error: raw dump device %s holds %s data, not a dump device as checked at load: nothing written to it",
-			    dev, sig);
+		return capture_fail(cap, r, "raw dump device %s holds a dump of %s not yet recovered: it is kept and this crash is not saved (raw_overwrite = yes replaces such a dump)",
+				    dev, old.release[0] ? old.release : "an unknown kernel");
+	if (r == -ENOTEMPTY)
+		return capture_fail(cap, r, "raw dump device %s holds %s data, not a dump device as checked at load: nothing written to it",
+				    dev, sig);
 	return r;
 }
 
@@ -87,11 +86,10 @@ static int raw_open(struct capture *cap, const char *dev)
 	fd = open(dev, O_RDWR | O_CLOEXEC);
 	if (fd < 0 || ioctl(fd, BLKGETSIZE64, &cap->raw_size) < 0) {
 		r = -errno;
-		capture_say(cap, "error: cannot open raw dump device %s: %s",
-			    dev, strerror(-r));
 		if (fd >= 0)
 			close(fd);
-		return r;
+		return capture_fail(cap, r, "cannot open raw dump device %s: %s",
+				    dev, strerror(-r));
 	}
 	return fd;
 }
@@ -145,11 +143,9 @@ static int raw_find(struct capture *cap, char *dev, size_t size,
 
 	if ((!c->raw_identity[0] ||
 	     target_identity_parse(c->raw_identity, &id) < 0) &&
-	    path_format(id.spec, sizeof(id.spec), "%s", c->raw) < 0) {
-		capture_say(cap, "error: raw dump device %s: longer than %zu bytes",
-			    c->raw, sizeof(id.spec) - 1);
-		return -ENAMETOOLONG;
-	}
+	    path_format(id.spec, sizeof(id.spec), "%s", c->raw) < 0)
+		return capture_fail(cap, -ENAMETOOLONG, "raw dump device %s: longer than %zu bytes",
+				    c->raw, sizeof(id.spec) - 1);
 	raw_identity_text(&id, what, sizeof(what));
 	capture_step(cap, "waiting for the dump target");
 	capture_say(cap, "waiting up to %us for raw dump device %s",
@@ -166,28 +162,20 @@ static int raw_find(struct capture *cap, char *dev, size_t size,
 					  cap->paths.dev, &id, &m);
 	}
 	drivers_summary(cap);
-	if (r < 0) {
-		capture_say(cap, "error: cannot list the block devices in %s: %s",
-			    cap->paths.sys_class_block, strerror(-r));
-		return r;
-	}
-	if (m.n_match + m.n_other == 0) {
-		capture_say(cap, "error: raw dump device %s not found within %us: %s",
-			    c->raw, c->target_timeout, strerror(ENODEV));
-		return -ENODEV;
-	}
+	if (r < 0)
+		return capture_fail(cap, r, "cannot list the block devices in %s: %s",
+				    cap->paths.sys_class_block, strerror(-r));
+	if (m.n_match + m.n_other == 0)
+		return capture_fail(cap, -ENODEV, "raw dump device %s not found within %us: %s",
+				    c->raw, c->target_timeout, strerror(ENODEV));
 	capture_step(cap, "identifying the raw dump device");
-	if (m.n_match > 1) {
-		capture_say(cap, "error: %u devices carry the raw dump device's identity (%s): %s: nothing written to %s",
-			    m.n_match, what, m.names,
-			    m.n_match == 2 ? "either" : "any of them");
-		return -ENOTUNIQ;
-	}
-	if (m.n_match == 0) {
-		capture_say(cap, "error: no device carries the raw dump device's identity (%s): %s: nothing written to %s",
-			    what, m.others, m.n_other == 1 ? "it" : "them");
-		return -ENODEV;
-	}
+	if (m.n_match > 1)
+		return capture_fail(cap, -ENOTUNIQ, "%u devices carry the raw dump device's identity (%s): %s: nothing written to %s",
+				    m.n_match, what, m.names,
+				    m.n_match == 2 ? "either" : "any of them");
+	if (m.n_match == 0)
+		return capture_fail(cap, -ENODEV, "no device carries the raw dump device's identity (%s): %s: nothing written to %s",
+				    what, m.others, m.n_other == 1 ? "it" : "them");
 	if (m.n_other)
 		capture_say(cap, "warning: not the raw dump device, though carrying %s: %s",
 			    id.spec, m.others);
@@ -200,7 +188,7 @@ static int raw_find(struct capture *cap, char *dev, size_t size,
 int phase_raw_open(struct capture *cap)
 {
 	struct capture_vmcoreinfo vi;
-	struct target_identity id;
+	struct target_identity id = { 0 };
 	int fd, r;
 
 	r = raw_find(cap, cap->dev, sizeof(cap->dev), &id);
@@ -211,10 +199,9 @@ int phase_raw_open(struct capture *cap)
 		return fd;
 	/* The size again, of the device opened: what is written to. */
 	if (id.size && cap->raw_size != id.size) {
-		capture_say(cap, "error: raw dump device %s has %llu bytes, not %llu as when loaded: nothing written to it",
-			    cap->dev, cap->raw_size, id.size);
 		close(fd);
-		return -ENODEV;
+		return capture_fail(cap, -ENODEV, "raw dump device %s has %llu bytes, not %llu as when loaded: nothing written to it",
+				    cap->dev, cap->raw_size, id.size);
 	}
 	r = raw_check(cap, fd, cap->dev);
 	(void)capture_vmcoreinfo(cap, &vi);
@@ -276,11 +263,12 @@ int phase_raw_dmesg(struct capture *cap)
  * in block/fops.c), so one that reached it means the device is too small.
  */
 static int raw_copy_vmcore(struct capture *cap, unsigned long long *ret_len,
-			   char *why, size_t size)
+			   struct diag *d)
 {
 	unsigned long long off = cap->raw.vmcore_off;
 	struct conf_makedumpfile_cmd cmd;
 	struct process_result res;
+	char how[128] = "";
 	off_t end;
 	int r;
 
@@ -288,43 +276,46 @@ static int raw_copy_vmcore(struct capture *cap, unsigned long long *ret_len,
 	r = conf_makedumpfile_cmd(&cap->conf, cap->paths.vmcore, NULL, NULL,
 				  &cmd);
 	if (r < 0)
-		return r;
-	if (lseek(cap->raw_fd, off, SEEK_SET) < 0)
-		return -errno;
+		goto fail;
+	if (lseek(cap->raw_fd, off, SEEK_SET) < 0) {
+		r = -errno;
+		goto fail;
+	}
 	r = capture_exec(cap, cmd.argv, cap->raw_fd, &res);
-	if (capture_run_failed(r, &res, why, size) && r < 0)
-		return r;
+	if (capture_run_failed(r, &res, how, sizeof(how)) && r < 0)
+		goto fail;
 	end = lseek(cap->raw_fd, 0, SEEK_CUR);
-	if (end < 0)
-		return -errno;
+	if (end < 0) {
+		r = -errno;
+		goto fail;
+	}
 	*ret_len = (unsigned long long)end > off ? end - off : 0;
 	if (process_succeeded(&res))
 		return 0;
-	return (unsigned long long)end >= cap->raw_size ? -ENOSPC : -EIO;
+	r = (unsigned long long)end >= cap->raw_size ? -ENOSPC : -EIO;
+fail:
+	if (r == -ENOSPC)
+		return diag_fail(d, r, "the raw device is too small for the vmcore");
+	return diag_fail(d, r, "makedumpfile %s", how[0] ? how : strerror(-r));
 }
 
 int phase_raw_vmcore(struct capture *cap)
 {
 	struct raw_header *h = &cap->raw;
-	char line[1024], why[128] = "";
+	struct diag why = DIAG_INIT;
 	unsigned long long t;
+	char line[1024];
 	int r;
 
 	(void)capture_makedumpfile_text(cap, NULL, NULL, line, sizeof(line));
 	capture_say(cap, "saving vmcore (%s)", line);
 	t = now_ms();
-	r = raw_copy_vmcore(cap, &h->vmcore_len, why, sizeof(why));
+	r = raw_copy_vmcore(cap, &h->vmcore_len, &why);
 	if (r < 0) {
 		h->state = RAW_FAILED;
-		if (r == -ENOSPC)
-			snprintf(h->error, sizeof(h->error),
-				 "the raw device is too small for the vmcore");
-		else
-			snprintf(h->error, sizeof(h->error), "makedumpfile %s",
-				 why[0] ? why : strerror(-r));
-		capture_say(cap, "error: vmcore not saved: %s", h->error);
 		h->vmcore_len = 0;
-		return r;
+		snprintf(h->error, sizeof(h->error), "%s", diag_text(&why));
+		return capture_fail(cap, r, "vmcore not saved: %s", h->error);
 	}
 	h->state = RAW_COMPLETE;
 	capture_say(cap, "vmcore saved (%llu bytes in %.1fs)", h->vmcore_len,

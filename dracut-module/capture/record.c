@@ -288,13 +288,14 @@ static void write_small(const char *path, const char *text)
  * set now, so only a failure costs a pstore write).  As PID 1 only: on
  * the host the kernel log is the host's.
  */
-void capture_record_failure(struct capture *cap, int err, const char *step,
-			    const char *why)
+void capture_record_failure(struct capture *cap, const char *step,
+			    const struct diag *d)
 {
 	const struct kdump_conf *c = &cap->conf;
 	struct capture_record rec = { .crash_time = -1 };
 	char line[1100] = "<3>", backend[64] = "";
 	struct capture_vmcoreinfo vi;
+	int err = -d->error;
 
 	if (!cap->is_init)
 		return;
@@ -308,7 +309,9 @@ void capture_record_failure(struct capture *cap, int err, const char *step,
 		    c->target);
 	modules_loaded(cap->paths.proc_modules, rec.modules, sizeof(rec.modules));
 	rec.mem_free_kib = mem_free_kib(cap->paths.meminfo);
-	snprintf(rec.why, sizeof(rec.why), "%s", why[0] ? why : "no reason given");
+	/* The message alone: a failure that said nothing gave no reason. */
+	(void)text_format(rec.why, sizeof(rec.why), "%s",
+			  d->msg[0] ? d->msg : "no reason given");
 	if (record_format(&rec, line + 3, sizeof(line) - 3) < 0)
 		return;
 	write_small(cap->paths.kmsg, line);

@@ -119,8 +119,8 @@ int phase_dmesg(struct capture *cap)
 	snprintf(cap->reason, sizeof(cap->reason),
 		 "makedumpfile --dump-dmesg %s (dump_level = dmesg saves nothing else)",
 		 why);
-	capture_say(cap, "error: kernel log not saved: %s", cap->reason);
-	return -EIO;
+	return capture_fail(cap, -EIO, "kernel log not saved: %s",
+			    cap->reason);
 }
 
 /* Is there min_free_mb free before the vmcore is begun? */
@@ -134,9 +134,8 @@ static int vmcore_space(struct capture *cap)
 	snprintf(cap->reason, sizeof(cap->reason),
 		 "only %llu MiB free on the target, min_free_mb is %llu",
 		 avail >> 20, cap->conf.min_free_mb);
-	capture_say(cap, "error: vmcore not saved: %s; dmesg.txt and metadata.json are kept",
-		    cap->reason);
-	return -ENOSPC;
+	return capture_fail(cap, -ENOSPC, "vmcore not saved: %s; dmesg.txt and metadata.json are kept",
+			    cap->reason);
 }
 
 /*
@@ -159,9 +158,9 @@ static int vmcore_failed(struct capture *cap, const char *why)
 		snprintf(cap->reason, sizeof(cap->reason), "makedumpfile %s",
 			 why);
 	}
-	capture_say(cap, "error: vmcore not saved: %s; dmesg.txt and metadata.json are kept",
-		    cap->reason);
-	return full ? -ENOSPC : -EIO;
+	return capture_fail(cap, full ? -ENOSPC : -EIO,
+			    "vmcore not saved: %s; dmesg.txt and metadata.json are kept",
+			    cap->reason);
 }
 
 /* vmcore-incomplete becomes vmcore, durably, if it leaves min_free_mb. */
@@ -174,16 +173,13 @@ static int vmcore_commit(struct capture *cap)
 		snprintf(cap->reason, sizeof(cap->reason),
 			 "the vmcore would leave less than min_free_mb = %llu MiB free",
 			 cap->conf.min_free_mb);
-		capture_say(cap, "error: vmcore removed: %s; dmesg.txt and metadata.json are kept",
-			    cap->reason);
-		return -ENOSPC;
+		return capture_fail(cap, -ENOSPC, "vmcore removed: %s; dmesg.txt and metadata.json are kept",
+				    cap->reason);
 	}
 	r = dump_vmcore_commit(cap->dir_fd);
-	if (r < 0) {
-		capture_say(cap, "error: cannot commit %s: %s", cap->core,
-			    strerror(-r));
-		return r;
-	}
+	if (r < 0)
+		return capture_fail(cap, r, "cannot commit %s: %s", cap->core,
+				    strerror(-r));
 	capture_say(cap, "vmcore saved (%lld bytes in %.1fs)",
 		    capture_file_size(cap->core), cap->t_core / 1000.0);
 	return 0;

@@ -54,11 +54,9 @@ int phase_target(struct capture *cap)
 
 	r = capture_wait_device(cap, c->target, cap->dev, sizeof(cap->dev),
 				cap->fstype, sizeof(cap->fstype));
-	if (r < 0) {
-		capture_say(cap, "error: dump target %s not found within %us: %s",
-			    c->target, c->target_timeout, strerror(-r));
-		return r;
-	}
+	if (r < 0)
+		return capture_fail(cap, r, "dump target %s not found within %us: %s",
+				    c->target, c->target_timeout, strerror(-r));
 	cap->t_dev = now_ms();
 	/*
 	 * The filesystem's module, when the chain did not bring it (no chain,
@@ -89,9 +87,8 @@ int phase_mount(struct capture *cap)
 	if (mount(cap->dev, mnt, fstype[0] ? fstype : "ext4", 0,
 		  strcmp(fstype, "btrfs") == 0 ? "subvolid=5" : NULL) < 0) {
 		r = -errno;
-		capture_say(cap, "error: cannot mount %s (%s) on %s: %s",
-			    cap->dev, fstype, mnt, strerror(-r));
-		return r;
+		return capture_fail(cap, r, "cannot mount %s (%s) on %s: %s",
+				    cap->dev, fstype, mnt, strerror(-r));
 	}
 	cap->mounted = true;
 	capture_say(cap, "mounted %s (%s, %s)", cap->conf.target, cap->dev,
@@ -178,17 +175,13 @@ static int dump_dir_make(struct capture *cap, int bfd)
 			    vi.crash_time >= 0 ? vi.crash_time :
 						 (long long)time(NULL),
 			    0700, name, sizeof(name), &cap->dir_fd);
-	if (r < 0) {
-		capture_say(cap, "error: cannot create a dump directory in %s: %s",
-			    cap->base, strerror(-r));
-		return r;
-	}
+	if (r < 0)
+		return capture_fail(cap, r, "cannot create a dump directory in %s: %s",
+				    cap->base, strerror(-r));
 	if (path_format(cap->dir, sizeof(cap->dir), "%s/%s", cap->base,
-			name) < 0) {
-		capture_say(cap, "error: the dump directory %s/%s is longer than a path takes",
-			    cap->base, name);
-		return -ENAMETOOLONG;
-	}
+			name) < 0)
+		return capture_fail(cap, -ENAMETOOLONG, "the dump directory %s/%s is longer than a path takes",
+				    cap->base, name);
 	return 0;
 }
 
@@ -227,28 +220,22 @@ int phase_dump_dir(struct capture *cap)
 		r = safe_open(cap->base, SAFE_CREATE | SAFE_LEAF_NOLINK, &bad,
 			      &bfd);
 	}
-	if (r == -EPERM) {
-		capture_say(cap, "error: refusing to save to %s: %s is %s, and a dump directory must be root's alone",
-			    cap->base, bad.path,
-			    safe_fault_text(&bad, what, sizeof(what)));
-		return r;
-	}
-	if (r < 0) {
-		capture_say(cap, "error: cannot create %s: %s", cap->base,
-			    strerror(-r));
-		return r;
-	}
+	if (r == -EPERM)
+		return capture_fail(cap, r, "refusing to save to %s: %s is %s, and a dump directory must be root's alone",
+				    cap->base, bad.path,
+				    safe_fault_text(&bad, what, sizeof(what)));
+	if (r < 0)
+		return capture_fail(cap, r, "cannot create %s: %s", cap->base,
+				    strerror(-r));
 	capture_retention(cap, cap->base, cap->conf.keep);
 	r = dump_dir_make(cap, bfd);
 	close(bfd);
 	if (r < 0)
 		return r;
 	r = capture_dump_names(cap);
-	if (r < 0) {
-		capture_say(cap, "error: the dump's files in %s are longer than a path takes",
-			    cap->dir);
-		return r;
-	}
+	if (r < 0)
+		return capture_fail(cap, r, "the dump's files in %s are longer than a path takes",
+				    cap->dir);
 	capture_say(cap, "saving to %s", capture_rel(cap, cap->dir));
 	snprintf(m, sizeof(m), "@%s", cap->meta);
 	capture_step(cap, m);

@@ -314,6 +314,9 @@ static void test_makedumpfile_fails(void)
 	CHECK(capture_run(&cap, host_phases) == -EIO);
 	CHECK(strcmp(cap.reason, "makedumpfile failed with status 3") == 0);
 	CHECK(log_has("error: vmcore not saved: makedumpfile failed with status 3; dmesg.txt and metadata.json are kept"));
+	/* The failure the record names: the error line's words, its errno. */
+	CHECK(cap.diag.error == -EIO);
+	CHECK(strcmp(cap.diag.msg, "vmcore not saved: makedumpfile failed with status 3; dmesg.txt and metadata.json are kept") == 0);
 	CHECK(log_lacks("status -"));
 	/* Not a full target: the partial file is kept, under its name. */
 	CHECK(exists(cap.dir, "vmcore-incomplete"));
@@ -356,7 +359,8 @@ static void test_target_full(void)
 	CHECK(strcmp(cap.reason, "the dump target is full (0 MiB free after 0 MiB written)") == 0);
 	/* The record names the first failure, not a cleanup after it. */
 	CHECK(strcmp(cap.fail_step, "saving the vmcore") == 0);
-	CHECK(strstr(cap.fail_error, "the dump target is full") != NULL);
+	CHECK(cap.diag.error == -ENOSPC);
+	CHECK(strncmp(cap.diag.msg, "vmcore not saved: the dump target is full", 41) == 0);
 	CHECK(!exists(cap.dir, "vmcore-incomplete"));
 	CHECK(exists(cap.dir, "dmesg.txt"));
 	CHECK(file_has(cap.meta, "the dump target is full"));
@@ -449,6 +453,16 @@ static void test_hooks(void)
 	write_hook(1);
 	CHECK(capture_run(&cap, host_phases) == -ECANCELED);
 	CHECK(log_has("error: no dump saved: pre hook "));
+	/*
+	 * The hook's failure is said, and is the cause in the capture's:
+	 * metadata.json has the cause, the record both.
+	 */
+	CHECK(log_before("error: pre hook ", "error: no dump saved: pre hook "));
+	CHECK(strncmp(cap.reason, "pre hook ", 9) == 0);
+	CHECK(strstr(cap.reason, " failed: exit 1 (hook_failure = stop)") != NULL);
+	CHECK(cap.diag.error == -ECANCELED);
+	CHECK(strncmp(cap.diag.msg, "no dump saved: ", 15) == 0 &&
+	      strcmp(cap.diag.msg + 15, cap.reason) == 0);
 	CHECK(!exists(cap.dir, "dmesg.txt"));
 	CHECK(file_has(cap.meta, "\"complete\": false"));
 	CHECK(file_has(cap.meta, "\"phase\": \"pre\""));
@@ -466,6 +480,9 @@ static void test_hooks(void)
 	CHECK(file_has(cap.meta, "\"phase\": \"post\""));
 	CHECK(file_has(cap.meta, "\"exit\": 2"));
 	CHECK(log_has("a post hook failed and hook_failure = stop: the dump is saved, taking failure_action = halt"));
+	/* Said, but not a failure of the capture: no failure record. */
+	CHECK(log_has("error: post hook "));
+	CHECK(!diag_failed(&cap.diag));
 	CHECK(cap.action_taken == ACTION_HALT);
 	teardown(&cap);
 }
@@ -523,6 +540,7 @@ static void test_deadline(void)
 static void test_config(void)
 {
 	struct capture cap;
+	char line[300];
 
 	/* Not a capture kernel: nothing to do, no action on the host. */
 	setup(&cap, CONF_BASE);
@@ -534,8 +552,12 @@ static void test_config(void)
 
 	/* A configuration that cannot be read: failure_action by default. */
 	setup(&cap, "no_such_key = 1\n");
-	CHECK(capture_run(&cap, host_phases) < 0);
-	CHECK(log_has("error: " ));
+	CHECK(capture_run(&cap, host_phases) == -ENOKEY);
+	snprintf(line, sizeof(line), "error: %s:1: key 'no_such_key': unknown key",
+		 p_conf);
+	CHECK(log_has(line));
+	CHECK(cap.diag.error == -ENOKEY &&
+	      strncmp(cap.diag.msg, line + 7, strlen(line + 7)) == 0);
 	CHECK(strcmp(cap.step, "reading the capture configuration") == 0);
 	CHECK(cap.action_taken == ACTION_REBOOT);
 	CHECK(reboot_cmd == (int)RB_AUTOBOOT);
@@ -697,7 +719,7 @@ static void test_raw_identity(void)
 	CHECK(phase_raw_open(&cap) == -ENOTUNIQ);
 	CHECK(cap.raw_fd == -1);
 	CHECK(log_has("error: 2 devices carry the raw dump device's identity (SERIAL=kdump-raw, 1048576 bytes): vdb, vdc: nothing written to either"));
-	CHECK(strcmp(cap.last_error, "2 devices carry the raw dump device's identity (SERIAL=kdump-raw, 1048576 bytes): vdb, vdc: nothing written to either") == 0);
+	CHECK(cap.diag.error == -ENOTUNIQ && strcmp(cap.diag.msg, "2 devices carry the raw dump device's identity (SERIAL=kdump-raw, 1048576 bytes): vdb, vdc: nothing written to either") == 0);
 	CHECK(strcmp(cap.step, "identifying the raw dump device") == 0);
 	CHECK(raw_untouched("vdb") && raw_untouched("vdc"));
 	/* What the next boot reads: the record, and the line status shows. */
@@ -707,7 +729,7 @@ static void test_raw_identity(void)
 	cap.paths.always_kmsg_dump = "/nonexistent";
 	cap.paths.pstore_backend = "/nonexistent";
 	cap.is_init = true;
-	capture_record_failure(&cap, ENOTUNIQ, cap.step, cap.last_error);
+	capture_record_failure(&cap, cap.step, &cap.diag);
 	cap.is_init = false;
 	text = slurp(kmsg);
 	CHECK(record_parse(text, &rec) == 0);
@@ -831,6 +853,7 @@ static void test_failure_record(void)
 {
 	char kmsg[160], dump[160], backend[160], mods[160], mem[160];
 	struct capture_record rec;
+	struct diag why = DIAG_INIT;
 	struct capture cap;
 	char *line;
 
@@ -852,8 +875,9 @@ static void test_failure_record(void)
 	cap.paths.meminfo = mem;
 	CHECK(phase_config(&cap) == 0);
 	cap.is_init = true;
-	capture_record_failure(&cap, ENODEV, "waiting for the dump target",
-			       "dump target LABEL=dumps not found within 60s");
+	(void)diag_fail(&why, -ENODEV,
+			"dump target LABEL=dumps not found within 60s");
+	capture_record_failure(&cap, "waiting for the dump target", &why);
 	cap.is_init = false;
 	line = slurp(kmsg);
 	CHECK(strncmp(line, "<3>", 3) == 0);
@@ -868,6 +892,158 @@ static void test_failure_record(void)
 	free(line);
 	CHECK(file_has(dump, "Y"));
 	CHECK(log_has("recorded why for the next boot (pstore: ramoops)"));
+	teardown(&cap);
+}
+
+/*
+ * The failure record as phase_action() writes it, PID 1 (a file for the
+ * kernel log here): parsed into rec, false when there is none.
+ */
+static bool record_of_run(struct capture *cap,
+			  const struct capture_phase *phases, int want,
+			  struct capture_record *rec)
+{
+	char kmsg[PATH_MAX];
+	char *text;
+	bool ok;
+
+	snprintf(kmsg, sizeof(kmsg), "%s/kmsg", T);
+	put(kmsg, "%s", "");
+	cap->paths.kmsg = kmsg;
+	cap->paths.always_kmsg_dump = "/nonexistent";
+	cap->paths.pstore_backend = "/nonexistent";
+	cap->is_init = true;
+	CHECK(capture_run(cap, phases) == want);
+	cap->is_init = false;
+	text = slurp(kmsg);
+	ok = record_parse(text, rec) == 0;
+	free(text);
+	return ok;
+}
+
+/* A line that reads like a failure: said, and the capture goes on. */
+static int phase_error_text(struct capture *cap)
+{
+	capture_say(cap, "error: a line that only reads like a failure");
+	return 0;
+}
+
+static int phase_fails(struct capture *cap)
+{
+	capture_step(cap, "failing for a reason");
+	return capture_fail(cap, -ENOSPC, "the reason, from capture_fail()");
+}
+
+/* A cleanup that fails after the first failure: said, not the record's. */
+static int phase_cleanup_fails(struct capture *cap)
+{
+	capture_step(cap, "cleaning up");
+	return capture_fail(cap, -EIO, "the cleanup failed too");
+}
+
+/* A failure without capture_fail(): its errno alone, whatever was said. */
+static int phase_fails_silently(struct capture *cap)
+{
+	capture_step(cap, "failing without a word");
+	capture_say(cap, "error: said, but not how this phase fails");
+	return -EBADMSG;
+}
+
+/*
+ * The failure the record names comes from capture_fail(), the first one,
+ * never from the text of a line said: capture_say() parses nothing.
+ */
+static void test_failure_from_fail(void)
+{
+	static const struct capture_phase said_then_failed[] = {
+		{ "error text", phase_error_text, PHASE_ANY },
+		{ "fails", phase_fails, PHASE_ANY },
+		{ "cleanup", phase_cleanup_fails, PHASE_ANY | PHASE_ALWAYS },
+		{ "error text", phase_error_text, PHASE_ANY | PHASE_ALWAYS },
+		{ "action", phase_action, PHASE_ANY | PHASE_ALWAYS },
+		{ NULL, NULL, 0 },
+	};
+	static const struct capture_phase failed_silently[] = {
+		{ "silent", phase_fails_silently, PHASE_ANY },
+		{ "action", phase_action, PHASE_ANY | PHASE_ALWAYS },
+		{ NULL, NULL, 0 },
+	};
+	struct capture_record rec;
+	struct capture cap;
+
+	setup(&cap, CONF_BASE);
+	CHECK(record_of_run(&cap, said_then_failed, -ENOSPC, &rec));
+	CHECK(log_has("error: a line that only reads like a failure"));
+	CHECK(log_has("error: the reason, from capture_fail()"));
+	CHECK(log_has("error: the cleanup failed too"));
+	CHECK(cap.diag.error == -ENOSPC);
+	CHECK(strcmp(cap.diag.msg, "the reason, from capture_fail()") == 0);
+	CHECK(strcmp(cap.fail_step, "failing for a reason") == 0);
+	CHECK(strcmp(rec.why, "the reason, from capture_fail()") == 0);
+	CHECK(strcmp(rec.error, "ENOSPC") == 0);
+	CHECK(strcmp(rec.step, "failing for a reason") == 0);
+	CHECK(log_has("capture failed after "));
+	CHECK(reboot_cmd == (int)RB_AUTOBOOT);
+	teardown(&cap);
+
+	/* Said "error: ...", failed without capture_fail(): no words. */
+	setup(&cap, CONF_BASE);
+	CHECK(record_of_run(&cap, failed_silently, -EBADMSG, &rec));
+	CHECK(log_has("error: said, but not how this phase fails"));
+	CHECK(cap.diag.error == -EBADMSG && cap.diag.msg[0] == '\0');
+	CHECK(strcmp(rec.why, "no reason given") == 0);
+	CHECK(strcmp(rec.error, "EBADMSG") == 0);
+	CHECK(strcmp(rec.step, "failing without a word") == 0);
+	teardown(&cap);
+
+	/* A failure into another diag (a hook's) is said, not the capture's. */
+	setup(&cap, CONF_BASE);
+	CHECK(capture_diag_fail(&cap, NULL, -EPERM, "a hook's, %s", "not ours") ==
+	      -EPERM);
+	CHECK(log_has("error: a hook's, not ours\n"));
+	CHECK(!diag_failed(&cap.diag));
+	CHECK(capture_fail(&cap, -EPERM, "first") == -EPERM);
+	CHECK(capture_fail(&cap, -EIO, "second") == -EIO);
+	CHECK(cap.diag.error == -EPERM && strcmp(cap.diag.msg, "first") == 0);
+	CHECK(log_has("error: first\n") && log_has("error: second\n"));
+	teardown(&cap);
+}
+
+/* The phases of a dump whose post hook stops it, then a failure after. */
+static int phase_fails_after_post(struct capture *cap)
+{
+	capture_step(cap, "sending metadata.json");
+	return capture_fail(cap, -EPIPE, "metadata.json not sent: gone");
+}
+
+/*
+ * A post hook that stops the capture (hook_failure = stop) is said, but
+ * a failure after it is what the record names.
+ */
+static void test_post_hook_then_failure(void)
+{
+	static const struct capture_phase phases[] = {
+		{ "configuration", phase_config, PHASE_FILE },
+		{ "dump directory", phase_dump_dir, PHASE_FILE },
+		{ "dmesg", phase_dmesg, PHASE_FILE },
+		{ "vmcore", phase_vmcore, PHASE_FILE },
+		{ "post hooks", phase_post_hooks, PHASE_FILE | PHASE_ALWAYS },
+		{ "after", phase_fails_after_post, PHASE_FILE | PHASE_ALWAYS },
+		{ "action", phase_action, PHASE_FILE | PHASE_ALWAYS },
+		{ NULL, NULL, 0 },
+	};
+	struct capture_record rec;
+	struct capture cap;
+
+	setup(&cap, "");
+	put(p_conf, CONF_BASE "post_hook = %s/hook\nhook_failure = stop\n", T);
+	write_hook(2);
+	CHECK(record_of_run(&cap, phases, -EPIPE, &rec));
+	CHECK(cap.post_stopped);
+	CHECK(log_has("error: post hook "));
+	CHECK(log_before("error: post hook ", "error: metadata.json not sent: gone"));
+	CHECK(strcmp(rec.why, "metadata.json not sent: gone") == 0);
+	CHECK(strcmp(rec.error, "EPIPE") == 0);
 	teardown(&cap);
 }
 
@@ -1285,7 +1461,8 @@ static void test_nfs(void)
 	mount_errno = EHOSTUNREACH;
 	CHECK(capture_run(&cap, host_net_phases) == -EHOSTUNREACH);
 	CHECK(log_has("error: cannot mount 192.168.1.9:/export/crash (nfs4) on "));
-	CHECK(strstr(cap.last_error, "No route to host") != NULL);
+	CHECK(cap.diag.error == -EHOSTUNREACH);
+	CHECK(strstr(cap.diag.msg, "No route to host") != NULL);
 	CHECK(cap.action_taken == ACTION_REBOOT);
 	CHECK(!cap.dir[0]);
 	net_teardown(&cap);
@@ -1381,7 +1558,8 @@ static void test_ssh(void)
 	put(tpath("fail-begin"), "ssh: connect to host 192.168.1.9 port 22: Connection refused\n");
 	CHECK(capture_run(&cap, host_net_phases) == -EIO);
 	CHECK(log_has("error: ssh begin 3 1700000000 to kdump@192.168.1.9 (collector.example) failed: exit 255: ssh: connect to host 192.168.1.9 port 22: Connection refused"));
-	CHECK(strstr(cap.last_error, "Connection refused") != NULL);
+	CHECK(cap.diag.error == -EIO);
+	CHECK(strstr(cap.diag.msg, "Connection refused") != NULL);
 	CHECK(!cap.dir[0] && !exists(T, "recv.dmesg"));
 	CHECK(cap.action_taken == ACTION_REBOOT);
 	net_teardown(&cap);
@@ -1618,6 +1796,8 @@ int main(void)
 	test_raw_identity();
 	test_raw_identity_ns();
 	test_failure_record();
+	test_failure_from_fail();
+	test_post_hook_then_failure();
 	test_config();
 	test_actions();
 	test_phase_table();

@@ -141,7 +141,7 @@ int ensure_initramfs(struct cli *cli, struct plan *p, bool force)
 	/* The plan as the fingerprint saw it: made again from the same names. */
 	r = plan_modplan_text(p, &modplan);
 	if (r < 0) {
-		log_error(cli, "%s", p->error);
+		log_error(cli, "%s", diag_text(&p->diag));
 		return r;
 	}
 	r = write_file_atomic(modplan_file, modplan, strlen(modplan), 0600);

@@ -49,10 +49,13 @@ void cli_done(struct cli *cli)
  * that is tried again keeps its messages until it knows whether they are
  * the last word.
  */
+#define LOG_ERROR_PREFIX "kdump-file: error: "
+
 static void log_vline(struct cli *cli, const char *prefix, const char *fmt,
 		      va_list ap)
 {
 	size_t size = sizeof(cli->held.text);
+	char msg[sizeof(cli->held.first_line)];
 	int n;
 
 	if (!cli->held.on) {
@@ -61,17 +64,21 @@ static void log_vline(struct cli *cli, const char *prefix, const char *fmt,
 		fputc('\n', stderr);
 		return;
 	}
+	(void)text_vformat(msg, sizeof(msg), fmt, ap);
+	if (!cli->held.first_line[0])
+		memcpy(cli->held.first_line, msg, sizeof(msg));
+	if (strcmp(prefix, LOG_ERROR_PREFIX) == 0 && !cli->held.first_error[0])
+		memcpy(cli->held.first_error, msg, sizeof(msg));
 	n = snprintf(cli->held.text + cli->held.len, size - cli->held.len,
-		     "%s", prefix);
-	if (n > 0 && cli->held.len + n < size)
-		cli->held.len += n;
-	n = vsnprintf(cli->held.text + cli->held.len, size - cli->held.len,
-		      fmt, ap);
-	if (n > 0)
-		cli->held.len = cli->held.len + n < size - 1 ?
-					cli->held.len + n : size - 2;
-	cli->held.text[cli->held.len++] = '\n';
-	cli->held.text[cli->held.len] = '\0';
+		     "%s%s\n", prefix, msg);
+	if (n < 0 || cli->held.len + n >= size) {
+		/* Full: the last line ends the text all the same. */
+		cli->held.len = size - 2;
+		cli->held.text[cli->held.len++] = '\n';
+		cli->held.text[cli->held.len] = '\0';
+		return;
+	}
+	cli->held.len += n;
 }
 
 void log_error(struct cli *cli, const char *fmt, ...)
@@ -79,7 +86,7 @@ void log_error(struct cli *cli, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	log_vline(cli, "kdump-file: error: ", fmt, ap);
+	log_vline(cli, LOG_ERROR_PREFIX, fmt, ap);
 	va_end(ap);
 }
 
@@ -92,6 +99,18 @@ void log_warning(struct cli *cli, const char *fmt, ...)
 	va_end(ap);
 }
 
+void log_warnings(struct cli *cli, const struct diag *d)
+{
+	unsigned int i, kept;
+
+	kept = d->n_warnings < DIAG_WARN_MAX ? d->n_warnings : DIAG_WARN_MAX;
+	for (i = 0; i < kept; i++)
+		log_warning(cli, "%s", d->warnings[i]);
+	if (d->n_warnings > kept)
+		log_warning(cli, "%u more warnings not shown",
+			    d->n_warnings - kept);
+}
+
 void log_stderr(struct cli *cli, const char *fmt, ...)
 {
 	va_list ap;
@@ -101,25 +120,24 @@ void log_stderr(struct cli *cli, const char *fmt, ...)
 	va_end(ap);
 }
 
-void log_first_error(const char *text, char *buf, size_t size)
-{
-	static const char prefix[] = "kdump-file: error: ";
-	const char *e = strstr(text, prefix);
-
-	e = e ? e + strlen(prefix) : text;
-	snprintf(buf, size, "%.*s", (int)strcspn(e, "\n"), e);
-}
-
 void log_hold(struct cli *cli)
 {
 	cli->held.on = true;
 	cli->held.len = 0;
 	cli->held.text[0] = '\0';
+	cli->held.first_error[0] = '\0';
+	cli->held.first_line[0] = '\0';
 }
 
 const char *log_held(const struct cli *cli)
 {
 	return cli->held.text;
+}
+
+const char *log_held_error(const struct cli *cli)
+{
+	return cli->held.first_error[0] ? cli->held.first_error :
+					  cli->held.first_line;
 }
 
 void log_release(struct cli *cli, bool print)
@@ -129,6 +147,8 @@ void log_release(struct cli *cli, bool print)
 		fputs(cli->held.text, stderr);
 	cli->held.len = 0;
 	cli->held.text[0] = '\0';
+	cli->held.first_error[0] = '\0';
+	cli->held.first_line[0] = '\0';
 }
 
 void log_info(const struct cli *cli, const char *fmt, ...)
@@ -176,21 +196,15 @@ int cli_config(struct cli *cli, const struct kdump_conf **ret)
 int load_config(struct cli *cli, const struct kdump_conf **ret)
 {
 	const char *path = cli->opt.config;
-	const struct conf_error *err = &cli->conf_err;
+	const struct diag *err = &cli->conf_err;
 	int r;
 
 	r = cli_config(cli, ret);
 	if (r == -ENOMEM && !cli->conf)
 		log_error(cli, "cannot read configuration '%s': %s", path,
 			  strerror(-r));
-	else if (r < 0 && err->line && err->key[0])
-		log_error(cli, "%s:%u: key '%s': %s", path, err->line,
-			  err->key, err->msg);
-	else if (r < 0 && err->line)
-		log_error(cli, "%s:%u: %s", path, err->line, err->msg);
 	else if (r < 0)
-		log_error(cli, "cannot read configuration '%s': %s", path,
-			  err->msg[0] ? err->msg : strerror(-r));
+		log_error(cli, "%s", diag_text(err));
 	return r;
 }
 
@@ -245,18 +259,14 @@ int make_plan(struct cli *cli, bool create, struct plan **ret)
 	if (cli->plan_said)
 		return r;
 	cli->plan_said = true;
-	for (char *l = p->warnings, *nl; *l; l = nl + 1) {
-		nl = strchr(l, '\n');
-		if (!nl)
-			break;
-		log_warning(cli, "%.*s", (int)(nl - l), l);
-	}
+	log_warnings(cli, &p->diag);
 	/* load, rebuild and setup make the dump directory: root's work. */
 	if (create && (r == -EACCES || r == -EPERM) && geteuid() != 0)
 		log_error(cli, "'%s' must be run as root (%s)", cli->verb,
-			  p->error[0] ? p->error : strerror(-r));
-	else if (r < 0 && p->error[0])
-		log_error(cli, "%s", p->error);
+			  diag_failed(&p->diag) ? diag_text(&p->diag) :
+						  strerror(-r));
+	else if (r < 0 && p->diag.msg[0])
+		log_error(cli, "%s", p->diag.msg);
 	else if (r < 0)
 		log_error(cli, "cannot plan the load from %s: %s",
 			  cli->opt.config, strerror(-r));
@@ -265,12 +275,13 @@ int make_plan(struct cli *cli, bool create, struct plan **ret)
 
 int check_dump_base(struct cli *cli, const char *base)
 {
-	char msg[2 * PATH_MAX + 256];
+	struct diag d = DIAG_INIT;
 	int r;
 
-	r = plan_check_dump_base(base, cli->opt.config, msg, sizeof(msg));
-	if (r < 0 && msg[0])
-		log_error(cli, "%s", msg);
+	r = plan_check_dump_base(base, cli->opt.config, &d);
+	/* A missing one is the caller's to say. */
+	if (r < 0 && r != -ENOENT)
+		log_error(cli, "%s", diag_text(&d));
 	return r;
 }
 

@@ -76,7 +76,7 @@ struct cli {
 	bool writable;
 	/* The configuration: parsed once; conf_r its result. */
 	struct kdump_conf *conf;
-	struct conf_error conf_err;
+	struct diag conf_err;
 	int conf_r;
 	/* The plan, once made; plan_r its result, plan_create how. */
 	struct plan *plan;
@@ -94,6 +94,9 @@ struct cli {
 		bool on;
 		size_t len;
 		char text[8192];
+		/* The first log_error() and the first line, as said. */
+		char first_error[1024];
+		char first_line[1024];
 	} held;
 };
 
@@ -104,6 +107,8 @@ void log_error(struct cli *cli, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void log_warning(struct cli *cli, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* The warnings d carries, one log_warning() each. */
+void log_warnings(struct cli *cli, const struct diag *d);
 /* A line on stderr, "kdump-file: ...": what protects the machine now. */
 void log_stderr(struct cli *cli, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -112,12 +117,12 @@ void log_stderr(struct cli *cli, const char *fmt, ...)
  * it), until log_release() prints it (print) or drops it.
  */
 void log_hold(struct cli *cli);
-/*
- * The first error of text (what log_error() said, one a line: its first
- * line without "kdump-file: error: "; else its first line) into buf.
- */
-void log_first_error(const char *text, char *buf, size_t size);
 const char *log_held(const struct cli *cli);
+/*
+ * The first thing log_error() said while held (its message alone), else
+ * the first line held, else "": what a load that failed failed of.
+ */
+const char *log_held_error(const struct cli *cli);
 void log_release(struct cli *cli, bool print);
 /* An informational line on stdout, "kdump-file: ...", unless --quiet. */
 void log_info(const struct cli *cli, const char *fmt, ...)

@@ -113,7 +113,7 @@ static bool copy_exists(int dirfd, const char *name)
 /* ssh: "get NAME FILE" into FILE of fd, at most max bytes. */
 static int ssh_get(const struct kdump_conf *c, const char *name,
 		   const char *file, int fd, size_t max,
-		   struct net_ssh_result *res, char *why, size_t why_size)
+		   struct net_ssh_result *res, struct diag *d)
 {
 	_cleanup_close_ int out = -1;
 	char request[DUMP_NAME_MAX + 64];
@@ -126,27 +126,22 @@ static int ssh_get(const struct kdump_conf *c, const char *name,
 		return -errno;
 	snprintf(request, sizeof(request), "get %s %s", name, file);
 	r = net_ssh_get(c, NET_STATUS_CONNECT_TIMEOUT, request, out, max, res);
-	if (r < 0) {
-		snprintf(why, why_size, "cannot run ssh: %s", strerror(-r));
-		return r;
-	}
+	if (r < 0)
+		return diag_fail(d, r, "cannot run ssh: %s", strerror(-r));
 	if (fstat(out, &st) < 0)
 		return -errno;
-	if ((size_t)st.st_size > max) {
-		snprintf(why, why_size, "%s of %s is larger than %zu bytes",
-			 file, name, max);
-		return -EFBIG;
-	}
-	if (res->outcome != NET_SSH_OK) {
-		snprintf(why, why_size, "%s of %s: %s", file, name, res->line);
-		return -EIO;
-	}
+	if ((size_t)st.st_size > max)
+		return diag_fail(d, -EFBIG, "%s of %s is larger than %zu bytes",
+				 file, name, max);
+	if (res->outcome != NET_SSH_OK)
+		return diag_fail(d, -EIO, "%s of %s: %s", file, name,
+				 res->line);
 	return 0;
 }
 
 static int copy_ssh(const struct kdump_conf *c, int dirfd,
 		    const char *hostdir, char *ret_name, size_t name_size,
-		    char *why, size_t why_size)
+		    struct diag *d)
 {
 	_cleanup_free_ struct net_ssh_result *res = NULL;
 	_cleanup_close_ int fd = -1;
@@ -156,42 +151,36 @@ static int copy_ssh(const struct kdump_conf *c, int dirfd,
 
 	res = calloc(1, sizeof(*res));
 	if (!res)
-		return -ENOMEM;
+		return diag_fail(d, -ENOMEM, NULL);
 	r = net_ssh_run(c, NET_STATUS_CONNECT_TIMEOUT, "list", res);
-	if (r < 0) {
-		snprintf(why, why_size, "cannot run ssh: %s", strerror(-r));
-		return r;
-	}
-	if (res->outcome != NET_SSH_OK) {
-		snprintf(why, why_size, "%s", res->line);
-		return -EHOSTUNREACH;
-	}
+	if (r < 0)
+		return diag_fail(d, r, "cannot run ssh: %s", strerror(-r));
+	if (res->outcome != NET_SSH_OK)
+		return diag_fail(d, -EHOSTUNREACH, "%s", res->line);
 	r = net_list_last(res->output, &e);
 	if (r < 0)
-		return r;
+		return diag_fail(d, r, NULL);
 	snprintf(ret_name, name_size, "%s", e.name);
 	if (copy_exists(dirfd, e.name))
 		return 0;
 	fd = part_open(dirfd, e.name, part, sizeof(part));
-	if (fd < 0) {
-		snprintf(why, why_size, "cannot make %s: %s", part,
-			 strerror(-fd));
-		return fd;
-	}
+	if (fd < 0)
+		return diag_fail(d, fd, "cannot make %s: %s", part,
+				 strerror(-fd));
 	r = ssh_get(c, e.name, DUMP_METADATA, fd, COLLECTOR_COPY_META_MAX,
-		    res, why, why_size);
+		    res, d);
 	if (r == 0)
 		r = ssh_get(c, e.name, DUMP_DMESG, fd,
-			    COLLECTOR_COPY_DMESG_MAX, res, why, why_size);
+			    COLLECTOR_COPY_DMESG_MAX, res, d);
 	if (r == 0)
 		r = copy_mark(fd, c, hostdir, e.name,
 			      e.complete ? e.bytes : 0);
 	if (r == 0)
 		r = part_commit(dirfd, part, e.name);
 	if (r < 0) {
-		if (!why[0])
-			snprintf(why, why_size, "cannot copy %s: %s", e.name,
-				 strerror(-r));
+		/* ssh_get()'s own message, when it said one, comes first. */
+		r = diag_fail(d, r, "cannot copy %s: %s", e.name,
+			      strerror(-r));
 		copy_remove(dirfd, part);
 	}
 	return r;
@@ -224,33 +213,33 @@ static int copy_file_at(int dfd, const char *file, int fd, size_t max)
 
 static int copy_nfs(const struct kdump_conf *c, int dirfd,
 		    const char *hostdir, char *ret_name, size_t name_size,
-		    char *why, size_t why_size)
+		    struct diag *d)
 {
 	char ip[INET_ADDRSTRLEN], mnt[PATH_MAX], base[PATH_MAX + 128];
 	char last[PATH_MAX + 256], part[DUMP_NAME_MAX + 8];
 	_cleanup_close_ int fd = -1, dfd = -1;
-	struct dump_info d;
+	struct dump_info info;
 	struct in_addr a;
 	const char *name;
 	int r;
 
-	r = net_resolve_host(c->net_host, &a, why, why_size);
+	r = net_resolve_host(c->net_host, &a, d);
 	if (r < 0)
 		return r;
 	net_addr_text(a, false, ip, sizeof(ip));
 	r = net_nfs_mount(c, ip, true, true, mnt, sizeof(mnt));
-	if (r < 0) {
-		snprintf(why, why_size, "cannot mount %s:%s: %s", c->net_host,
-			 c->net_path, strerror(-r));
-		return r;
-	}
+	if (r < 0)
+		return diag_fail(d, r, "cannot mount %s:%s: %s",
+				 c->net_host, c->net_path, strerror(-r));
 	snprintf(base, sizeof(base), "%s/%s", mnt, hostdir);
 	r = dump_find_last(base, last, sizeof(last));
 	if (r < 0) {
 		net_nfs_unmount(mnt);
-		return r == -ENOENT ? r : (snprintf(why, why_size,
-			"cannot read %s/%s on the collector: %s", c->net_path,
-			hostdir, strerror(-r)), r);
+		if (r == -ENOENT)
+			return diag_fail(d, r, NULL);
+		return diag_fail(d, r,
+				 "cannot read %s/%s on the collector: %s",
+				 c->net_path, hostdir, strerror(-r));
 	}
 	name = strrchr(last, '/') ? strrchr(last, '/') + 1 : last;
 	snprintf(ret_name, name_size, "%s", name);
@@ -258,7 +247,7 @@ static int copy_nfs(const struct kdump_conf *c, int dirfd,
 		net_nfs_unmount(mnt);
 		return 0;
 	}
-	r = dump_inspect(last, &d);
+	r = dump_inspect(last, &info);
 	dfd = r < 0 ? r : open(last, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
 					      O_CLOEXEC);
 	if (r == 0 && dfd < 0)
@@ -276,15 +265,16 @@ static int copy_nfs(const struct kdump_conf *c, int dirfd,
 	}
 	if (r == 0)
 		r = copy_mark(fd, c, hostdir, name,
-			      d.has_vmcore ? d.vmcore_bytes : 0);
+			      info.has_vmcore ? info.vmcore_bytes : 0);
 	if (r == 0)
 		r = part_commit(dirfd, part, name);
 	net_nfs_unmount(mnt);
 	if (r < 0) {
-		snprintf(why, why_size, "cannot copy %s from %s:%s: %s", name,
-			 c->net_host, c->net_path,
-			 r == -EFBIG ? "a file larger than allowed" :
-			 r == -EBADF ? "not a regular file" : strerror(-r));
+		r = diag_fail(d, r, "cannot copy %s from %s:%s: %s", name,
+			      c->net_host, c->net_path,
+			      r == -EFBIG ? "a file larger than allowed" :
+			      r == -EBADF ? "not a regular file" :
+			      strerror(-r));
 		if (fd >= 0)
 			copy_remove(dirfd, part);
 	}
@@ -292,22 +282,18 @@ static int copy_nfs(const struct kdump_conf *c, int dirfd,
 }
 
 int collector_copy_newest(const struct kdump_conf *c, const char *dir,
-			  char *ret_name, size_t name_size, char *why,
-			  size_t why_size)
+			  char *ret_name, size_t name_size, struct diag *d)
 {
 	char hostdir[NET_HOST_DIR_MAX];
 	_cleanup_close_ int dirfd = -1;
 	int r;
 
-	why[0] = '\0';
 	if (c->net == CONF_NET_NONE)
-		return -EINVAL;
+		return diag_fail(d, -EINVAL, NULL);
 	r = net_host_dir(hostdir, sizeof(hostdir));
-	if (r < 0) {
-		snprintf(why, why_size, "cannot name this machine's directory on the collector: %s",
-			 strerror(-r));
-		return r;
-	}
+	if (r < 0)
+		return diag_fail(d, r, "cannot name this machine's directory on the collector: %s",
+				 strerror(-r));
 	r = mkdir_p(dir, 0700);
 	if (r == 0) {
 		dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
@@ -315,17 +301,12 @@ int collector_copy_newest(const struct kdump_conf *c, const char *dir,
 		if (dirfd < 0)
 			r = -errno;
 	}
-	if (r < 0) {
-		snprintf(why, why_size, "cannot make %s: %s", dir,
-			 strerror(-r));
-		return r;
-	}
+	if (r < 0)
+		return diag_fail(d, r, "cannot make %s: %s", dir, strerror(-r));
 	if (c->net == CONF_NET_SSH)
-		r = copy_ssh(c, dirfd, hostdir, ret_name, name_size, why,
-			     why_size);
+		r = copy_ssh(c, dirfd, hostdir, ret_name, name_size, d);
 	else
-		r = copy_nfs(c, dirfd, hostdir, ret_name, name_size, why,
-			     why_size);
+		r = copy_nfs(c, dirfd, hostdir, ret_name, name_size, d);
 	copy_prune(dir, dirfd);
 	return r;
 }

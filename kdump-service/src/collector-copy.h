@@ -16,6 +16,7 @@
 #include <stddef.h>
 
 #include "conf.h"
+#include "diag.h"
 
 #define COLLECTOR_COPY_DIR "/var/lib/kdump-file/collector"
 /* COLLECTOR_COPY_DIR, or $KDUMP_FILE_COPY_DIR (the tests'). */
@@ -30,12 +31,11 @@ const char *collector_copy_dir(void);
  * Copy c's newest dump on the collector into dir (made 0700 when
  * missing), unless a copy of it is there already; its name goes to
  * ret_name.  -ENOENT when the collector holds no dump of this machine;
- * another negative errno when the collector could not be read, with why
- * saying so in one line.
+ * another negative errno when the collector could not be read, recorded
+ * in d with one line saying why (the errno alone when that says it all).
  */
 int collector_copy_newest(const struct kdump_conf *c, const char *dir,
-			  char *ret_name, size_t name_size, char *why,
-			  size_t why_size);
+			  char *ret_name, size_t name_size, struct diag *d);
 
 /*
  * The newest copy in dir (by crash time, then name): its path in ret;

@@ -116,6 +116,7 @@ static int memusage_entry(bool fresh, struct memusage_entry *e,
 			  bool *ret_cached)
 {
 	const char *path = cache_path();
+	struct diag d = DIAG_INIT;
 	struct memusage_key key;
 	int r;
 
@@ -130,8 +131,9 @@ static int memusage_entry(bool fresh, struct memusage_entry *e,
 	e->key = key;
 	if (memusage_tool_version(key.tool, e->version, sizeof(e->version)) < 0)
 		e->version[0] = '\0';
-	e->error = memusage_run(key.tool, MEMUSAGE_TIMEOUT_MS, &e->m, e->why,
-				sizeof(e->why));
+	e->error = memusage_run(key.tool, MEMUSAGE_TIMEOUT_MS, &e->m, &d);
+	/* The cache keeps the message, "" when the errno says it all. */
+	(void)text_format(e->why, sizeof(e->why), "%s", d.msg);
 	if (e->error == -ENOENT)
 		return -ENOENT;
 	/* A cache that cannot be written costs the next verb a run: no more. */
@@ -141,7 +143,7 @@ static int memusage_entry(bool fresh, struct memusage_entry *e,
 	return 0;
 }
 
-int dumpsize_refresh(bool *ret_ran, char *why, size_t size)
+int dumpsize_refresh(bool *ret_ran, struct diag *d)
 {
 	const char *path = cache_path(), *slash = strrchr(path, '/');
 	struct memusage_entry *e;
@@ -150,19 +152,19 @@ int dumpsize_refresh(bool *ret_ran, char *why, size_t size)
 	int r;
 
 	if (!slash || (size_t)(slash - path) >= sizeof(dir))
-		return -EINVAL;
+		return diag_fail(d, -EINVAL, NULL);
 	snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
 	r = mkdir_p(dir[0] ? dir : "/", 0700);
 	if (r < 0)
-		return r;
+		return diag_fail(d, r, NULL);
 	e = calloc(1, sizeof(*e));
 	if (!e)
-		return -ENOMEM;
+		return diag_fail(d, -ENOMEM, NULL);
 	r = memusage_entry(false, e, &cached);
-	if (r == 0 && e->error < 0) {
-		r = e->error;
-		snprintf(why, size, "%s", e->why);
-	}
+	if (r < 0)
+		(void)diag_fail(d, r, NULL);
+	else if (e->error < 0)
+		r = diag_fail(d, e->error, "%s", e->why);
 	*ret_ran = !cached;
 	free(e);
 	return r;

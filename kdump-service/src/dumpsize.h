@@ -15,6 +15,7 @@
 #include <stddef.h>
 
 #include "conf.h"
+#include "diag.h"
 #include "estimate.h"
 #include "initramfs.h"
 #include "memusage.h"
@@ -64,9 +65,10 @@ struct dumpsize {
  * Run makedumpfile --mem-usage unless the cache holds its count for this
  * kernel, makedumpfile and memory, and cache what it said (making the
  * cache's directory, 0700, when missing).  *ret_ran: it ran.  A failed
- * run is cached too and returns its error, why it failed in why.
+ * run is cached too and returns its error, recorded in d with why it
+ * failed (the errno alone when that says it all).
  */
-int dumpsize_refresh(bool *ret_ran, char *why, size_t size);
+int dumpsize_refresh(bool *ret_ran, struct diag *d);
 
 int dumpsize_get(const struct kdump_conf *c, bool fresh,
 		 const char *last_dump_dir, struct dumpsize *ret);

@@ -176,18 +176,17 @@ out:
 
 /*
  * The drop-in's [Service] lines for configuration c.  On failure d holds
- * part of them and ret_why (size bytes) says what could not be decided.
+ * part of them and err says what could not be decided.
  */
 static int dropin_build(struct dropin *d, const struct kdump_conf *c,
-			const char *fstab, const char *hosts, char *ret_why,
-			size_t size)
+			const char *fstab, const char *hosts, struct diag *err)
 {
 	int r;
 
 	r = dropin_add(d, "# The report writes to the dump store only.\n"
 		       "ProtectSystem=strict\n");
 	if (r < 0)
-		return r;
+		return diag_fail(err, r, "the drop-in does not fit");
 	/*
 	 * The report does not write to a network target (dumps_base()), but
 	 * into its fallback directory, where the capture saved a dump it
@@ -203,26 +202,28 @@ static int dropin_build(struct dropin *d, const struct kdump_conf *c,
 			       "ReadWritePaths=\"-" COLLECTOR_COPY_DIR "\"\n"
 			       "PrivateNetwork=no\n"
 			       "IPAddressAllow=%s\n", sb.allow);
-		if (r < 0 || !c->fallback[0])
-			return r;
+		if (r < 0)
+			return diag_fail(err, r, "the drop-in does not fit");
+		if (!c->fallback[0])
+			return 0;
 		r = dropin_add_path(d, c->fallback);
 		if (r < 0)
-			text_format(ret_why, size, "fallback '%s': %s",
-				    c->fallback, strerror(-r));
+			return diag_fail(err, r, "fallback '%s': %s",
+					 c->fallback, strerror(-r));
 		return r;
 	}
 	if (!c->target[0]) {
 		r = dropin_add_path(d, c->path);
 		if (r < 0)
-			text_format(ret_why, size, "path '%s': %s", c->path,
-				    strerror(-r));
+			return diag_fail(err, r, "path '%s': %s", c->path,
+					 strerror(-r));
 		return r;
 	}
 	r = add_fstab_mounts(d, fstab, c->target, c->path);
 	if (r < 0)
-		snprintf(ret_why, size, "cannot read %s: %s", fstab,
-			 strerror(-r));
-	return r < 0 ? r : 0;
+		return diag_fail(err, r, "cannot read %s: %s", fstab,
+				 strerror(-r));
+	return 0;
 }
 
 /* text as normal_dir/unit.d/name; "" removes it (a directory reused). */
@@ -251,22 +252,20 @@ static int write_dropin(const char *normal_dir, const char *unit,
 /* The report unit's drop-in: the dump store alone writable. */
 static void generate_report(const char *normal_dir, const char *conf_path,
 			    const struct kdump_conf *c, int conf_r,
-			    const char *conf_why, const char *fstab,
+			    struct diag *err, const char *fstab,
 			    const char *hosts)
 {
 	static struct dropin d;
 	static char text[DROPIN_MAX + 256];
-	char why[512];
 	int r = conf_r;
 
-	snprintf(why, sizeof(why), "%s", conf_why);
 	d.len = 0;
 	if (r >= 0)
-		r = dropin_build(&d, c, fstab, hosts, why, sizeof(why));
+		r = dropin_build(&d, c, fstab, hosts, err);
 	if (r < 0) {
 		/* Undecided: the unit as it was, /var writable. */
 		fprintf(stderr, "kdump-file-generator: %s; " UNIT
-			" keeps ProtectSystem=full\n", why);
+			" keeps ProtectSystem=full\n", diag_text(err));
 		d.len = 0;
 		r = dropin_add(&d, "# The dump store could not be told: see the "
 			       "boot's log.\nProtectSystem=full\n");
@@ -323,9 +322,8 @@ int main(int argc, char *argv[])
 	const char *conf_path = getenv("KDUMP_FILE_CONF");
 	const char *fstab = getenv("KDUMP_FILE_FSTAB");
 	const char *hosts = getenv("KDUMP_FILE_HOSTS");
-	struct conf_error err = { 0 };
+	struct diag err = DIAG_INIT;
 	struct kdump_conf c;
-	char why[512] = "";
 	int r;
 
 	/* systemd gives three directories; one is enough to write to. */
@@ -341,16 +339,7 @@ int main(int argc, char *argv[])
 		hosts = "/etc/hosts";
 
 	r = conf_load_or_default(&c, conf_path, &err);
-	if (r < 0) {
-		if (err.line)
-			snprintf(why, sizeof(why), "%s:%u: %s%s%s", conf_path,
-				 err.line, err.key[0] ? err.key : "",
-				 err.key[0] ? ": " : "", err.msg);
-		else
-			snprintf(why, sizeof(why), "cannot read %s: %s",
-				 conf_path, err.msg[0] ? err.msg : strerror(-r));
-	}
-	generate_report(argv[1], conf_path, &c, r, why, fstab, hosts);
+	generate_report(argv[1], conf_path, &c, r, &err, fstab, hosts);
 	generate_load(argv[1], &c, r, hosts);
 	return 0;
 }

@@ -4,8 +4,8 @@
  * import-kdump-conf.c, import-output.c): not for anyone else.
  *
  * A source's setting is carried over (import_carry()) or noted
- * (import_note()) with why; import_fail() is a source that cannot be read
- * at all.
+ * (import_note()) with why; a source that cannot be read at all fails with
+ * diag_fail_at().
  */
 #ifndef KDUMP_FILE_IMPORT_INTERNAL_H
 #define KDUMP_FILE_IMPORT_INTERNAL_H
@@ -39,9 +39,6 @@ struct assign {
 	bool expands;
 };
 
-int import_fail(struct import_error *err, unsigned int line, const char *fmt,
-		...) __attribute__((format(printf, 3, 4)));
-
 void import_note(struct import *im, enum import_kind kind,
 		 const char *setting, const char *detail, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
@@ -59,7 +56,7 @@ void import_map_cmdline_remove(struct import *im, const char *setting,
 			       const char *v);
 void import_map_fail_cmd(struct import *im, const char *setting, const char *v);
 void import_map_sysctl(struct import *im, const char *setting, const char *v);
-int import_each_line(const char *buf, size_t len, struct import_error *err,
+int import_each_line(const char *buf, size_t len, struct diag *err,
 		     int (*fn)(const char *line, unsigned int lineno, void *ctx),
 		     void *ctx);
 bool import_remote_carried(const struct import *im);
@@ -79,8 +76,8 @@ extern const char *const import_fs_types[];
 
 /* The two formats' readers, for import_buffer(). */
 int import_shell(struct import *im, enum import_format f, const char *buf,
-		 size_t len, struct import_error *err);
+		 size_t len, struct diag *err);
 int import_kdump_conf(struct import *im, const char *buf, size_t len,
-		      struct import_error *err);
+		      struct diag *err);
 
 #endif

@@ -37,7 +37,7 @@ static const char *const repeatable[] = { "extra_bins", "extra_modules", NULL };
 struct conf_ctx {
 	struct directive *v;
 	size_t n, cap;
-	struct import_error *err;
+	struct diag *err;
 };
 
 static int kdump_conf_line(const char *line, unsigned int lineno, void *ctx)
@@ -53,11 +53,13 @@ static int kdump_conf_line(const char *line, unsigned int lineno, void *ctx)
 		return 0;
 	len = strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789_");
 	if (len == 0 || (s[len] && s[len] != ' ' && s[len] != '\t'))
-		return import_fail(cc->err, lineno,
-				   "expected 'directive value', got '%.40s'", s);
+		return diag_fail_at(cc->err, -EINVAL, lineno, NULL,
+				    "expected 'directive value', got '%.40s'",
+				    s);
 	if (len >= sizeof(d.name))
-		return import_fail(cc->err, lineno, "directive longer than %zu bytes",
-				   sizeof(d.name) - 1);
+		return diag_fail_at(cc->err, -EINVAL, lineno, NULL,
+				    "directive longer than %zu bytes",
+				    sizeof(d.name) - 1);
 	memcpy(d.name, s, len);
 	d.name[len] = '\0';
 	snprintf(d.label, sizeof(d.label), "%s", d.name);
@@ -71,26 +73,28 @@ static int kdump_conf_line(const char *line, unsigned int lineno, void *ctx)
 	while (e > s && (e[-1] == ' ' || e[-1] == '\t'))
 		e--;
 	if ((size_t)(e - s) >= sizeof(d.value))
-		return import_fail(cc->err, lineno, "the value of %s is longer than %zu bytes",
-				   d.name, sizeof(d.value) - 1);
+		return diag_fail_at(cc->err, -EINVAL, lineno, NULL,
+				    "the value of %s is longer than %zu bytes",
+				    d.name, sizeof(d.value) - 1);
 	memcpy(d.value, s, e - s);
 	d.value[e - s] = '\0';
 	if (!d.value[0])
-		return import_fail(cc->err, lineno, "%s without a value", d.name);
+		return diag_fail_at(cc->err, -EINVAL, lineno, NULL,
+				    "%s without a value", d.name);
 	for (size_t i = 0; i < cc->n; i++) {
 		const char *o = cc->v[i].name;
 
 		if (is_target(o) && is_target(d.name))
-			return import_fail(cc->err, lineno,
-					   "a second dump target (%s; the first is %s on line %u): kdump-utils takes one",
-					   d.name, o, cc->v[i].line);
+			return diag_fail_at(cc->err, -EINVAL, lineno, NULL,
+					    "a second dump target (%s; the first is %s on line %u): kdump-utils takes one",
+					    d.name, o, cc->v[i].line);
 		if ((strcmp(o, d.name) == 0 &&
 		     !import_in_list(o, repeatable)) ||
 		    ((strcmp(o, "default") == 0 || strcmp(o, "failure_action") == 0) &&
 		     (strcmp(d.name, "default") == 0 || strcmp(d.name, "failure_action") == 0)))
-			return import_fail(cc->err, lineno,
-					   "%s repeats %s of line %u", d.name, o,
-					   cc->v[i].line);
+			return diag_fail_at(cc->err, -EINVAL, lineno, NULL,
+					    "%s repeats %s of line %u", d.name,
+					    o, cc->v[i].line);
 	}
 	if (cc->n == cc->cap) {
 		size_t cap = cc->cap ? cc->cap * 2 : 16;
@@ -350,7 +354,7 @@ static void find_remote_kdump_conf(struct import *im, const struct conf_ctx *cc)
 
 /* kdump-utils' /etc/kdump.conf into im. */
 int import_kdump_conf(struct import *im, const char *buf, size_t len,
-		      struct import_error *err)
+		      struct diag *err)
 {
 	struct conf_ctx cc = { .err = err };
 	bool raw = false;

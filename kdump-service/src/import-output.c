@@ -57,14 +57,14 @@ static void put(struct text *t, const char *fmt, ...)
 }
 
 /* The whole text as kdump-file.conf's parser takes it. */
-int import_validate(const char *text, size_t len, struct conf_error *err)
+int import_validate(const char *text, size_t len, struct diag *err)
 {
 	struct kdump_conf c;
 
 	return conf_parse_buffer(&c, text, len, err);
 }
 
-int import_render(const struct import *im, char **ret, struct conf_error *err)
+int import_render(const struct import *im, char **ret, struct diag *err)
 {
 	struct text t = { 0 };
 	int r;
@@ -112,15 +112,14 @@ int import_render(const struct import *im, char **ret, struct conf_error *err)
 	return 0;
 }
 
-int import_check(const struct import *im, char *msg, size_t size)
+int import_check(const struct import *im, struct diag *d)
 {
 	if (!im->remote[0] || !im->remote_refused[0] || im->local_instead)
 		return 0;
-	snprintf(msg, size,
-		 "%s: dumps go to %s, which kdump-file cannot dump to: %s: add --local-instead to dump to %s here instead",
-		 im->remote, im->remote_where, im->remote_refused,
-		 im->remote_path);
-	return -EREMOTE;
+	return diag_fail(d, -EREMOTE,
+			 "%s: dumps go to %s, which kdump-file cannot dump to: %s: add --local-instead to dump to %s here instead",
+			 im->remote, im->remote_where, im->remote_refused,
+			 im->remote_path);
 }
 
 int import_summary(const struct import *im, char **ret)

@@ -14,21 +14,13 @@
 #include "import-internal.h"
 #include "util.h"
 
-/*
- * One line of a shell file: a comment, a blank line or one literal
- * assignment [export] NAME=VALUE, the value unquoted, 'single' or "double"
- * quoted.  Returns 1 with *a filled, 0 for nothing, or -EINVAL.
- */
-static int parse_shell_line(const char *s, unsigned int line, struct assign *a,
-			    struct import_error *err)
+/* "[export] NAME=" at *s: a->name, *s moved past the '='. */
+static int shell_name(const char **sp, unsigned int line, struct assign *a,
+		      struct diag *err)
 {
-	size_t n = 0, len;
-	bool start = true;
+	const char *s = *sp;
+	size_t len;
 
-	while (*s == ' ' || *s == '\t')
-		s++;
-	if (*s == '#' || *s == '\0')
-		return 0;
 	if (strncmp(s, "export", 6) == 0 && (s[6] == ' ' || s[6] == '\t')) {
 		s += 6;
 		while (*s == ' ' || *s == '\t')
@@ -36,25 +28,39 @@ static int parse_shell_line(const char *s, unsigned int line, struct assign *a,
 	}
 	len = strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_0123456789");
 	if (len == 0 || (*s >= '0' && *s <= '9') || s[len] != '=')
-		return import_fail(err, line,
-				   "expected a plain assignment VARIABLE=value, got '%.40s'",
-				   s);
+		return diag_fail_at(err, -EINVAL, line, NULL,
+				    "expected a plain assignment VARIABLE=value, got '%.40s'",
+				    s);
 	if (len >= sizeof(a->name))
-		return import_fail(err, line, "variable name longer than %zu bytes",
-				   sizeof(a->name) - 1);
+		return diag_fail_at(err, -EINVAL, line, NULL,
+				    "variable name longer than %zu bytes",
+				    sizeof(a->name) - 1);
 	memcpy(a->name, s, len);
 	a->name[len] = '\0';
 	snprintf(a->label, sizeof(a->label), "%s", a->name);
 	a->line = line;
 	a->expands = false;
-	s += len + 1;
+	*sp = s + len + 1;
+	return 0;
+}
+
+/*
+ * The value at *s up to the first blank outside quotes into a->value,
+ * a->expands set when the shell would expand it; *s moved past it.
+ */
+static int shell_value(const char **sp, unsigned int line, struct assign *a,
+		       struct diag *err)
+{
+	const char *s = *sp;
+	bool start = true;
+	size_t n = 0;
 
 #define PUT(ch)                                                               \
 	do {                                                                  \
 		if (n + 1 >= sizeof(a->value))                                \
-			return import_fail(err, line,                         \
-					   "the value of %s is longer than %zu bytes", \
-					   a->name, sizeof(a->value) - 1);    \
+			return diag_fail_at(err, -EINVAL, line, NULL,         \
+					    "the value of %s is longer than %zu bytes", \
+					    a->name, sizeof(a->value) - 1);   \
 		a->value[n++] = (ch);                                         \
 	} while (0)
 
@@ -63,18 +69,19 @@ static int parse_shell_line(const char *s, unsigned int line, struct assign *a,
 			const char *end = strchr(s + 1, '\'');
 
 			if (!end)
-				return import_fail(err, line,
-						   "unterminated single quote in the value of %s (values must close their quotes on the same line)",
-						   a->name);
+				return diag_fail_at(err, -EINVAL, line, NULL,
+						    "unterminated single quote in the value of %s (values must close their quotes on the same line)",
+						    a->name);
 			for (s++; s < end; s++)
 				PUT(*s);
 			s++;
 		} else if (*s == '"') {
 			for (s++; *s != '"'; s++) {
 				if (!*s)
-					return import_fail(err, line,
-							   "unterminated double quote in the value of %s (values must close their quotes on the same line)",
-							   a->name);
+					return diag_fail_at(err, -EINVAL, line,
+							    NULL,
+							    "unterminated double quote in the value of %s (values must close their quotes on the same line)",
+							    a->name);
 				if (*s == '\\' && s[1] && strchr("$`\"\\", s[1]))
 					s++;
 				else if (*s == '$' || *s == '`')
@@ -84,8 +91,8 @@ static int parse_shell_line(const char *s, unsigned int line, struct assign *a,
 			s++;
 		} else if (*s == '\\') {
 			if (!s[1])
-				return import_fail(err, line,
-						   "a backslash ends the line: continued lines are not read");
+				return diag_fail_at(err, -EINVAL, line, NULL,
+						    "a backslash ends the line: continued lines are not read");
 			PUT(s[1]);
 			s += 2;
 		} else if (*s == '`' || (*s == '$' && (s[1] == '(' || s[1] == '{'))) {
@@ -99,16 +106,16 @@ static int parse_shell_line(const char *s, unsigned int line, struct assign *a,
 			a->expands = true;
 			end = strchr(s + (*s == '`' ? 1 : 2), close);
 			if (!end)
-				return import_fail(err, line,
-						   "unterminated %s in the value of %s",
-						   *s == '`' ? "`" : s[1] == '(' ? "$(" : "${",
-						   a->name);
+				return diag_fail_at(err, -EINVAL, line, NULL,
+						    "unterminated %s in the value of %s",
+						    *s == '`' ? "`" : s[1] == '(' ? "$(" : "${",
+						    a->name);
 			for (; s <= end; s++)
 				PUT(*s);
 		} else if (strchr(";&|<>()", *s)) {
-			return import_fail(err, line,
-					   "'%c' in the value of %s: only plain assignments are read (quote the value)",
-					   *s, a->name);
+			return diag_fail_at(err, -EINVAL, line, NULL,
+					    "'%c' in the value of %s: only plain assignments are read (quote the value)",
+					    *s, a->name);
 		} else {
 			if (strchr("$`*?[", *s) || (*s == '~' && start))
 				a->expands = true;
@@ -119,19 +126,43 @@ static int parse_shell_line(const char *s, unsigned int line, struct assign *a,
 	}
 #undef PUT
 	a->value[n] = '\0';
+	*sp = s;
+	return 0;
+}
+
+/*
+ * One line of a shell file: a comment, a blank line or one literal
+ * assignment [export] NAME=VALUE, the value unquoted, 'single' or "double"
+ * quoted.  Returns 1 with *a filled, 0 for nothing, or -EINVAL.
+ */
+static int parse_shell_line(const char *s, unsigned int line, struct assign *a,
+			    struct diag *err)
+{
+	int r;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	if (*s == '#' || *s == '\0')
+		return 0;
+	r = shell_name(&s, line, a, err);
+	if (r < 0)
+		return r;
+	r = shell_value(&s, line, a, err);
+	if (r < 0)
+		return r;
 	while (*s == ' ' || *s == '\t')
 		s++;
 	if (*s && *s != '#')
-		return import_fail(err, line,
-				   "'%.40s' after the value of %s: quote a value that contains blanks",
-				   s, a->name);
+		return diag_fail_at(err, -EINVAL, line, NULL,
+				    "'%.40s' after the value of %s: quote a value that contains blanks",
+				    s, a->name);
 	return 1;
 }
 
 struct shell_ctx {
 	struct assign *v;
 	size_t n, cap;
-	struct import_error *err;
+	struct diag *err;
 };
 
 static int shell_line(const char *line, unsigned int lineno, void *ctx)
@@ -449,7 +480,7 @@ static void find_remote_kdump_tools(struct import *im,
  * (f) into im.
  */
 int import_shell(struct import *im, enum import_format f, const char *buf,
-		 size_t len, struct import_error *err)
+		 size_t len, struct diag *err)
 {
 	struct shell_ctx sc = { .err = err };
 	bool sysctl = false, enabled = true;

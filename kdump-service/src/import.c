@@ -72,20 +72,6 @@ void import_free(struct import *im)
 	im->n_notes = im->cap_notes = 0;
 }
 
-int import_fail(struct import_error *err, unsigned int line, const char *fmt,
-		...)
-{
-	va_list ap;
-
-	if (err) {
-		err->line = line;
-		va_start(ap, fmt);
-		vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
-		va_end(ap);
-	}
-	return -EINVAL;
-}
-
 /* Printable ASCII only: notes end up in comments our own parser reads. */
 void import_sanitize(char *s)
 {
@@ -134,24 +120,18 @@ void import_note(struct import *im, enum import_kind kind,
 }
 
 /* Would kdump-file.conf accept "key = v"?  why gets the parser's reason. */
-static int check_value(enum import_key k, const char *v, char *why,
-		       size_t size)
+static int check_value(enum import_key k, const char *v, struct diag *why)
 {
 	char text[CONF_VALUE_MAX + 128];
-	struct conf_error e;
 	struct kdump_conf c;
 	const char *target = "";
-	int r;
 
-	memset(&e, 0, sizeof(e));
-	if (strlen(v) >= CONF_VALUE_MAX) {
-		snprintf(why, size, "longer than %d bytes", CONF_VALUE_MAX - 1);
-		return -E2BIG;
-	}
-	if (strchr(v, '#')) {
-		snprintf(why, size, "'#' starts a comment in kdump-file.conf");
-		return -EINVAL;
-	}
+	if (strlen(v) >= CONF_VALUE_MAX)
+		return diag_fail(why, -E2BIG, "longer than %d bytes",
+				 CONF_VALUE_MAX - 1);
+	if (strchr(v, '#'))
+		return diag_fail(why, -EINVAL,
+				 "'#' starts a comment in kdump-file.conf");
 	/*
 	 * conf.c takes ssh_key and fallback beside a network target only:
 	 * one of the kind they belong to stands for the target carried.
@@ -159,10 +139,7 @@ static int check_value(enum import_key k, const char *v, char *why,
 	if (k == IK_SSH_KEY || k == IK_FALLBACK)
 		target = "target = ssh://root@localhost/var/crash\n";
 	snprintf(text, sizeof(text), "%s%s = %s\n", target, import_keys[k].name, v);
-	r = conf_parse_buffer(&c, text, strlen(text), &e);
-	if (r < 0)
-		snprintf(why, size, "%s", e.msg);
-	return r;
+	return conf_parse_buffer(&c, text, strlen(text), why);
 }
 
 static void add_from(struct import *im, enum import_key k, const char *setting)
@@ -187,12 +164,14 @@ static void add_from(struct import *im, enum import_key k, const char *setting)
 bool import_carry(struct import *im, enum import_key k, const char *v,
 		  const char *setting, const char *detail)
 {
-	char why[300], joined[CONF_VALUE_MAX];
+	struct diag why = DIAG_INIT;
+	char joined[CONF_VALUE_MAX];
 	size_t n;
 
-	if (check_value(k, v, why, sizeof(why)) < 0) {
+	if (check_value(k, v, &why) < 0) {
 		import_note(im, IMPORT_NOT_CARRIED, setting, detail,
-			    "kdump-file's %s refuses it: %s", import_keys[k].name, why);
+			    "kdump-file's %s refuses it: %s",
+			    import_keys[k].name, diag_text(&why));
 		return false;
 	}
 	if (import_keys[k].list && im->set[k] && im->value[k][0]) {
@@ -249,13 +228,9 @@ const char *import_next_word(const char *s, char *buf, size_t size)
 
 static bool is_number(const char *s, unsigned long max)
 {
-	char *end;
-	unsigned long x;
+	unsigned long long x;
 
-	if (*s < '0' || *s > '9' || strlen(s) > 6)
-		return false;
-	x = strtoul(s, &end, 10);
-	return !*end && x <= max;
+	return strlen(s) <= 6 && parse_decimal(s, max, &x) == 0;
 }
 
 /*
@@ -291,17 +266,12 @@ static bool is_compression(const char *name)
 }
 
 /*
- * makedumpfile's arguments (kdump-tools' MAKEDUMP_ARGS, kdump-utils'
- * core_collector after "makedumpfile"): compression, dump level and the
- * options kdump-file passes through makedumpfile_args.  makedumpfile
- * reads its options with getopt_long(3) and keeps the last value of a
- * repeated one, so does this: an option a later one overrides is noted
- * as needing nothing.
+ * makedumpfile's options in args, in opts (at most MDF_MAX), as getopt
+ * would take them, an option repeated kept last: how many.
  */
-void import_map_makedumpfile(struct import *im, const char *setting,
-			     const char *args)
+static unsigned int mdf_read(struct import *im, const char *setting,
+			     const char *args, struct mdf_opt *opts)
 {
-	struct mdf_opt opts[MDF_MAX], *comp = NULL, *level = NULL;
 	unsigned int n = 0;
 	char w[128];
 	const char *p = args;
@@ -368,6 +338,23 @@ void import_map_makedumpfile(struct import *im, const char *setting,
 		}
 		opts[n++] = o;
 	}
+	return n;
+}
+
+/*
+ * makedumpfile's arguments (kdump-tools' MAKEDUMP_ARGS, kdump-utils'
+ * core_collector after "makedumpfile"): compression, dump level and the
+ * options kdump-file passes through makedumpfile_args.  makedumpfile
+ * reads its options with getopt_long(3) and keeps the last value of a
+ * repeated one, so does this: an option a later one overrides is noted
+ * as needing nothing.
+ */
+void import_map_makedumpfile(struct import *im, const char *setting,
+			     const char *args)
+{
+	struct mdf_opt opts[MDF_MAX], *comp = NULL, *level = NULL;
+	unsigned int n = mdf_read(im, setting, args, opts);
+
 	for (unsigned int i = 0; i < n; i++) {
 		struct mdf_opt *o = &opts[i];
 
@@ -380,12 +367,12 @@ void import_map_makedumpfile(struct import *im, const char *setting,
 				     o->word);
 		} else {
 			/* conf.c's own reason: it names what kdump-file does instead. */
-			char why[300];
+			struct diag why = DIAG_INIT;
 
-			if (check_value(IK_MAKEDUMPFILE_ARGS, o->word, why,
-					sizeof(why)) < 0)
+			if (check_value(IK_MAKEDUMPFILE_ARGS, o->word,
+					&why) < 0)
 				import_note(im, IMPORT_NOT_CARRIED, setting,
-					    o->word, "%s", why);
+					    o->word, "%s", diag_text(&why));
 			else
 				import_note(im, IMPORT_NOT_CARRIED, setting,
 					    o->word,
@@ -548,7 +535,7 @@ void import_map_sysctl(struct import *im, const char *setting, const char *v)
  * Call fn for every line of buf (CR LF and LF, no NUL, no control
  * character but tab, at most IMPORT_LINE_MAX bytes).
  */
-int import_each_line(const char *buf, size_t len, struct import_error *err,
+int import_each_line(const char *buf, size_t len, struct diag *err,
 		     int (*fn)(const char *line, unsigned int lineno, void *ctx),
 		     void *ctx)
 {
@@ -558,7 +545,8 @@ int import_each_line(const char *buf, size_t len, struct import_error *err,
 	int r = 0;
 
 	if (memchr(buf, '\0', len))
-		return import_fail(err, 0, "the file contains a NUL byte: not a text file");
+		return diag_fail_at(err, -EINVAL, 0, NULL,
+				    "the file contains a NUL byte: not a text file");
 	line = malloc(IMPORT_LINE_MAX + 1);
 	if (!line)
 		return -ENOMEM;
@@ -568,8 +556,9 @@ int import_each_line(const char *buf, size_t len, struct import_error *err,
 
 		lineno++;
 		if (n > IMPORT_LINE_MAX) {
-			r = import_fail(err, lineno, "line longer than %d bytes",
-					IMPORT_LINE_MAX);
+			r = diag_fail_at(err, -EINVAL, lineno, NULL,
+					 "line longer than %d bytes",
+					 IMPORT_LINE_MAX);
 			break;
 		}
 		memcpy(line, buf + pos, n);
@@ -581,9 +570,9 @@ int import_each_line(const char *buf, size_t len, struct import_error *err,
 			unsigned char ch = (unsigned char)line[i];
 
 			if ((ch < 0x20 && ch != '\t') || ch == 0x7f) {
-				r = import_fail(err, lineno,
-						"control character 0x%02x in the line",
-						ch);
+				r = diag_fail_at(err, -EINVAL, lineno, NULL,
+						 "control character 0x%02x in the line",
+						 ch);
 				break;
 			}
 		}
@@ -793,7 +782,8 @@ void import_remote_nfs_url(struct import *im, const char *spec,
 /* Whether remote_url is a target kdump-file takes; why not if not. */
 void import_remote_check(struct import *im, const char *dir, bool expands)
 {
-	char why[300], *url = im->remote_url, *top;
+	struct diag why = DIAG_INIT;
+	char *url = im->remote_url, *top;
 	size_t n = strlen(url);
 
 	if (im->remote_refused[0])
@@ -808,9 +798,10 @@ void import_remote_check(struct import *im, const char *dir, bool expands)
 	else if (dir[0] != '/')
 		text_format(im->remote_refused, sizeof(im->remote_refused),
 			    "the directory '%s' is not an absolute path", dir);
-	else if (check_value(IK_TARGET, im->remote_url, why, sizeof(why)) < 0)
+	else if (check_value(IK_TARGET, im->remote_url, &why) < 0)
 		text_format(im->remote_refused, sizeof(im->remote_refused),
-			    "kdump-file's target refuses it: %s", why);
+			    "kdump-file's target refuses it: %s",
+			    diag_text(&why));
 	import_sanitize(im->remote_refused);
 }
 
@@ -885,21 +876,22 @@ enum import_format import_detect(const char *path, const char *buf, size_t len)
 }
 
 int import_buffer(struct import *im, enum import_format f, const char *name,
-		  const char *buf, size_t len, struct import_error *err)
+		  const char *buf, size_t len, struct diag *err)
 {
 	int r;
 
 	if (err)
 		memset(err, 0, sizeof(*err));
 	if (im->n_sources >= 2)
-		return import_fail(err, 0, "at most two files are read");
+		return diag_fail_at(err, -EINVAL, 0, NULL,
+				    "at most two files are read");
 	if (f == IMPORT_KDUMP_TOOLS || f == IMPORT_SYSCONFIG)
 		r = import_shell(im, f, buf, len, err);
 	else if (f == IMPORT_KDUMP_CONF)
 		r = import_kdump_conf(im, buf, len, err);
 	else
-		return import_fail(err, 0,
-				   "neither kdump-tools' nor kdump-utils' configuration");
+		return diag_fail_at(err, -EINVAL, 0, NULL,
+				    "neither kdump-tools' nor kdump-utils' configuration");
 	if (r < 0)
 		return r;
 	if (im->oom)

@@ -116,11 +116,6 @@ struct import {
 	unsigned int n_sources;
 };
 
-struct import_error {
-	unsigned int line;	/* 0 when not tied to a line */
-	char msg[256];
-};
-
 void import_init(struct import *im);
 void import_free(struct import *im);
 const char *import_format_name(enum import_format f);
@@ -134,15 +129,15 @@ enum import_format import_detect(const char *path, const char *buf, size_t len);
  * line and the fault. At most two sources.
  */
 int import_buffer(struct import *im, enum import_format f, const char *name,
-		  const char *buf, size_t len, struct import_error *err);
+		  const char *buf, size_t len, struct diag *err);
 
 /*
  * 0 when the rendered text stands for the sources; -EREMOTE when they dump
  * to a network target kdump-file cannot dump to (remote_refused) and
- * local_instead is not set: msg (size bytes) then names the target, why,
- * and what --local-instead would do.
+ * local_instead is not set, recorded in d with a message naming the
+ * target, why, and what --local-instead would do.
  */
-int import_check(const struct import *im, char *msg, size_t size);
+int import_check(const struct import *im, struct diag *d);
 
 /*
  * The summary for standard error (in *ret, free it): the counts, then each
@@ -157,13 +152,13 @@ int import_summary(const struct import *im, char **ret);
  * extra_binaries, extra_modules) may be unknown to it: once conf.c knows
  * them they are checked like every other key.
  */
-int import_validate(const char *text, size_t len, struct conf_error *err);
+int import_validate(const char *text, size_t len, struct diag *err);
 
 /*
  * The kdump-file.conf text (in *ret, free it), checked by conf_parse_buffer()
  * first. -EINVAL with err filled when it does not parse.
  */
-int import_render(const struct import *im, char **ret, struct conf_error *err);
+int import_render(const struct import *im, char **ret, struct diag *err);
 
 /* What import_write() did with the file that was there. */
 enum import_write_how {

@@ -449,7 +449,7 @@ static int load_threads(struct cli *cli, struct plan *p, int kfd, int ifd)
 
 	r = plan_threads(p, kfd, ifd);
 	if (r < 0) {
-		log_error(cli, "%s", p->error);
+		log_error(cli, "%s", diag_text(&p->diag));
 		return r;
 	}
 	if (estimate_threads_warning(&p->threads, warning,
@@ -808,10 +808,11 @@ out:
 }
 
 /*
- * What the last load that left nothing loaded said (LOAD_FAILED_FILE):
- * status says it first.  Gone with a load that succeeds, and an unload.
+ * What the last load that left nothing loaded said (LOAD_FAILED_FILE: its
+ * time, the failure, then all it said): status says the failure first.
+ * Gone with a load that succeeds, and an unload.
  */
-static void record_load_failure(int r, const char *text)
+static void record_load_failure(int r, const char *error, const char *text)
 {
 	unsigned long long loaded = 0;
 	char buf[8192 + 64];
@@ -822,8 +823,8 @@ static void record_load_failure(int r, const char *text)
 		(void)unlink(LOAD_FAILED_FILE);
 		return;
 	}
-	n = snprintf(buf, sizeof(buf), "%lld\n%s", (long long)time(NULL),
-		     text);
+	n = snprintf(buf, sizeof(buf), "%lld\n%s\n%s", (long long)time(NULL),
+		     error, text);
 	if (n < 0)
 		return;
 	if ((size_t)n >= sizeof(buf))
@@ -853,7 +854,8 @@ static long long now_seconds(void)
 int load_retrying(struct cli *cli)
 {
 	const char *unit = getenv("KDUMP_FILE_UNIT");
-	char reason[1024], said[1024] = "";
+	char reason[sizeof(cli->held.first_line)], said[sizeof(reason)] = "";
+	char error[sizeof(reason)];
 	long long start = now_seconds(), last_said = 0;
 	unsigned int wait = 0, n;
 	const struct kdump_conf *c;
@@ -872,7 +874,7 @@ int load_retrying(struct cli *cli)
 		waited = now_seconds() - start;
 		if (r >= 0 || !net || waited + LOAD_RETRY_SECONDS > wait)
 			break;
-		log_first_error(log_held(cli), reason, sizeof(reason));
+		snprintf(reason, sizeof(reason), "%s", log_held_error(cli));
 		log_release(cli, false);
 		if (strcmp(reason, said) != 0 || waited - last_said >= 60) {
 			log_info(cli, "waiting for the collector, %lld s of net_load_wait = %u s so far (try %u): %s",
@@ -883,8 +885,9 @@ int load_retrying(struct cli *cli)
 		sleep(LOAD_RETRY_SECONDS);
 	}
 	text = strdup(log_held(cli));
+	snprintf(error, sizeof(error), "%s", log_held_error(cli));
 	log_release(cli, true);
-	record_load_failure(r, text ? text : "");
+	record_load_failure(r, error, text ? text : "");
 	free(text);
 	if (r >= 0 && n > 1)
 		log_info(cli, "the collector answered after %lld s (try %u)",

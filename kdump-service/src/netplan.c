@@ -136,8 +136,7 @@ static void lower_link(const char *ifdir, char *buf, size_t size)
 }
 
 int net_iface_check(const struct net_paths *np, const char *ifname,
-		    const char *host, struct in_addr collector, char *why,
-		    size_t size)
+		    const char *host, struct in_addr collector, struct diag *d)
 {
 	char classdir[PATH_MAX], ifdir[PATH_MAX], ip[INET_ADDRSTRLEN];
 	char type[32] = "", lower[IF_NAMESIZE + 32] = "";
@@ -157,39 +156,34 @@ int net_iface_check(const struct net_paths *np, const char *ifname,
 			(void)read_line_file(p, type, sizeof(type));
 	}
 	if (strcmp(ifname, "lo") == 0 ||
-	    atoi(type) == ARPHRD_LOOPBACK_TYPE) {
-		snprintf(why, size, "%s (%s) is this machine itself (its route is through loopback %s): dumps must go to another machine; set 'target' to a collector's URL or a local filesystem",
-			 host, ip, ifname);
-		return -EMEDIUMTYPE;
-	}
-	if (exists_in(classdir, ifname, "bonding")) {
-		snprintf(why, size, "the route to %s (%s) goes through %s, a bond, and the capture brings up one plain Ethernet interface: route the collector through one of the bond's member interfaces (ip route add %s/32 dev MEMBER, made permanent in /etc/network/interfaces), or set a local 'target'",
-			 host, ip, ifname, ip);
-		return -EMEDIUMTYPE;
-	}
+	    atoi(type) == ARPHRD_LOOPBACK_TYPE)
+		return diag_fail(d, -EMEDIUMTYPE,
+				 "%s (%s) is this machine itself (its route is through loopback %s): dumps must go to another machine; set 'target' to a collector's URL or a local filesystem",
+				 host, ip, ifname);
+	if (exists_in(classdir, ifname, "bonding"))
+		return diag_fail(d, -EMEDIUMTYPE,
+				 "the route to %s (%s) goes through %s, a bond, and the capture brings up one plain Ethernet interface: route the collector through one of the bond's member interfaces (ip route add %s/32 dev MEMBER, made permanent in /etc/network/interfaces), or set a local 'target'",
+				 host, ip, ifname, ip);
 	lower_link(ifdir, lower, sizeof(lower));
-	if (exists_in(np->vlan, ifname, "") || lower[0]) {
-		snprintf(why, size, "the route to %s (%s) goes through %s, a VLAN or another link stacked on %s, and the capture brings up no VLANs: make the collector reachable untagged on an Ethernet interface (a host route through it), or set a local 'target'",
-			 host, ip, ifname, lower[0] ? lower : "another interface");
-		return -EMEDIUMTYPE;
-	}
-	if (exists_in(classdir, ifname, "bridge")) {
-		snprintf(why, size, "the route to %s (%s) goes through %s, a bridge, and the capture brings up no bridges: route the collector through a plain Ethernet interface (ip route add %s/32 dev IFACE), or set a local 'target'",
-			 host, ip, ifname, ip);
-		return -EMEDIUMTYPE;
-	}
+	if (exists_in(np->vlan, ifname, "") || lower[0])
+		return diag_fail(d, -EMEDIUMTYPE,
+				 "the route to %s (%s) goes through %s, a VLAN or another link stacked on %s, and the capture brings up no VLANs: make the collector reachable untagged on an Ethernet interface (a host route through it), or set a local 'target'",
+				 host, ip, ifname,
+				 lower[0] ? lower : "another interface");
+	if (exists_in(classdir, ifname, "bridge"))
+		return diag_fail(d, -EMEDIUMTYPE,
+				 "the route to %s (%s) goes through %s, a bridge, and the capture brings up no bridges: route the collector through a plain Ethernet interface (ip route add %s/32 dev IFACE), or set a local 'target'",
+				 host, ip, ifname, ip);
 	/* Wi-Fi shows as Ethernet; the capture joins no wireless network. */
 	if (exists_in(classdir, ifname, "wireless") ||
-	    exists_in(classdir, ifname, "phy80211")) {
-		snprintf(why, size, "the route to %s (%s) goes through %s, a wireless interface, and the capture joins no wireless network: connect this machine to the collector by wire (a host route through that interface), or set a local 'target'",
-			 host, ip, ifname);
-		return -EMEDIUMTYPE;
-	}
-	if (atoi(type) != ARPHRD_ETHER_TYPE) {
-		snprintf(why, size, "the route to %s (%s) goes through %s, a link of type %s, not Ethernet (a tunnel, InfiniBand, ...), which the capture cannot bring up: route the collector through an Ethernet interface, or set a local 'target'",
-			 host, ip, ifname, type);
-		return -EMEDIUMTYPE;
-	}
+	    exists_in(classdir, ifname, "phy80211"))
+		return diag_fail(d, -EMEDIUMTYPE,
+				 "the route to %s (%s) goes through %s, a wireless interface, and the capture joins no wireless network: connect this machine to the collector by wire (a host route through that interface), or set a local 'target'",
+				 host, ip, ifname);
+	if (atoi(type) != ARPHRD_ETHER_TYPE)
+		return diag_fail(d, -EMEDIUMTYPE,
+				 "the route to %s (%s) goes through %s, a link of type %s, not Ethernet (a tunnel, InfiniBand, ...), which the capture cannot bring up: route the collector through an Ethernet interface, or set a local 'target'",
+				 host, ip, ifname, type);
 	return 0;
 }
 
@@ -296,8 +290,7 @@ static int iface_mac(const struct net_paths *np, const char *ifname,
 	return 0;
 }
 
-int net_resolve_host(const char *host, struct in_addr *ret, char *why,
-			size_t size)
+int net_resolve_host(const char *host, struct in_addr *ret, struct diag *d)
 {
 	struct addrinfo hints = { .ai_family = AF_INET,
 				  .ai_socktype = SOCK_STREAM };
@@ -306,9 +299,10 @@ int net_resolve_host(const char *host, struct in_addr *ret, char *why,
 
 	e = getaddrinfo(host, NULL, &hints, &ai);
 	if (e != 0 || !ai) {
-		snprintf(why, size, "host %s does not resolve to an IPv4 address (%s): the capture has no DNS and reaches the collector at the address found now; correct the host in 'target' or give its IPv4 address (IPv6-only collectors are not supported)",
-			 host, e == EAI_SYSTEM ? strerror(errno) :
-			 e ? gai_strerror(e) : "no address");
+		(void)diag_fail(d, -EHOSTUNREACH,
+				"host %s does not resolve to an IPv4 address (%s): the capture has no DNS and reaches the collector at the address found now; correct the host in 'target' or give its IPv4 address (IPv6-only collectors are not supported)",
+				host,
+				e == EAI_SYSTEM ? strerror(errno) : e ? gai_strerror(e) : "no address");
 		if (ai)
 			freeaddrinfo(ai);
 		return -EHOSTUNREACH;
@@ -319,7 +313,7 @@ int net_resolve_host(const char *host, struct in_addr *ret, char *why,
 }
 
 int net_resolve(const struct kdump_conf *c, const struct net_paths *np,
-		struct net_plan *ret, char *why, size_t size)
+		struct net_plan *ret, struct diag *d)
 {
 	_cleanup_free_ char *text = NULL;
 	char ip[INET_ADDRSTRLEN];
@@ -328,57 +322,47 @@ int net_resolve(const struct kdump_conf *c, const struct net_paths *np,
 	struct net_route rt;
 	int r;
 
-	r = net_resolve_host(c->net_host, &n.collector, why, size);
+	r = net_resolve_host(c->net_host, &n.collector, d);
 	if (r < 0)
 		return r;
 	net_addr_text(n.collector, false, ip, sizeof(ip));
 	r = read_file_max(np->route, &text, 1 << 20);
-	if (r < 0) {
-		snprintf(why, size, "cannot read the routes in %s: %s",
-			 np->route, strerror(-r));
-		return r;
-	}
+	if (r < 0)
+		return diag_fail(d, r, "cannot read the routes in %s: %s",
+				 np->route, strerror(-r));
 	r = net_route_find(text, n.collector, &rt);
-	if (r < 0) {
-		snprintf(why, size, r == -ENETUNREACH ?
-			 "there is no IPv4 route to %s (%s): connect this machine to the collector's network (the capture reaches it the same way)" :
-			 "cannot read the routes to %s (%s) in %s: not the kernel's route table",
-			 c->net_host, ip, np->route);
-		return r;
-	}
-	r = net_iface_check(np, rt.ifname, c->net_host, n.collector, why,
-			    size);
+	if (r < 0)
+		return diag_fail(d, r,
+				 r == -ENETUNREACH ? "there is no IPv4 route to %s (%s): connect this machine to the collector's network (the capture reaches it the same way)" : "cannot read the routes to %s (%s) in %s: not the kernel's route table",
+				 c->net_host, ip, np->route);
+	r = net_iface_check(np, rt.ifname, c->net_host, n.collector, d);
 	if (r == -ENODEV)
-		snprintf(why, size, "the route to %s (%s) goes through %s, which %s/class/net does not show",
-			 c->net_host, ip, rt.ifname, np->sysfs);
+		(void)diag_fail(d, r,
+				"the route to %s (%s) goes through %s, which %s/class/net does not show",
+				c->net_host, ip, rt.ifname, np->sysfs);
 	if (r < 0)
 		return r;
 	snprintf(n.ifname, sizeof(n.ifname), "%s", rt.ifname);
 	n.gateway = rt.gateway;
 	r = iface_addr(np, rt.ifname, rt.gateway.s_addr ? rt.gateway :
 		       n.collector, &ia);
-	if (r < 0) {
-		snprintf(why, size, r == -EADDRNOTAVAIL ?
-			 "interface %s, the route to %s (%s), has no IPv4 address, and the capture gives it the one it has now: give it one (DHCP or static), or route the collector through an interface that has one" :
-			 "cannot read the addresses of interface %s (the route to %s, %s): %s",
-			 rt.ifname, c->net_host, ip, strerror(-r));
-		return r;
-	}
+	if (r < 0)
+		return diag_fail(d, r,
+				 r == -EADDRNOTAVAIL ? "interface %s, the route to %s (%s), has no IPv4 address, and the capture gives it the one it has now: give it one (DHCP or static), or route the collector through an interface that has one" : "cannot read the addresses of interface %s (the route to %s, %s): %s",
+				 rt.ifname, c->net_host, ip, strerror(-r));
 	n.addr = ia.addr;
 	n.prefix = ia.prefix;
 	r = iface_mac(np, rt.ifname, n.mac, sizeof(n.mac));
-	if (r < 0) {
-		snprintf(why, size, "interface %s, the route to %s (%s), has no Ethernet address the capture could find it by: %s",
-			 rt.ifname, c->net_host, ip,
-			 r == -EBADMSG ? "not a MAC" : strerror(-r));
-		return r;
-	}
+	if (r < 0)
+		return diag_fail(d, r,
+				 "interface %s, the route to %s (%s), has no Ethernet address the capture could find it by: %s",
+				 rt.ifname, c->net_host, ip,
+				 r == -EBADMSG ? "not a MAC" : strerror(-r));
 	r = net_host_dir(n.hostdir, sizeof(n.hostdir));
-	if (r < 0) {
-		snprintf(why, size, "cannot name this machine's directory on the collector (host name and /etc/machine-id): %s",
-			 strerror(-r));
-		return r;
-	}
+	if (r < 0)
+		return diag_fail(d, r,
+				 "cannot name this machine's directory on the collector (host name and /etc/machine-id): %s",
+				 strerror(-r));
 	*ret = n;
 	return 0;
 }
@@ -401,7 +385,7 @@ int net_chain_format(const struct net_plan *n, char *buf, size_t size)
 }
 
 int net_check_ssh_files(const struct kdump_conf *c, unsigned int which,
-			char *why, size_t size)
+			struct diag *d)
 {
 	char known[CONF_VALUE_MAX];
 	struct stat st;
@@ -412,28 +396,27 @@ int net_check_ssh_files(const struct kdump_conf *c, unsigned int which,
 	if (which == 0) {
 		if (stat(c->ssh_key, &st) < 0) {
 			r = -errno;
-			snprintf(why, size, "the ssh key %s for %s %s: run 'kdump-file propagate' to make it and install it on the collector",
-				 c->ssh_key, c->target,
-				 r == -ENOENT ? "does not exist" : strerror(-r));
-			return r;
+			return diag_fail(d, r,
+					 "the ssh key %s for %s %s: run 'kdump-file propagate' to make it and install it on the collector",
+					 c->ssh_key, c->target,
+					 r == -ENOENT ? "does not exist" : strerror(-r));
 		}
 		if (!S_ISREG(st.st_mode) || (st.st_mode & 07777) != 0600 ||
-		    st.st_uid != 0) {
-			snprintf(why, size, "the ssh key %s for %s is %s, and ssh uses only a key root alone can read: chown root and chmod 0600 '%s', or run 'kdump-file propagate' for a new one",
-				 c->ssh_key, c->target,
-				 !S_ISREG(st.st_mode) ? "not a regular file" :
-				 st.st_uid != 0 ? "not owned by root" :
-				 "not mode 0600", c->ssh_key);
-			return -EPERM;
-		}
+		    st.st_uid != 0)
+			return diag_fail(d, -EPERM,
+					 "the ssh key %s for %s is %s, and ssh uses only a key root alone can read: chown root and chmod 0600 '%s', or run 'kdump-file propagate' for a new one",
+					 c->ssh_key, c->target,
+					 !S_ISREG(st.st_mode) ? "not a regular file" : st.st_uid != 0 ? "not owned by root" : "not mode 0600",
+					 c->ssh_key);
 		return 0;
 	}
 	r = conf_known_hosts(c, known, sizeof(known));
 	if (r == 0 && stat(known, &st) < 0)
 		r = -errno;
 	if (r < 0)
-		snprintf(why, size, "the collector's pinned host keys %s for %s %s: run 'kdump-file propagate' to pin them",
-			 known, c->target,
-			 r == -ENOENT ? "do not exist" : strerror(-r));
+		(void)diag_fail(d, r,
+				"the collector's pinned host keys %s for %s %s: run 'kdump-file propagate' to pin them",
+				known, c->target,
+				r == -ENOENT ? "do not exist" : strerror(-r));
 	return r;
 }

@@ -18,6 +18,7 @@
 #include <netinet/in.h>
 
 #include "conf.h"
+#include "diag.h"
 
 /*
  * For the command-line tests only: a directory standing for / in what the
@@ -55,18 +56,16 @@ int net_route_find(const char *text, struct in_addr dest,
 /*
  * Whether the capture can bring ifname up: 0, or -EMEDIUMTYPE with what it
  * is (a bond, a VLAN, a bridge, loopback, a wireless or non-Ethernet link)
- * and what to do in why; -ENODEV when sysfs has no such interface.
+ * and what to do in d; -ENODEV when sysfs has no such interface.
  */
 int net_iface_check(const struct net_paths *np, const char *ifname,
-		    const char *host, struct in_addr collector, char *why,
-		    size_t size);
+		    const char *host, struct in_addr collector, struct diag *d);
 
 /*
  * The collector's IPv4 address as the running system resolves host now
- * (getaddrinfo(), AF_INET): -EHOSTUNREACH with why when it does not.
+ * (getaddrinfo(), AF_INET): -EHOSTUNREACH, d saying why, when it does not.
  */
-int net_resolve_host(const char *host, struct in_addr *ret, char *why,
-		     size_t size);
+int net_resolve_host(const char *host, struct in_addr *ret, struct diag *d);
 
 /* What the capture brings up to reach the collector. */
 struct net_plan {
@@ -83,11 +82,11 @@ struct net_plan {
  * Resolve c's network target on this system into *ret: net_host by
  * getaddrinfo() (AF_INET), the route, the interface's checks, its IPv4
  * address (the one on the collector's or the gateway's subnet) and MAC,
- * and this machine's host dir.  On failure a negative errno and, in why,
+ * and this machine's host dir.  On failure a negative errno and, in d,
  * what failed and what to do; ret untouched.
  */
 int net_resolve(const struct kdump_conf *c, const struct net_paths *np,
-		struct net_plan *ret, char *why, size_t size);
+		struct net_plan *ret, struct diag *d);
 
 /*
  * The chain lines of n: "net MAC ADDR/PREFIX GATEWAY" ("-" on-link),
@@ -99,10 +98,10 @@ int net_chain_format(const struct net_plan *n, char *buf, size_t size);
 /*
  * For an ssh target, what the capture needs from 'kdump-file propagate':
  * which 0, the key (root's, mode 0600); which 1, the pinned host keys.
- * 0 when present or not an ssh target, else a negative errno and why.
+ * 0 when present or not an ssh target, else a negative errno, d saying why.
  */
 int net_check_ssh_files(const struct kdump_conf *c, unsigned int which,
-			char *why, size_t size);
+			struct diag *d);
 
 /* "192.0.2.1"; "-" for 0.0.0.0 when dash.  Returns buf. */
 char *net_addr_text(struct in_addr a, bool dash, char *buf, size_t size);

@@ -12,6 +12,7 @@
 
 #include "netplan.h"
 #include "plan.h"
+#include "plan-internal.h"
 #include "target-mount.h"
 #include "util.h"
 
@@ -31,30 +32,34 @@ static int plan_fallback(struct plan *p, struct modload *km, bool create)
 	if (path_format(p->fallback_spec, sizeof(p->fallback_spec), "%s",
 			fs.spec) < 0 ||
 	    path_format(p->fallback_rel, sizeof(p->fallback_rel), "%s",
-			fs.relpath) < 0) {
-		plan_error(p, "fallback directory %s: its device or its path there is longer than the capture takes (%zu bytes)",
-			   p->conf.fallback, sizeof(p->fallback_rel) - 1);
-		return -ENAMETOOLONG;
-	}
+			fs.relpath) < 0)
+		return diag_fail(&p->diag, -ENAMETOOLONG,
+				 "fallback directory %s: its device or its path there is longer than the capture takes (%zu bytes)",
+				 p->conf.fallback, sizeof(p->fallback_rel) - 1);
 	c = calloc(1, sizeof(*c));
 	if (!c)
 		return -ENOMEM;
 	r = devchain_resolve("/sys", fs.devno, fs.fstype, km, c);
 	if (r == -EMEDIUMTYPE)
-		plan_error(p, "cannot use fallback directory %s for the capture: it is on %s: %s (for 'fallback' in %s)",
-			   p->conf.fallback, c->layer, c->fix, p->config);
+		(void)diag_fail(&p->diag, r,
+				"cannot use fallback directory %s for the capture: it is on %s: %s (for 'fallback' in %s)",
+				p->conf.fallback, c->layer, c->fix, p->config);
 	else if (r == -ENOPKG)
-		plan_error(p, "cannot use fallback directory %s for the capture: kernel %s has no module %s: install that kernel's modules or set 'kernel' in %s",
-			   p->conf.fallback, p->release, c->layer, p->config);
+		(void)diag_fail(&p->diag, r,
+				"cannot use fallback directory %s for the capture: kernel %s has no module %s: install that kernel's modules or set 'kernel' in %s",
+				p->conf.fallback, p->release, c->layer,
+				p->config);
 	else if (r < 0)
-		plan_error(p, "cannot resolve the drivers of fallback directory %s (%s): %s",
-			   p->conf.fallback, fs.devnode, strerror(-r));
+		(void)diag_fail(&p->diag, r,
+				"cannot resolve the drivers of fallback directory %s (%s): %s",
+				p->conf.fallback, fs.devnode, strerror(-r));
 	if (r < 0)
 		return r;
 	r = devchain_merge(&p->chain, c);
 	if (r < 0)
-		plan_error(p, "the capture would need more than %d modules for the network and fallback directory %s",
-			   DEVCHAIN_MAX, p->conf.fallback);
+		(void)diag_fail(&p->diag, r,
+				"the capture would need more than %d modules for the network and fallback directory %s",
+				DEVCHAIN_MAX, p->conf.fallback);
 	return r;
 }
 
@@ -67,22 +72,20 @@ static int plan_net_chain(struct plan *p, const struct net_paths *np,
 	int r;
 
 	r = devchain_resolve_net(np->sysfs, p->net.ifname, nfs, km, &p->chain);
-	if (r == -ENOENT) {
-		plan_error(p, "cannot use dump target %s: the route to %s goes through %s, a virtual interface (no device: a tap, veth or dummy), which the capture cannot bring up: route the collector through a physical Ethernet interface, or set a local 'target' in %s",
-			   p->conf.target, p->conf.net_host, p->net.ifname,
-			   p->config);
-		return r;
-	}
-	if (r == -ENOPKG) {
-		plan_error(p, "cannot use dump target %s for the capture: kernel %s has no module %s: install that kernel's modules or set 'kernel' in %s",
-			   p->conf.target, p->release, p->chain.layer, p->config);
-		return r;
-	}
-	if (r < 0) {
-		plan_error(p, "cannot resolve the drivers of interface %s: %s",
-			   p->net.ifname, strerror(-r));
-		return r;
-	}
+	if (r == -ENOENT)
+		return diag_fail(&p->diag, r,
+				 "cannot use dump target %s: the route to %s goes through %s, a virtual interface (no device: a tap, veth or dummy), which the capture cannot bring up: route the collector through a physical Ethernet interface, or set a local 'target' in %s",
+				 p->conf.target, p->conf.net_host,
+				 p->net.ifname, p->config);
+	if (r == -ENOPKG)
+		return diag_fail(&p->diag, r,
+				 "cannot use dump target %s for the capture: kernel %s has no module %s: install that kernel's modules or set 'kernel' in %s",
+				 p->conf.target, p->release, p->chain.layer,
+				 p->config);
+	if (r < 0)
+		return diag_fail(&p->diag, r,
+				 "cannot resolve the drivers of interface %s: %s",
+				 p->net.ifname, strerror(-r));
 	return 0;
 }
 
@@ -94,17 +97,16 @@ static int plan_net_chain(struct plan *p, const struct net_paths *np,
 int plan_target_net(struct plan *p, bool create)
 {
 	struct modload *km = NULL;
-	char why[1024];
 	struct net_paths np;
 	size_t tl;
 	int r;
 
 	net_paths_init(&np);
-	r = net_resolve(&p->conf, &np, &p->net, why, sizeof(why));
+	r = net_resolve(&p->conf, &np, &p->net, &p->diag);
 	if (r < 0) {
 		p->net_failed = true;
-		plan_error(p, "cannot use dump target %s from %s: %s",
-			   p->conf.target, p->config, why);
+		diag_prefix(&p->diag, "cannot use dump target %s from %s",
+			    p->conf.target, p->config);
 		return r;
 	}
 	p->net_known = true;

@@ -16,6 +16,7 @@
 #include "cmdline.h"
 #include "conf.h"
 #include "devchain.h"
+#include "diag.h"
 #include "estimate.h"
 #include "initramfs.h"
 #include "kexec.h"
@@ -87,11 +88,10 @@ struct plan {
 	/* 'target' names a device not attached now (load goes on without it). */
 	bool target_absent;
 	/*
-	 * What the caller says: warnings, one a line, whatever the result;
-	 * on failure, the error ("" when the errno says it all).
+	 * What the caller says: the warnings whatever the result, and on
+	 * failure the error (diag.h).
 	 */
-	char warnings[3 * (PATH_MAX + 256)];
-	char error[2 * PATH_MAX + 512];
+	struct diag diag;
 };
 
 /*
@@ -104,7 +104,7 @@ int plan_estimate(const struct plan *p, int kernel_fd, int initramfs_fd,
 
 /*
  * Make *p from conf and the running system.  Returns 0, or a negative
- * errno with p->error saying what failed and what to do.
+ * errno with p->diag saying what failed and what to do.
  */
 int plan_make(struct plan *p, const struct kdump_conf *conf,
 	      const struct plan_input *in);
@@ -115,7 +115,7 @@ int plan_make(struct plan *p, const struct kdump_conf *conf,
  * yet), the reservation now and the CPUs online, and make the command line
  * again for them.  plan_make() chooses them from the files as it finds
  * them; load chooses again from those it loads.  Returns 0, or a negative
- * errno with p->error set when the command line does not fit.
+ * errno with p->diag set when the command line does not fit.
  */
 int plan_threads(struct plan *p, int kernel_fd, int initramfs_fd);
 
@@ -141,11 +141,12 @@ int plan_check(const struct plan *p, struct plan_problems *problems);
 
 /*
  * Whether dump directory base is safe for root to read dumps from:
- * -EPERM with why in msg when others may write it, -ENOENT when missing,
- * another negative errno (and msg) when it cannot be checked.
+ * -EPERM when others may write it, -ENOENT when missing (no message: the
+ * caller knows whether it must be there), another negative errno when it
+ * cannot be checked; d says which.
  */
-int plan_check_dump_base(const char *base, const char *config, char *msg,
-			 size_t size);
+int plan_check_dump_base(const char *base, const char *config,
+			 struct diag *d);
 
 /*
  * The driver of the machine's hardware watchdog, for the capture kernel
@@ -171,31 +172,12 @@ unsigned long long plan_modules_bytes(const struct plan *p);
 
 /*
  * The module plan's text (JSON, modplan.h) for p->modplan_names, in
- * *ret (free it); p->error says why on failure.
+ * *ret (free it); p->diag says why on failure.
  */
 int plan_modplan_text(struct plan *p, char **ret);
 
 /* System RAM as the crashed kernel will have it: MemTotal + the reservation. */
 unsigned long long plan_system_ram(void);
-
-/*
- * The parts of plan_make() netplan.c shares: a failure's message into
- * p->error; a local dump directory (key: "dump", "fallback") resolved to
- * its filesystem, made when create; the chain's module lines appended to
- * p->chain_text and its modules to p->chain_drivers.
- */
-struct target_fs;
-void plan_error(struct plan *p, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-int plan_local_dir(struct plan *p, const char *key, const char *dir,
-		   bool create, struct target_fs *ret);
-int plan_chain_text(struct plan *p);
-/* The module index of the capture kernel's release, or the failure said. */
-struct modload;
-int plan_modload(struct plan *p, struct modload **ret);
-/* plan-net.c: a network target's plan; the files the fingerprint covers. */
-int plan_target_net(struct plan *p, bool create);
-int plan_net_files(struct plan *p);
 
 /* "world-writable", "owned by uid 1000"...: why bad was refused. */
 const char *plan_violation_text(const struct input_violation *bad);

@@ -86,7 +86,7 @@ static const char *home_dir(void)
 int main(int argc, char *argv[])
 {
 	struct receive_options o = { 0 };
-	char err[1024];
+	struct diag d = DIAG_INIT;
 	const char *home;
 	int r;
 
@@ -99,18 +99,16 @@ int main(int argc, char *argv[])
 			fprintf(stderr, "kdump-file-receive: error: this user has no home directory for .ssh/authorized_keys\n");
 			return 1;
 		}
-		r = receive_authorize(o.root, o.host, home, STDIN_FILENO,
-				      err, sizeof(err));
+		r = receive_authorize(o.root, o.host, home, STDIN_FILENO, &d);
 		if (r == 0)
 			printf("authorized %s in %s\n", o.host, o.root);
 	} else {
 		r = receive_request(o.root, o.host,
 				    getenv("SSH_ORIGINAL_COMMAND"),
-				    STDIN_FILENO, STDOUT_FILENO, err,
-				    sizeof(err));
+				    STDIN_FILENO, STDOUT_FILENO, &d);
 	}
 	if (r < 0) {
-		fprintf(stderr, "kdump-file-receive: %s\n", err);
+		fprintf(stderr, "kdump-file-receive: %s\n", diag_text(&d));
 		return 1;
 	}
 	return 0;

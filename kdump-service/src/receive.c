@@ -43,18 +43,8 @@ struct request {
 	char buf[RECEIVE_REQUEST_MAX + 1];
 };
 
-__attribute__((format(printf, 4, 5)))
-static int fail(int r, char *err, size_t size, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, size, fmt, ap);
-	va_end(ap);
-	return r;
-}
-
-#define refuse(err, size, ...) fail(-EBADRQC, err, size, __VA_ARGS__)
+/* A request that is not one of ours, or that names what is not ours. */
+#define refuse(d, ...) diag_fail(d, -EBADRQC, __VA_ARGS__)
 
 static bool name_char(char c, bool slash)
 {
@@ -85,20 +75,19 @@ bool receive_root_valid(const char *root)
  * may appear: nothing else is part of any request, and a request holding
  * ';', '$', '/', quotes or the like is someone trying something else.
  */
-static int request_split(const char *text, struct request *q, char *err,
-			 size_t size)
+static int request_split(const char *text, struct request *q, struct diag *d)
 {
 	char *save = NULL, *w;
 
 	if (!text || !*text)
-		return refuse(err, size, "refused: no request (this key may only send dumps)");
+		return refuse(d, "refused: no request (this key may only send dumps)");
 	if (strlen(text) > RECEIVE_REQUEST_MAX)
-		return refuse(err, size, "refused: request longer than %d bytes",
+		return refuse(d, "refused: request longer than %d bytes",
 			      RECEIVE_REQUEST_MAX);
 	for (const char *c = text; *c; c++)
 		if (!name_char(*c, false) && *c != ':' && *c != ' ' &&
 		    *c != '\t')
-			return refuse(err, size,
+			return refuse(d,
 				      "refused: request holds '%c' (only letters, digits, blanks and . _ : - are allowed)",
 				      *c >= 0x20 && *c < 0x7f ? *c : '?');
 	strcpy(q->buf, text);
@@ -106,29 +95,12 @@ static int request_split(const char *text, struct request *q, char *err,
 	for (w = strtok_r(q->buf, " \t", &save); w;
 	     w = strtok_r(NULL, " \t", &save)) {
 		if (q->n == REQUEST_WORDS_MAX || strlen(w) >= WORD_MAX)
-			return refuse(err, size, "refused: too many or too long words in the request");
+			return refuse(d, "refused: too many or too long words in the request");
 		q->word[q->n++] = w;
 	}
 	if (!q->n)
-		return refuse(err, size, "refused: no request (this key may only send dumps)");
+		return refuse(d, "refused: no request (this key may only send dumps)");
 	return 0;
-}
-
-/* A decimal number 0 ... max, nothing else. */
-static bool parse_ull(const char *s, unsigned long long max,
-		      unsigned long long *ret)
-{
-	unsigned long long v;
-	char *end;
-
-	if (*s < '0' || *s > '9')
-		return false;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || *end || v > max)
-		return false;
-	*ret = v;
-	return true;
 }
 
 static int write_all(int fd, const char *buf, size_t len)
@@ -147,19 +119,24 @@ static int write_all(int fd, const char *buf, size_t len)
 	return 0;
 }
 
-__attribute__((format(printf, 2, 3)))
-static int answer(int fd, const char *fmt, ...)
+/* One line (at most 1023 bytes) to fd; d: NULL when the caller says it. */
+__attribute__((format(printf, 3, 4)))
+static int answer(struct diag *d, int fd, const char *fmt, ...)
 {
 	char line[1024];
 	va_list ap;
-	int n;
+	int n, r;
 
 	va_start(ap, fmt);
 	n = vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
 	if (n < 0)
-		return -EINVAL;
-	return write_all(fd, line, strlen(line));
+		return diag_fail(d, -EINVAL, "error: cannot make the answer");
+	r = write_all(fd, line, strlen(line));
+	if (r < 0)
+		return diag_fail(d, r, "error: cannot send the answer: %s",
+				 strerror(-r));
+	return 0;
 }
 
 /*
@@ -167,53 +144,52 @@ static int answer(int fd, const char *fmt, ...)
  * ours that nobody else may write.
  */
 static int open_hostdir(const char *root, const char *hostdir, bool create,
-			int *ret, char *err, size_t size)
+			int *ret, struct diag *d)
 {
 	_cleanup_close_ int rootfd = -1, fd = -1;
 	struct stat st;
 
 	rootfd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (rootfd < 0)
-		return fail(-errno, err, size, "error: cannot open %s: %s",
-			    root, strerror(errno));
+		return diag_fail(d, -errno, "error: cannot open %s: %s",
+				 root, strerror(errno));
 	if (create && mkdirat(rootfd, hostdir, 0700) < 0 && errno != EEXIST)
-		return fail(-errno, err, size, "error: cannot make %s/%s: %s",
-			    root, hostdir, strerror(errno));
+		return diag_fail(d, -errno, "error: cannot make %s/%s: %s",
+				 root, hostdir, strerror(errno));
 	fd = openat(rootfd, hostdir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
 					     O_CLOEXEC);
 	if (fd < 0)
-		return fail(-errno, err, size, "error: cannot open %s/%s: %s",
-			    root, hostdir,
-			    errno == ELOOP ? "it is a symbolic link" :
-			    strerror(errno));
+		return diag_fail(d, -errno, "error: cannot open %s/%s: %s",
+				 root, hostdir,
+				 errno == ELOOP ? "it is a symbolic link" :
+				 strerror(errno));
 	if (fstat(fd, &st) < 0)
-		return fail(-errno, err, size, "error: cannot stat %s/%s: %s",
-			    root, hostdir, strerror(errno));
+		return diag_fail(d, -errno, "error: cannot stat %s/%s: %s",
+				 root, hostdir, strerror(errno));
 	if (st.st_uid != geteuid() || (st.st_mode & (S_IWGRP | S_IWOTH)))
-		return fail(-EPERM, err, size,
-			    "error: %s/%s is not this user's alone (owner uid %u, mode %04o): fix its owner and mode",
-			    root, hostdir, (unsigned int)st.st_uid,
-			    (unsigned int)(st.st_mode & 07777));
+		return diag_fail(d, -EPERM,
+				 "error: %s/%s is not this user's alone (owner uid %u, mode %04o): fix its owner and mode",
+				 root, hostdir, (unsigned int)st.st_uid,
+				 (unsigned int)(st.st_mode & 07777));
 	*ret = TAKE_FD(fd);
 	return 0;
 }
 
 /* A dump of this host: a valid name, a directory of ours, not a link. */
-static int open_dump(int hostfd, const char *name, int *ret, char *err,
-		     size_t size)
+static int open_dump(int hostfd, const char *name, int *ret, struct diag *d)
 {
 	int fd;
 
 	if (!dump_name_valid(name) || strlen(name) >= DUMP_NAME_MAX)
-		return refuse(err, size, "refused: '%s' is not a dump name",
+		return refuse(d, "refused: '%s' is not a dump name",
 			      name);
 	if (!dump_is_ours(hostfd, name))
-		return refuse(err, size, "refused: no dump %s of this host",
+		return refuse(d, "refused: no dump %s of this host",
 			      name);
 	fd = openat(hostfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
 					  O_CLOEXEC);
 	if (fd < 0)
-		return refuse(err, size, "refused: no dump %s of this host",
+		return refuse(d, "refused: no dump %s of this host",
 			      name);
 	*ret = fd;
 	return 0;
@@ -226,40 +202,40 @@ static void fd_path(int fd, char *buf, size_t size)
 }
 
 static int req_check(int hostfd, const struct request *q, int out,
-		     char *err, size_t size)
+		     struct diag *d)
 {
 	unsigned long long need, free_bytes;
 	char tmp[64];
 	struct statvfs sv;
 	int fd;
 
-	if (q->n != 2 || !parse_ull(q->word[1], LLONG_MAX, &need))
-		return refuse(err, size, "refused: usage: check BYTES");
+	if (q->n != 2 || parse_decimal(q->word[1], LLONG_MAX, &need) < 0)
+		return refuse(d, "refused: usage: check BYTES");
 	/* Writable: a file made and removed (the capture writes so). */
 	snprintf(tmp, sizeof(tmp), ".check-%ld-%lld", (long)getpid(),
 		 (long long)time(NULL));
 	fd = openat(hostfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
 					 O_CLOEXEC, 0600);
 	if (fd < 0)
-		return fail(-errno, err, size,
-			    "error: cannot write in the host dir: %s",
-			    strerror(errno));
+		return diag_fail(d, -errno,
+				 "error: cannot write in the host dir: %s",
+				 strerror(errno));
 	close(fd);
 	(void)unlinkat(hostfd, tmp, 0);
 	if (fstatvfs(hostfd, &sv) < 0)
-		return fail(-errno, err, size,
-			    "error: cannot read the free space of the host dir: %s",
-			    strerror(errno));
+		return diag_fail(d, -errno,
+				 "error: cannot read the free space of the host dir: %s",
+				 strerror(errno));
 	free_bytes = (unsigned long long)sv.f_bavail * sv.f_frsize;
 	if (free_bytes < need)
-		return fail(-ENOSPC, err, size,
-			    "error: the host dir has %llu bytes free, %llu needed: make room on the collector",
-			    free_bytes, need);
-	return answer(out, "ok free=%llu\n", free_bytes);
+		return diag_fail(d, -ENOSPC,
+				 "error: the host dir has %llu bytes free, %llu needed: make room on the collector",
+				 free_bytes, need);
+	return answer(d, out, "ok free=%llu\n", free_bytes);
 }
 
 /* Old dumps removed so that with the new one at most keep remain. */
-static int retention(int hostfd, unsigned int keep, char *err, size_t size)
+static int retention(int hostfd, unsigned int keep, struct diag *d)
 {
 	char base[64], dir[128];
 	char **names = NULL;
@@ -272,14 +248,14 @@ static int retention(int hostfd, unsigned int keep, char *err, size_t size)
 	fd_path(hostfd, base, sizeof(base));
 	r = dump_list(base, &names, &n);
 	if (r < 0)
-		return fail(r, err, size, "error: cannot list the host dir: %s",
-			    strerror(-r));
+		return diag_fail(d, r, "error: cannot list the host dir: %s",
+				 strerror(-r));
 	if (n > RETENTION_MAX)
 		n = RETENTION_MAX;
 	complete = calloc(n + 1, sizeof(*complete));
 	remove = calloc(n + 1, sizeof(*remove));
 	if (!complete || !remove) {
-		r = fail(-ENOMEM, err, size, "error: out of memory");
+		r = diag_fail(d, -ENOMEM, "error: out of memory");
 		goto out;
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -301,7 +277,7 @@ out:
 }
 
 static int req_begin(int hostfd, const struct request *q, int out,
-		     char *err, size_t size)
+		     struct diag *d)
 {
 	_cleanup_free_ struct dump_metadata *m = NULL;
 	unsigned long long keep, t;
@@ -309,77 +285,76 @@ static int req_begin(int hostfd, const struct request *q, int out,
 	_cleanup_close_ int fd = -1;
 	int r;
 
-	if (q->n != 3 || !parse_ull(q->word[1], 100000, &keep) ||
-	    !parse_ull(q->word[2], LLONG_MAX, &t))
-		return refuse(err, size, "refused: usage: begin KEEP CRASHTIME");
-	r = retention(hostfd, (unsigned int)keep, err, size);
+	if (q->n != 3 || parse_decimal(q->word[1], 100000, &keep) < 0 ||
+	    parse_decimal(q->word[2], LLONG_MAX, &t) < 0)
+		return refuse(d, "refused: usage: begin KEEP CRASHTIME");
+	r = retention(hostfd, (unsigned int)keep, d);
 	if (r < 0)
 		return r;
 	r = dump_dir_create(hostfd, (long long)t, 0700, name, sizeof(name),
 			    &fd);
 	if (r == -EINVAL)
-		return refuse(err, size, "refused: crash time %llu out of range",
+		return refuse(d, "refused: crash time %llu out of range",
 			      t);
 	if (r < 0)
-		return fail(r, err, size,
-			    "error: cannot make a dump directory in the host dir: %s",
-			    strerror(-r));
+		return diag_fail(d, r,
+				 "error: cannot make a dump directory in the host dir: %s",
+				 strerror(-r));
 	m = malloc(sizeof(*m));
 	if (!m)
-		return fail(-ENOMEM, err, size, "error: out of memory");
+		return diag_fail(d, -ENOMEM, "error: out of memory");
 	dump_metadata_init(m);
 	m->crash_time = (long long)t;
 	snprintf(m->error, sizeof(m->error), "capture in progress");
 	r = dump_metadata_write(fd, m);
 	if (r < 0)
-		return fail(r, err, size, "error: cannot write %s/%s: %s",
-			    name, DUMP_METADATA, strerror(-r));
-	return answer(out, "%s\n", name);
+		return diag_fail(d, r, "error: cannot write %s/%s: %s",
+				 name, DUMP_METADATA, strerror(-r));
+	return answer(d, out, "%s\n", name);
 }
 
 /* stdin, at most RECEIVE_FILE_MAX bytes, as file of the dump name. */
 static int receive_file(int hostfd, const char *name, const char *file,
-			int in, char *err, size_t size)
+			int in, struct diag *d)
 {
 	_cleanup_close_ int fd = -1;
 	_cleanup_free_ char *data = NULL;
 	int r, len;
 
-	r = open_dump(hostfd, name, &fd, err, size);
+	r = open_dump(hostfd, name, &fd, d);
 	if (r < 0)
 		return r;
 	len = read_fd_max(in, &data, RECEIVE_FILE_MAX);
 	if (len < 0)
-		return fail(len, err, size, "error: cannot read %s for %s: %s",
-			    file, name,
-			    len == -EFBIG ? "larger than 64 MiB" :
-			    strerror(-len));
+		return diag_fail(d, len, "error: cannot read %s for %s: %s",
+				 file, name,
+				 len == -EFBIG ? "larger than 64 MiB" :
+				 strerror(-len));
 	r = write_file_atomic_at(fd, file, data, (size_t)len, 0600);
 	if (r < 0)
-		return fail(r, err, size, "error: cannot write %s/%s: %s",
-			    name, file, strerror(-r));
+		return diag_fail(d, r, "error: cannot write %s/%s: %s",
+				 name, file, strerror(-r));
 	return 0;
 }
 
 static int req_dmesg(int hostfd, const struct request *q, int in,
-		     char *err, size_t size)
+		     struct diag *d)
 {
 	if (q->n != 2)
-		return refuse(err, size, "refused: usage: dmesg NAME");
-	return receive_file(hostfd, q->word[1], DUMP_DMESG, in, err, size);
+		return refuse(d, "refused: usage: dmesg NAME");
+	return receive_file(hostfd, q->word[1], DUMP_DMESG, in, d);
 }
 
-static int req_file(int hostfd, const struct request *q, int in, char *err,
-		    size_t size)
+static int req_file(int hostfd, const struct request *q, int in, struct diag *d)
 {
 	if (q->n != 3)
-		return refuse(err, size, "refused: usage: file NAME metadata.json|hooks.log");
+		return refuse(d, "refused: usage: file NAME metadata.json|hooks.log");
 	if (strcmp(q->word[2], DUMP_METADATA) != 0 &&
 	    strcmp(q->word[2], DUMP_HOOKS_LOG) != 0)
-		return refuse(err, size,
+		return refuse(d,
 			      "refused: file '%s' is not %s or %s", q->word[2],
 			      DUMP_METADATA, DUMP_HOOKS_LOG);
-	return receive_file(hostfd, q->word[1], q->word[2], in, err, size);
+	return receive_file(hostfd, q->word[1], q->word[2], in, d);
 }
 
 /*
@@ -556,7 +531,7 @@ static int rebuild(int dirfd, int in, const char **ret_bad, char *how,
 }
 
 static int req_vmcore(int hostfd, const struct request *q, int in, int out,
-		      char *err, size_t size)
+		      struct diag *d)
 {
 	_cleanup_close_ int fd = -1;
 	const char *bad = NULL;
@@ -565,32 +540,32 @@ static int req_vmcore(int hostfd, const struct request *q, int in, int out,
 	int r;
 
 	if (q->n != 2)
-		return refuse(err, size, "refused: usage: vmcore NAME");
-	r = open_dump(hostfd, q->word[1], &fd, err, size);
+		return refuse(d, "refused: usage: vmcore NAME");
+	r = open_dump(hostfd, q->word[1], &fd, d);
 	if (r < 0)
 		return r;
 	if (unlinkat(fd, DUMP_VMCORE_INCOMPLETE, 0) < 0 && errno != ENOENT)
-		return fail(-errno, err, size, "error: cannot remove %s/%s: %s",
-			    q->word[1], DUMP_VMCORE_INCOMPLETE,
-			    strerror(errno));
+		return diag_fail(d, -errno, "error: cannot remove %s/%s: %s",
+				 q->word[1], DUMP_VMCORE_INCOMPLETE,
+				 strerror(errno));
 	r = rebuild(fd, in, &bad, how, sizeof(how));
 	if (r < 0 && r != -EIO)
-		return fail(r, err, size, "error: cannot run makedumpfile: %s",
-			    strerror(-r));
+		return diag_fail(d, r, "error: cannot run makedumpfile: %s",
+				 strerror(-r));
 	if (r < 0 || bad) {
 		(void)unlinkat(fd, DUMP_VMCORE_INCOMPLETE, 0);
-		return fail(-EIO, err, size,
-			    "error: vmcore of %s not saved: %s",
-			    q->word[1], bad ? bad : how);
+		return diag_fail(d, -EIO,
+				 "error: vmcore of %s not saved: %s",
+				 q->word[1], bad ? bad : how);
 	}
 	r = dump_vmcore_commit(fd);
 	if (r < 0)
-		return fail(r, err, size, "error: cannot commit %s/%s: %s",
-			    q->word[1], DUMP_VMCORE, strerror(-r));
+		return diag_fail(d, r, "error: cannot commit %s/%s: %s",
+				 q->word[1], DUMP_VMCORE, strerror(-r));
 	if (fstatat(fd, DUMP_VMCORE, &st, AT_SYMLINK_NOFOLLOW) < 0)
-		return fail(-errno, err, size, "error: cannot stat %s/%s: %s",
-			    q->word[1], DUMP_VMCORE, strerror(errno));
-	return answer(out, "ok %lld\n", (long long)st.st_size);
+		return diag_fail(d, -errno, "error: cannot stat %s/%s: %s",
+				 q->word[1], DUMP_VMCORE, strerror(errno));
+	return answer(d, out, "ok %lld\n", (long long)st.st_size);
 }
 
 /*
@@ -599,8 +574,7 @@ static int req_vmcore(int hostfd, const struct request *q, int in, int out,
  * its dump went here for (kdump-file-report.service copies them).  A
  * regular file of at most RECEIVE_FILE_MAX bytes, never a link or a FIFO.
  */
-static int req_get(int hostfd, const struct request *q, int out, char *err,
-		   size_t size)
+static int req_get(int hostfd, const struct request *q, int out, struct diag *d)
 {
 	_cleanup_close_ int dfd = -1, fd = -1;
 	_cleanup_free_ char *data = NULL;
@@ -608,34 +582,34 @@ static int req_get(int hostfd, const struct request *q, int out, char *err,
 	int r, len;
 
 	if (q->n != 3)
-		return refuse(err, size, "refused: usage: get NAME %s|%s|%s",
+		return refuse(d, "refused: usage: get NAME %s|%s|%s",
 			      DUMP_DMESG, DUMP_METADATA, DUMP_REPORT_JSON);
 	if (strcmp(q->word[2], DUMP_DMESG) && strcmp(q->word[2], DUMP_METADATA) &&
 	    strcmp(q->word[2], DUMP_REPORT_JSON))
-		return refuse(err, size, "refused: file '%s' is not %s, %s or %s",
+		return refuse(d, "refused: file '%s' is not %s, %s or %s",
 			      q->word[2], DUMP_DMESG, DUMP_METADATA,
 			      DUMP_REPORT_JSON);
-	r = open_dump(hostfd, q->word[1], &dfd, err, size);
+	r = open_dump(hostfd, q->word[1], &dfd, d);
 	if (r < 0)
 		return r;
 	fd = openat(dfd, q->word[2], O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
 					    O_NOCTTY | O_CLOEXEC);
 	if (fd < 0)
-		return fail(-errno, err, size, "error: cannot open %s/%s: %s",
-			    q->word[1], q->word[2], strerror(errno));
+		return diag_fail(d, -errno, "error: cannot open %s/%s: %s",
+				 q->word[1], q->word[2], strerror(errno));
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
-		return refuse(err, size, "refused: %s/%s is not a regular file",
+		return refuse(d, "refused: %s/%s is not a regular file",
 			      q->word[1], q->word[2]);
 	len = read_fd_max(fd, &data, RECEIVE_FILE_MAX);
 	if (len < 0)
-		return fail(len, err, size, "error: cannot read %s/%s: %s",
-			    q->word[1], q->word[2],
-			    len == -EFBIG ? "larger than 64 MiB" :
-			    strerror(-len));
+		return diag_fail(d, len, "error: cannot read %s/%s: %s",
+				 q->word[1], q->word[2],
+				 len == -EFBIG ? "larger than 64 MiB" :
+				 strerror(-len));
 	r = write_all(out, data, (size_t)len);
 	if (r < 0)
-		return fail(r, err, size, "error: cannot send %s/%s: %s",
-			    q->word[1], q->word[2], strerror(-r));
+		return diag_fail(d, r, "error: cannot send %s/%s: %s",
+				 q->word[1], q->word[2], strerror(-r));
 	return 0;
 }
 
@@ -656,14 +630,14 @@ static int list_one(const char *base, const char *name, int out)
 	if (dump_inspect(dir, &info) < 0)
 		return 0;
 	one_line(info.panic);
-	return answer(out, "%s %s %lld %lld %s\n", name,
+	return answer(NULL, out, "%s %s %lld %lld %s\n", name,
 		      dump_complete(&info) ? "complete" : "incomplete",
 		      info.has_vmcore ? info.vmcore_bytes : 0LL,
 		      dump_time(&info), info.panic[0] ? info.panic : "-");
 }
 
-static int req_list(int hostfd, const struct request *q, int out, char *err,
-		    size_t size)
+static int req_list(int hostfd, const struct request *q, int out,
+		    struct diag *d)
 {
 	char base[64];
 	char **names = NULL;
@@ -671,37 +645,35 @@ static int req_list(int hostfd, const struct request *q, int out, char *err,
 	int r;
 
 	if (q->n != 1)
-		return refuse(err, size, "refused: usage: list");
+		return refuse(d, "refused: usage: list");
 	fd_path(hostfd, base, sizeof(base));
 	r = dump_list(base, &names, &n);
 	if (r < 0)
-		return fail(r, err, size, "error: cannot list the host dir: %s",
-			    strerror(-r));
+		return diag_fail(d, r, "error: cannot list the host dir: %s",
+				 strerror(-r));
 	for (size_t i = 0; i < n && r == 0; i++)
 		r = list_one(base, names[i], out);
 	dump_list_free(names, n);
 	if (r < 0)
-		return fail(r, err, size, "error: cannot write the list: %s",
-			    strerror(-r));
+		return diag_fail(d, r, "error: cannot write the list: %s",
+				 strerror(-r));
 	return 0;
 }
 
 int receive_request(const char *root, const char *hostdir,
-		    const char *request, int in_fd, int out_fd, char *err,
-		    size_t errsize)
+		    const char *request, int in_fd, int out_fd, struct diag *d)
 {
 	_cleanup_free_ struct request *q = NULL;
 	_cleanup_close_ int hostfd = -1;
 	const char *verb;
 	int r;
 
-	err[0] = '\0';
 	if (!receive_root_valid(root) || !net_host_dir_valid(hostdir))
-		return refuse(err, errsize, "refused: bad --root or --host");
+		return refuse(d, "refused: bad --root or --host");
 	q = malloc(sizeof(*q));
 	if (!q)
-		return fail(-ENOMEM, err, errsize, "error: out of memory");
-	r = request_split(request, q, err, errsize);
+		return diag_fail(d, -ENOMEM, "error: out of memory");
+	r = request_split(request, q, d);
 	if (r < 0)
 		return r;
 	verb = q->word[0];
@@ -709,27 +681,27 @@ int receive_request(const char *root, const char *hostdir,
 	    strcmp(verb, "dmesg") && strcmp(verb, "file") &&
 	    strcmp(verb, "vmcore") && strcmp(verb, "list") &&
 	    strcmp(verb, "get"))
-		return refuse(err, errsize,
+		return refuse(d,
 			      "refused: '%s' is not a request of kdump-file (check, begin, dmesg, file, vmcore, list, get)",
 			      verb);
 	r = open_hostdir(root, hostdir, !strcmp(verb, "check") ||
 					       !strcmp(verb, "begin"),
-			 &hostfd, err, errsize);
+			 &hostfd, d);
 	if (r < 0)
 		return r;
 	if (!strcmp(verb, "check"))
-		return req_check(hostfd, q, out_fd, err, errsize);
+		return req_check(hostfd, q, out_fd, d);
 	if (!strcmp(verb, "begin"))
-		return req_begin(hostfd, q, out_fd, err, errsize);
+		return req_begin(hostfd, q, out_fd, d);
 	if (!strcmp(verb, "dmesg"))
-		return req_dmesg(hostfd, q, in_fd, err, errsize);
+		return req_dmesg(hostfd, q, in_fd, d);
 	if (!strcmp(verb, "file"))
-		return req_file(hostfd, q, in_fd, err, errsize);
+		return req_file(hostfd, q, in_fd, d);
 	if (!strcmp(verb, "vmcore"))
-		return req_vmcore(hostfd, q, in_fd, out_fd, err, errsize);
+		return req_vmcore(hostfd, q, in_fd, out_fd, d);
 	if (!strcmp(verb, "get"))
-		return req_get(hostfd, q, out_fd, err, errsize);
-	return req_list(hostfd, q, out_fd, err, errsize);
+		return req_get(hostfd, q, out_fd, d);
+	return req_list(hostfd, q, out_fd, d);
 }
 
 static bool base64_body(const char *s)
@@ -844,22 +816,21 @@ static int keys_merge(const char *old, const char *body, const char *line,
 	return 0;
 }
 
-static int authorize_dirs(const char *root, const char *hostdir, char *err,
-			  size_t size)
+static int authorize_dirs(const char *root, const char *hostdir, struct diag *d)
 {
 	_cleanup_close_ int fd = -1;
 	int r;
 
 	r = mkdir_p(root, 0755);
 	if (r < 0)
-		return fail(r, err, size, "error: cannot make %s: %s", root,
-			    strerror(-r));
-	r = open_hostdir(root, hostdir, true, &fd, err, size);
+		return diag_fail(d, r, "error: cannot make %s: %s", root,
+				 strerror(-r));
+	r = open_hostdir(root, hostdir, true, &fd, d);
 	return r < 0 ? r : 0;
 }
 
 static int authorize_write(const char *home, const char *body,
-			   const char *line, char *err, size_t size)
+			   const char *line, struct diag *d)
 {
 	_cleanup_close_ int homefd = -1, sshfd = -1;
 	_cleanup_free_ char *old = NULL, *new = NULL;
@@ -867,67 +838,66 @@ static int authorize_write(const char *home, const char *body,
 
 	homefd = open(home, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (homefd < 0)
-		return fail(-errno, err, size, "error: cannot open %s: %s",
-			    home, strerror(errno));
+		return diag_fail(d, -errno, "error: cannot open %s: %s",
+				 home, strerror(errno));
 	if (mkdirat(homefd, ".ssh", 0700) < 0 && errno != EEXIST)
-		return fail(-errno, err, size, "error: cannot make %s/.ssh: %s",
-			    home, strerror(errno));
+		return diag_fail(d, -errno, "error: cannot make %s/.ssh: %s",
+				 home, strerror(errno));
 	sshfd = openat(homefd, ".ssh", O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
 					       O_CLOEXEC);
 	if (sshfd < 0)
-		return fail(-errno, err, size, "error: cannot open %s/.ssh: %s",
-			    home, strerror(errno));
+		return diag_fail(d, -errno, "error: cannot open %s/.ssh: %s",
+				 home, strerror(errno));
 	r = read_file_max_at(sshfd, "authorized_keys", &old, 4 * 1024 * 1024);
 	if (r == -ENOENT)
 		old = strdup("");
 	else if (r < 0)
-		return fail(r, err, size,
-			    "error: cannot read %s/.ssh/authorized_keys: %s",
-			    home, strerror(-r));
+		return diag_fail(d, r,
+				 "error: cannot read %s/.ssh/authorized_keys: %s",
+				 home, strerror(-r));
 	if (!old || keys_merge(old, body, line, &new) < 0)
-		return fail(-ENOMEM, err, size, "error: out of memory");
+		return diag_fail(d, -ENOMEM, "error: out of memory");
 	r = write_file_atomic_at(sshfd, "authorized_keys", new, strlen(new),
 				 0600);
 	if (r < 0)
-		return fail(r, err, size,
-			    "error: cannot write %s/.ssh/authorized_keys: %s",
-			    home, strerror(-r));
+		return diag_fail(d, r,
+				 "error: cannot write %s/.ssh/authorized_keys: %s",
+				 home, strerror(-r));
 	return 0;
 }
 
 int receive_authorize(const char *root, const char *hostdir,
-		      const char *home, int in_fd, char *err, size_t errsize)
+		      const char *home, int in_fd, struct diag *d)
 {
 	_cleanup_free_ char *key = NULL, *body = malloc(RECEIVE_KEY_MAX);
 	_cleanup_free_ char *line = malloc(RECEIVE_KEY_MAX + 2 * 1024);
 	char type[64], *nl;
 	int r;
 
-	err[0] = '\0';
 	if (!body || !line)
-		return fail(-ENOMEM, err, errsize, "error: out of memory");
+		return diag_fail(d, -ENOMEM, "error: out of memory");
 	if (!receive_root_valid(root))
-		return refuse(err, errsize,
+		return refuse(d,
 			      "refused: --root '%s' is not an absolute path of letters, digits and / . _ -",
 			      root);
 	if (!net_host_dir_valid(hostdir))
-		return refuse(err, errsize,
+		return refuse(d,
 			      "refused: --host '%s' is not a host dir name (letters, digits, . _ -)",
 			      hostdir);
 	r = read_fd_max(in_fd, &key, RECEIVE_KEY_MAX);
 	if (r < 0)
-		return refuse(err, errsize, "refused: cannot read the public key on stdin: %s",
+		return refuse(d, "refused: cannot read the public key on stdin: %s",
 			      r == -EFBIG ? "too long" : strerror(-r));
 	nl = strchr(key, '\n');
 	if (nl && nl[1 + strspn(nl + 1, " \t\r\n")])
-		return refuse(err, errsize, "refused: more than one line on stdin: send one public key");
+		return refuse(d, "refused: more than one line on stdin: send one public key");
 	if (key_parse(key, type, body) < 0 ||
 	    receive_key_line(root, hostdir, key, line,
 			     RECEIVE_KEY_MAX + 2 * 1024) < 0)
-		return refuse(err, errsize,
+		return refuse(d,
 			      "refused: stdin is not a public key line (ssh-ed25519, ecdsa-sha2-*, ssh-rsa and a base64 body)");
-	r = authorize_dirs(root, hostdir, err, errsize);
+	r = authorize_dirs(root, hostdir, d);
 	if (r < 0)
 		return r;
-	return authorize_write(home, body, line, err, errsize);
+	return authorize_write(home, body, line, d);
 }

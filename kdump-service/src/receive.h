@@ -4,14 +4,16 @@
  * for the key a machine installs (--authorize) and for each request that
  * machine's capture sends through the forced command.  Every request
  * works below ROOT/HOSTDIR alone, through descriptors opened without
- * following links.  Never logs: the text of a failure goes to the
- * caller's buffer, the program prints it.
+ * following links.  Never logs: a failure goes to the caller's struct
+ * diag with one line saying why, the program prints it.
  */
 #ifndef KDUMP_FILE_RECEIVE_H
 #define KDUMP_FILE_RECEIVE_H
 
 #include <stdbool.h>
 #include <stddef.h>
+
+#include "diag.h"
 
 /* Where the package installs it: the forced command names it so. */
 #define RECEIVE_PROGRAM "/usr/lib/kdump-file/kdump-file-receive"
@@ -35,12 +37,12 @@ bool receive_root_valid(const char *root);
  * root: read what it sends from in_fd, write its answer to out_fd.
  * Returns 0, -EBADRQC when the request is refused (not one of ours, a
  * name that is not a dump of this host's, a bad argument) or another
- * negative errno when it failed; either way err holds one line saying
- * why ("" on success).
+ * negative errno when it failed; either way recorded in d with one line
+ * saying why ("refused: ..." or "error: ...").
  */
 int receive_request(const char *root, const char *hostdir,
-		    const char *request, int in_fd, int out_fd, char *err,
-		    size_t errsize);
+		    const char *request, int in_fd, int out_fd,
+		    struct diag *d);
 
 /*
  * The authorized_keys line for key (TYPE BODY [COMMENT]) for hostdir in
@@ -54,9 +56,9 @@ int receive_key_line(const char *root, const char *hostdir, const char *key,
  * root/hostdir (0700) when missing, and write its forced-command line into
  * home/.ssh/authorized_keys (.ssh 0700, the file 0600, atomically), over a
  * line for the same key body; the other lines stay.  -EBADRQC for a bad
- * key line, root or hostdir; err says why.
+ * key line, root or hostdir; d says why, of every failure.
  */
 int receive_authorize(const char *root, const char *hostdir,
-		      const char *home, int in_fd, char *err, size_t errsize);
+		      const char *home, int in_fd, struct diag *d);
 
 #endif

@@ -22,8 +22,9 @@
 static int store_nfs_base(struct cli *cli, const struct kdump_conf *c,
 			  char *base, size_t size)
 {
-	char why[512], ip[INET_ADDRSTRLEN], mnt[PATH_MAX];
+	char ip[INET_ADDRSTRLEN], mnt[PATH_MAX];
 	char hostdir[NET_HOST_DIR_MAX];
+	struct diag why = DIAG_INIT;
 	struct in_addr a;
 	int r;
 
@@ -33,9 +34,9 @@ static int store_nfs_base(struct cli *cli, const struct kdump_conf *c,
 			  strerror(-r));
 		return r;
 	}
-	r = net_resolve_host(c->net_host, &a, why, sizeof(why));
+	r = net_resolve_host(c->net_host, &a, &why);
 	if (r < 0) {
-		log_error(cli, "%s", why);
+		log_error(cli, "%s", diag_text(&why));
 		return r;
 	}
 	net_addr_text(a, false, ip, sizeof(ip));
@@ -162,9 +163,9 @@ int store_find(struct cli *cli, const char *named, char *dir,
 	log_hold(cli);
 	r = store_open(cli, base, sizeof(base), &names, &n);
 	if (r < 0 && net_local_find(cli, what, false, dir, size, id) == 0) {
-		char why[1024];
+		char why[sizeof(cli->held.first_line)];
 
-		log_first_error(log_held(cli), why, sizeof(why));
+		snprintf(why, sizeof(why), "%s", log_held_error(cli));
 		log_release(cli, false);
 		if (r != -EREMOTE) {
 			log_stderr(cli, "the collector's dumps cannot be read here (%s): %s, kept here",

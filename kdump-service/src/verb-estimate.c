@@ -69,18 +69,18 @@ static int estimate_json(struct cli *cli, const struct plan *p,
 int verb_mem_usage(struct cli *cli, int argc _unused_, char *argv[] _unused_)
 {
 	const struct kdump_conf *c;
-	char why[512] = "";
+	struct diag d = DIAG_INIT;
 	bool ran = false;
 	int r;
 
-	r = dumpsize_refresh(&ran, why, sizeof(why));
+	r = dumpsize_refresh(&ran, &d);
 	if (r == -ENOENT) {
 		log_error(cli, "cannot count the pages a dump would hold: makedumpfile is not installed (apt-get install makedumpfile)");
 		return EXIT_FAILURE;
 	}
 	if (r < 0) {
 		log_error(cli, "cannot count the pages a dump would hold: makedumpfile --mem-usage /proc/kcore failed: %s",
-			  why[0] ? why : strerror(-r));
+			  diag_text(&d));
 		return EXIT_FAILURE;
 	}
 	if (ran)

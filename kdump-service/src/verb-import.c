@@ -20,7 +20,7 @@
 static int import_file(struct cli *cli, struct import *im, const char *path,
 		       enum import_format *ret_format)
 {
-	struct import_error err;
+	struct diag err = DIAG_INIT;
 	enum import_format f;
 	char *buf = NULL;
 	size_t len;
@@ -101,8 +101,7 @@ static int import_convert(struct cli *cli, struct import *im,
 			  const char *files[2], unsigned int n, char **ret_text)
 {
 	enum import_format f[2] = { IMPORT_UNKNOWN, IMPORT_UNKNOWN };
-	struct conf_error cerr;
-	char msg[512];
+	struct diag cerr = DIAG_INIT, d = DIAG_INIT;
 	int r;
 
 	for (unsigned int i = 0; i < n; i++) {
@@ -126,9 +125,10 @@ static int import_convert(struct cli *cli, struct import *im,
 				  cerr.line, cerr.key, cerr.msg);
 		return r;
 	}
-	r = import_check(im, msg, sizeof(msg));
+	r = import_check(im, &d);
 	if (r < 0) {
-		log_error(cli, "cannot import '%s': %s", files[0], msg);
+		log_error(cli, "cannot import '%s': %s", files[0],
+			  diag_text(&d));
 		free(*ret_text);
 		*ret_text = NULL;
 		return r;

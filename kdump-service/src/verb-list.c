@@ -320,7 +320,8 @@ static int list_rows(const char *base, char **names, size_t n,
  */
 static int list_net_fallback(struct cli *cli, const struct kdump_conf *c)
 {
-	char base[PATH_MAX], why[1024] = "", **names = NULL;
+	char base[PATH_MAX], why[sizeof(cli->held.first_line)] = "";
+	char **names = NULL;
 	struct json_object *j = NULL, *arr = NULL, *farr = NULL;
 	size_t n = 0;
 	int r, rf, m = 0;
@@ -349,7 +350,7 @@ static int list_net_fallback(struct cli *cli, const struct kdump_conf *c)
 		dump_list_free(names, n);
 	}
 	if (r < 0) {
-		log_first_error(log_held(cli), why, sizeof(why));
+		snprintf(why, sizeof(why), "%s", log_held_error(cli));
 		if (!j)
 			printf("dumps on the collector (%s): cannot be listed: %s\n",
 			       c->target, TEXT_SAFE(why));

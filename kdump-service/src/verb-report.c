@@ -202,14 +202,15 @@ report:
  */
 static int report_copy_newest(struct cli *cli, const struct kdump_conf *c)
 {
-	char name[DUMP_NAME_MAX], why[1024];
+	char name[DUMP_NAME_MAX];
+	struct diag d = DIAG_INIT;
 	int r;
 
 	r = collector_copy_newest(c, collector_copy_dir(), name, sizeof(name),
-				  why, sizeof(why));
+				  &d);
 	if (r < 0 && r != -ENOENT)
 		log_warning(cli, "cannot copy the newest dump's kernel log from the collector of %s: %s; it is reported at a boot where the collector answers",
-			    c->target, why[0] ? why : strerror(-r));
+			    c->target, diag_text(&d));
 	return 0;
 }
 

@@ -413,14 +413,15 @@ static int net_last_ssh(const struct kdump_conf *c, const char *hostdir,
 static int net_last_nfs(const struct kdump_conf *c, const char *hostdir,
 			struct dump_info *d, char *note, size_t size)
 {
-	char why[512], ip[INET_ADDRSTRLEN], mnt[PATH_MAX];
+	char ip[INET_ADDRSTRLEN], mnt[PATH_MAX];
 	char base[PATH_MAX + 300], dir[PATH_MAX + 300];
+	struct diag why = DIAG_INIT;
 	struct in_addr a;
 	int r;
 
-	r = net_resolve_host(c->net_host, &a, why, sizeof(why));
+	r = net_resolve_host(c->net_host, &a, &why);
 	if (r < 0) {
-		snprintf(note, size, "unknown: %s", why);
+		snprintf(note, size, "unknown: %s", diag_text(&why));
 		return r;
 	}
 	net_addr_text(a, false, ip, sizeof(ip));
@@ -596,7 +597,9 @@ static int status_protection(struct json_object *j)
 		struct tm tm;
 		time_t tt = t;
 
-		log_first_error(e + 1, why, sizeof(why));
+		/* The failure is the line after the time. */
+		snprintf(why, sizeof(why), "%.*s", (int)strcspn(e + 1, "\n"),
+			 e + 1);
 		if (localtime_r(&tt, &tm))
 			strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
 	}

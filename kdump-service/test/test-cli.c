@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The verbs' shared helpers: the close match behind "did you mean", and
- * the one way sizes are written.
+ * The verbs' shared helpers: the close match behind "did you mean", the
+ * one way sizes are written, and what a held log says its failure was.
  */
 #include <stdio.h>
 #include <string.h>
@@ -36,8 +36,35 @@ static bool bytes_are(unsigned long long b, const char *want)
 	return false;
 }
 
+/* The failure of a held log is the first log_error(), as said. */
+static void test_held_error(void)
+{
+	static struct cli cli;
+
+	cli_init(&cli);
+	log_hold(&cli);
+	CHECK(strcmp(log_held_error(&cli), "") == 0);
+	log_stderr(&cli, "waiting for %s", "the collector");
+	/* No error yet: the first line stands for it. */
+	CHECK(strcmp(log_held_error(&cli), "waiting for the collector") == 0);
+	log_error(&cli, "cannot reach %s: %s", "192.0.2.1", "no route");
+	log_error(&cli, "error: a later one");
+	CHECK(strcmp(log_held_error(&cli), "cannot reach 192.0.2.1: no route") == 0);
+	CHECK(strstr(log_held(&cli), "kdump-file: error: cannot reach 192.0.2.1: no route\n"));
+	/* A message that itself starts "error: " is not mistaken for one. */
+	log_release(&cli, false);
+	log_hold(&cli);
+	log_stderr(&cli, "error: not an error");
+	log_error(&cli, "the real one");
+	CHECK(strcmp(log_held_error(&cli), "the real one") == 0);
+	log_release(&cli, false);
+	CHECK(strcmp(log_held_error(&cli), "") == 0);
+	cli_done(&cli);
+}
+
 int main(void)
 {
+	test_held_error();
 	/* Bytes below a KiB, one decimal below 10, none from 10. */
 	CHECK(bytes_are(0, "0 B"));
 	CHECK(bytes_are(5, "5 B"));

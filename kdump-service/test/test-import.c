@@ -9,13 +9,13 @@
 #include "util.h"
 
 static struct import im;
-static struct import_error err;
+static struct diag err;
 static char *out;
 
 /* Import text as format f into im and render it into out. */
 static int run(enum import_format f, const char *text)
 {
-	struct conf_error cerr;
+	struct diag cerr = DIAG_INIT;
 	int r;
 
 	import_free(&im);
@@ -106,7 +106,7 @@ static int fixture(enum import_format fa, const char *a, enum import_format fb,
 {
 	const char *name[2] = { a, b };
 	enum import_format f[2] = { fa, fb };
-	struct conf_error cerr;
+	struct diag cerr = DIAG_INIT;
 	int r = 0;
 
 	import_free(&im);
@@ -391,6 +391,15 @@ static void test_fixture_dropped(void)
 	CHECK(noted(IMPORT_NOT_CARRIED, "VMCORE_CREATION_NOTIFICATION (empty)", "cannot be told not to"));
 }
 
+/* import_check() of im, with a diag of its own: its text in checked. */
+static struct diag checked;
+
+static int check(void)
+{
+	diag_clear(&checked);
+	return import_check(&im, &checked);
+}
+
 /*
  * A network target: carried over as target = URL with the keys beside it
  * (it stopped import before); with --local-instead, still an explicit
@@ -399,15 +408,15 @@ static void test_fixture_dropped(void)
 static void remote(enum import_format f, const char *fixture_name,
 		   const char *target)
 {
-	char expected[128], m[512] = "";
+	char expected[128];
 
 	CHECK(fixture(f, fixture_name, IMPORT_UNKNOWN, NULL, false) == 0);
-	CHECK(import_check(&im, m, sizeof(m)) == 0);
+	CHECK(check() == 0);
 	CHECK(!key_set("path") && line(target));
 	snprintf(expected, sizeof(expected), "%s.expected", fixture_name);
 	CHECK(same_as(expected));
 	CHECK(fixture(f, fixture_name, IMPORT_UNKNOWN, NULL, true) == 0);
-	CHECK(import_check(&im, m, sizeof(m)) == 0);
+	CHECK(check() == 0);
 	snprintf(expected, sizeof(expected), "%s.local-instead.expected",
 		 fixture_name);
 	CHECK(same_as(expected));
@@ -421,23 +430,23 @@ static void remote(enum import_format f, const char *fixture_name,
 static void remote_refused(enum import_format f, const char *fixture_name,
 			   const char *msg)
 {
-	char m[512] = "";
-
 	CHECK(fixture(f, fixture_name, IMPORT_UNKNOWN, NULL, false) == 0);
-	CHECK(import_check(&im, m, sizeof(m)) == -EREMOTE);
-	if (strcmp(m, msg) != 0)
-		fprintf(stderr, "%s: import_check says: %s\n", fixture_name, m);
-	CHECK(strcmp(m, msg) == 0);
+	CHECK(check() == -EREMOTE);
+	if (strcmp(diag_text(&checked), msg) != 0)
+		fprintf(stderr, "%s: import_check says: %s\n", fixture_name,
+			diag_text(&checked));
+	CHECK(checked.error == -EREMOTE &&
+	      strcmp(diag_text(&checked), msg) == 0);
+	/* A NULL diag: the errno alone. */
+	CHECK(import_check(&im, NULL) == -EREMOTE);
 	CHECK(!key_set("path") && !key_set("target"));
 	CHECK(fixture(f, fixture_name, IMPORT_UNKNOWN, NULL, true) == 0);
-	CHECK(import_check(&im, m, sizeof(m)) == 0);
+	CHECK(check() == 0);
 	CHECK(key_set("path") && !key_set("target"));
 }
 
 static void test_fixture_remote(void)
 {
-	char m[512];
-
 	remote(IMPORT_KDUMP_TOOLS, "debian12-kdump-tools.ssh",
 	       "target = ssh://kdump@backup.example.com/var/crash");
 	/* kdump-config mounts the export on KDUMP_COREDIR: its top. */
@@ -451,7 +460,7 @@ static void test_fixture_remote(void)
 
 	CHECK(fixture(IMPORT_KDUMP_CONF, "fedora-kdump.conf.ssh-dump-to-rootfs",
 		      IMPORT_UNKNOWN, NULL, false) == 0);
-	CHECK(import_check(&im, m, sizeof(m)) == 0);
+	CHECK(check() == 0);
 	CHECK(same_as("fedora-kdump.conf.ssh-dump-to-rootfs.expected"));
 	CHECK(line("target = ssh://kdump@192.0.2.10/srv/crash"));
 	CHECK(line("ssh_key = /root/.ssh/kdump_id_rsa"));
@@ -469,28 +478,28 @@ static void test_fixture_remote(void)
 	/* Local: nothing to refuse, the network-only settings need nothing. */
 	CHECK(fixture(IMPORT_KDUMP_TOOLS, "debian12-kdump-tools", IMPORT_UNKNOWN,
 		      NULL, false) == 0);
-	CHECK(import_check(&im, m, sizeof(m)) == 0);
+	CHECK(check() == 0);
 	CHECK(run(IMPORT_KDUMP_TOOLS, "SSH_KEY=/root/.ssh/id\nHOSTTAG=ip\nSSH=\"\"\n") == 0);
-	CHECK(import_check(&im, m, sizeof(m)) == 0);
+	CHECK(check() == 0);
 	CHECK(noted(IMPORT_NO_NEED, "SSH_KEY", "used only with SSH=, NFS= or FTP=, and none is set"));
 	CHECK(line("path = /var/crash"));
 
 	/* ssh(1) without USER@ logs in as root, who runs kdump-config. */
 	CHECK(run(IMPORT_KDUMP_TOOLS, "SSH=backup\nKDUMP_COREDIR=/srv/crash/\n") == 0);
-	CHECK(import_check(&im, m, sizeof(m)) == 0);
+	CHECK(check() == 0);
 	CHECK(line("target = ssh://root@backup/srv/crash"));
 	CHECK(noted(IMPORT_CARRIED, "KDUMP_COREDIR", "the directory in target"));
 	CHECK(run(IMPORT_KDUMP_TOOLS, "SSH=\"kdump@fe80::1\"\n") == 0);
-	CHECK(import_check(&im, m, sizeof(m)) == -EREMOTE);
-	CHECK(strstr(m, "IPv6 collectors are not supported"));
+	CHECK(check() == -EREMOTE);
+	CHECK(strstr(diag_text(&checked), "IPv6 collectors are not supported"));
 	CHECK(run(IMPORT_KDUMP_TOOLS, "SSH=\"$USER@backup\"\n") == 0);
-	CHECK(import_check(&im, m, sizeof(m)) == -EREMOTE);
-	CHECK(strstr(m, "shell expansion"));
+	CHECK(check() == -EREMOTE);
+	CHECK(strstr(diag_text(&checked), "shell expansion"));
 	CHECK(run(IMPORT_KDUMP_TOOLS, "NFS=server\n") == 0);
-	CHECK(import_check(&im, m, sizeof(m)) == -EREMOTE);
-	CHECK(strstr(m, "'server' is not HOST:/EXPORT"));
+	CHECK(check() == -EREMOTE);
+	CHECK(strstr(diag_text(&checked), "'server' is not HOST:/EXPORT"));
 	CHECK(run(IMPORT_KDUMP_TOOLS, "NFS=server:/\n") == 0);
-	CHECK(import_check(&im, m, sizeof(m)) == 0);
+	CHECK(check() == 0);
 	CHECK(line("target = nfs://server/"));
 	CHECK(run(IMPORT_KDUMP_CONF, "nfs server:/export/\npath crash\n") == 0);
 	CHECK(line("target = nfs://server/export/crash"));
@@ -508,7 +517,7 @@ static void test_fixture_remote(void)
 	/* kdump-config savecore dumps to each target set; kdump-file to one. */
 	CHECK(run(IMPORT_KDUMP_TOOLS,
 		  "FTP=ftp:/d\nNFS=server:/e\nSSH=kdump@backup\nKDUMP_NUM_DUMPS=3\n") == 0);
-	CHECK(import_check(&im, m, sizeof(m)) == 0);
+	CHECK(check() == 0);
 	CHECK(line("target = ssh://kdump@backup/var/crash"));
 	CHECK(noted(IMPORT_NOT_CARRIED, "NFS", "kdump-file dumps to one target, SSH"));
 	CHECK(noted(IMPORT_NOT_CARRIED, "FTP", "kdump-file dumps to one target, SSH"));
@@ -697,7 +706,7 @@ static const char fedora_sysconfig[] =
 
 static void test_kdump_utils_defaults(void)
 {
-	struct conf_error cerr;
+	struct diag cerr = DIAG_INIT;
 
 	CHECK(run(IMPORT_KDUMP_CONF, fedora_conf) == 0);
 	CHECK(import_buffer(&im, IMPORT_SYSCONFIG, "/etc/sysconfig/kdump",
@@ -853,11 +862,13 @@ static void test_validate(void)
 		"extra_modules = m\n";
 	static const char unknown[] = "panic_on = oops\npanic_onn = oops\n";
 	static const char bad[] = "panic_on = oops\nkeep = many\n";
-	struct conf_error e;
+	struct diag e = DIAG_INIT;
 
 	CHECK(import_validate(pending, strlen(pending), &e) == 0);
 	CHECK(import_validate(unknown, strlen(unknown), &e) == -ENOKEY);
 	CHECK(e.line == 2 && strcmp(e.key, "panic_onn") == 0);
+	/* The first failure wins: a new one needs a clear diag. */
+	diag_clear(&e);
 	CHECK(import_validate(bad, strlen(bad), &e) == -EINVAL);
 	CHECK(e.line == 2 && strcmp(e.key, "keep") == 0);
 }

@@ -17,6 +17,13 @@
 #include "tests.h"
 #include "util.h"
 
+/* A diag with nothing in it: each call below says its own failure. */
+static struct diag *fresh(struct diag *d)
+{
+	diag_clear(d);
+	return d;
+}
+
 static char root[PATH_MAX];
 
 #define HEADER "Iface\tDestination\tGateway \tFlags\tRefCnt\tUse\tMetric\tMask\t\tMTU\tWindow\tIRTT\n"
@@ -115,55 +122,55 @@ static void make_nic(const char *name, const char *type)
 static void test_iface_check(void)
 {
 	struct net_paths np;
-	char why[1024];
+	struct diag why;
 
 	net_paths_init(&np);
 	make_nic("eth0", "1\n");
-	CHECK(net_iface_check(&np, "eth0", "collector", ip("192.0.2.9"), why,
-			      sizeof(why)) == 0);
-	CHECK(net_iface_check(&np, "eth7", "collector", ip("192.0.2.9"), why,
-			      sizeof(why)) == -ENODEV);
+	CHECK(net_iface_check(&np, "eth0", "collector", ip("192.0.2.9"),
+			      fresh(&why)) == 0);
+	CHECK(net_iface_check(&np, "eth7", "collector", ip("192.0.2.9"),
+			      fresh(&why)) == -ENODEV);
 
 	make_nic("bond0", "1\n");
 	put("sys/class/net/bond0/bonding/mode", "active-backup 1\n");
-	CHECK(net_iface_check(&np, "bond0", "collector", ip("192.0.2.9"), why,
-			      sizeof(why)) == -EMEDIUMTYPE);
-	CHECK(strstr(why, "bond0, a bond") != NULL);
-	CHECK(strstr(why, "ip route add 192.0.2.9/32") != NULL);
+	CHECK(net_iface_check(&np, "bond0", "collector", ip("192.0.2.9"),
+			      fresh(&why)) == -EMEDIUMTYPE);
+	CHECK(strstr(why.msg, "bond0, a bond") != NULL);
+	CHECK(strstr(why.msg, "ip route add 192.0.2.9/32") != NULL);
 
 	/* A VLAN: by /proc/net/vlan, or by its lower link. */
 	make_nic("eth0.5", "1\n");
 	put("proc/net/vlan/eth0.5", "eth0.5  VID: 5\n");
-	CHECK(net_iface_check(&np, "eth0.5", "collector", ip("192.0.2.9"), why,
-			      sizeof(why)) == -EMEDIUMTYPE);
-	CHECK(strstr(why, "eth0.5, a VLAN") != NULL);
+	CHECK(net_iface_check(&np, "eth0.5", "collector", ip("192.0.2.9"),
+			      fresh(&why)) == -EMEDIUMTYPE);
+	CHECK(strstr(why.msg, "eth0.5, a VLAN") != NULL);
 	make_nic("vlan7", "1\n");
 	link_to("sys/class/net/vlan7/lower_eth0", "../eth0");
-	CHECK(net_iface_check(&np, "vlan7", "collector", ip("192.0.2.9"), why,
-			      sizeof(why)) == -EMEDIUMTYPE);
-	CHECK(strstr(why, "vlan7, a VLAN or another link stacked on eth0") != NULL);
+	CHECK(net_iface_check(&np, "vlan7", "collector", ip("192.0.2.9"),
+			      fresh(&why)) == -EMEDIUMTYPE);
+	CHECK(strstr(why.msg, "vlan7, a VLAN or another link stacked on eth0") != NULL);
 
 	make_nic("br0", "1\n");
 	put("sys/class/net/br0/bridge/stp_state", "0\n");
-	CHECK(net_iface_check(&np, "br0", "collector", ip("192.0.2.9"), why,
-			      sizeof(why)) == -EMEDIUMTYPE);
-	CHECK(strstr(why, "br0, a bridge") != NULL);
+	CHECK(net_iface_check(&np, "br0", "collector", ip("192.0.2.9"),
+			      fresh(&why)) == -EMEDIUMTYPE);
+	CHECK(strstr(why.msg, "br0, a bridge") != NULL);
 
 	make_nic("wlan0", "1\n");
 	put("sys/class/net/wlan0/phy80211/name", "phy0\n");
-	CHECK(net_iface_check(&np, "wlan0", "collector", ip("192.0.2.9"), why,
-			      sizeof(why)) == -EMEDIUMTYPE);
-	CHECK(strstr(why, "wlan0, a wireless interface") != NULL);
+	CHECK(net_iface_check(&np, "wlan0", "collector", ip("192.0.2.9"),
+			      fresh(&why)) == -EMEDIUMTYPE);
+	CHECK(strstr(why.msg, "wlan0, a wireless interface") != NULL);
 
 	make_nic("ib0", "32\n");
-	CHECK(net_iface_check(&np, "ib0", "collector", ip("192.0.2.9"), why,
-			      sizeof(why)) == -EMEDIUMTYPE);
-	CHECK(strstr(why, "type 32, not Ethernet") != NULL);
+	CHECK(net_iface_check(&np, "ib0", "collector", ip("192.0.2.9"),
+			      fresh(&why)) == -EMEDIUMTYPE);
+	CHECK(strstr(why.msg, "type 32, not Ethernet") != NULL);
 
 	make_nic("lo", "772\n");
-	CHECK(net_iface_check(&np, "lo", "me", ip("127.0.0.1"), why,
-			      sizeof(why)) == -EMEDIUMTYPE);
-	CHECK(strstr(why, "me (127.0.0.1) is this machine itself") != NULL);
+	CHECK(net_iface_check(&np, "lo", "me", ip("127.0.0.1"),
+			      fresh(&why)) == -EMEDIUMTYPE);
+	CHECK(strstr(why.msg, "me (127.0.0.1) is this machine itself") != NULL);
 }
 
 static void test_resolve(void)
@@ -171,7 +178,8 @@ static void test_resolve(void)
 	struct kdump_conf c;
 	struct net_paths np;
 	struct net_plan n, before;
-	char why[1024], chain[512], want[512];
+	char chain[512], want[512];
+	struct diag why;
 
 	conf_init(&c);
 	c.net = CONF_NET_SSH;
@@ -183,7 +191,7 @@ static void test_resolve(void)
 	    "br0\t0064A8C0\t00000000\t0001\t0\t0\t0\t00FFFFFF\t0\t0\t0\n"
 	    "eth0\t006433C6\t00000000\t0001\t0\t0\t0\t00FFFFFF\t0\t0\t0\n");
 	put("ifaddrs", "eth0 198.51.100.7/24\neth0 192.0.2.15/24\n");
-	CHECK(net_resolve(&c, &np, &n, why, sizeof(why)) == 0);
+	CHECK(net_resolve(&c, &np, &n, fresh(&why)) == 0);
 	CHECK(strcmp(n.ifname, "eth0") == 0);
 	CHECK(strcmp(n.mac, "52:54:00:12:34:56") == 0);
 	/* On-link: the address on the collector's subnet. */
@@ -202,7 +210,7 @@ static void test_resolve(void)
 
 	/* Through the gateway: the address on its subnet. */
 	snprintf(c.net_host, sizeof(c.net_host), "203.0.113.5");
-	CHECK(net_resolve(&c, &np, &n, why, sizeof(why)) == 0);
+	CHECK(net_resolve(&c, &np, &n, fresh(&why)) == 0);
 	CHECK(n.addr.s_addr == ip("192.0.2.15").s_addr);
 	CHECK(net_chain_format(&n, chain, sizeof(chain)) == 0);
 	CHECK(strncmp(chain, "net 52:54:00:12:34:56 192.0.2.15/24 192.0.2.1\ncollector 203.0.113.5\n", 68) == 0);
@@ -211,16 +219,16 @@ static void test_resolve(void)
 	memset(&before, 0x5a, sizeof(before));
 	n = before;
 	snprintf(c.net_host, sizeof(c.net_host), "192.168.100.3");
-	CHECK(net_resolve(&c, &np, &n, why, sizeof(why)) == -EMEDIUMTYPE);
-	CHECK(strstr(why, "br0, a bridge") != NULL);
+	CHECK(net_resolve(&c, &np, &n, fresh(&why)) == -EMEDIUMTYPE);
+	CHECK(strstr(why.msg, "br0, a bridge") != NULL);
 	CHECK(memcmp(&n, &before, sizeof(n)) == 0);
 	put("ifaddrs", "eth1 198.51.100.7/24\n");
 	snprintf(c.net_host, sizeof(c.net_host), "198.51.100.20");
-	CHECK(net_resolve(&c, &np, &n, why, sizeof(why)) == -EADDRNOTAVAIL);
-	CHECK(strstr(why, "interface eth0, the route to 198.51.100.20 (198.51.100.20), has no IPv4 address") != NULL);
+	CHECK(net_resolve(&c, &np, &n, fresh(&why)) == -EADDRNOTAVAIL);
+	CHECK(strstr(why.msg, "interface eth0, the route to 198.51.100.20 (198.51.100.20), has no IPv4 address") != NULL);
 	snprintf(c.net_host, sizeof(c.net_host), "no-such-host.invalid");
-	CHECK(net_resolve(&c, &np, &n, why, sizeof(why)) == -EHOSTUNREACH);
-	CHECK(strstr(why, "host no-such-host.invalid does not resolve to an IPv4 address") != NULL);
+	CHECK(net_resolve(&c, &np, &n, fresh(&why)) == -EHOSTUNREACH);
+	CHECK(strstr(why.msg, "host no-such-host.invalid does not resolve to an IPv4 address") != NULL);
 	CHECK(memcmp(&n, &before, sizeof(n)) == 0);
 }
 

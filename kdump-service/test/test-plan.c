@@ -30,7 +30,7 @@ static void test_kver_missing(void)
 
 	conf_init(&c);
 	CHECK(plan_make(&p, &c, &in) == -ENOENT);
-	CHECK(strstr(p.error, "--kver '0.0-no-such-kernel' is not an installed kernel") != NULL);
+	CHECK(strstr(p.diag.msg, "--kver '0.0-no-such-kernel' is not an installed kernel") != NULL);
 	CHECK(strcmp(p.config, "/etc/test.conf") == 0);
 }
 
@@ -54,7 +54,7 @@ static void test_kver_with_kernel(void)
 	conf_init(&c);
 	snprintf(c.kernel, sizeof(c.kernel), "/boot/vmlinuz-test");
 	CHECK(plan_make(&p, &c, &in) == -EINVAL);
-	CHECK(strstr(p.error, "'kernel' is set to '/boot/vmlinuz-test' in /etc/test.conf") != NULL);
+	CHECK(strstr(p.diag.msg, "'kernel' is set to '/boot/vmlinuz-test' in /etc/test.conf") != NULL);
 }
 
 static void test_violation_text(void)
@@ -84,14 +84,16 @@ static void test_initramfs_state(void)
 /* An unsafe dump directory: the message, no print. */
 static void test_dump_base(void)
 {
-	char msg[PATH_MAX * 2];
+	struct diag d = DIAG_INIT;
 
-	CHECK(plan_check_dump_base("/nonexistent/dumps", "/etc/t.conf", msg,
-				   sizeof(msg)) == -ENOENT);
-	CHECK(msg[0] == '\0');
-	CHECK(plan_check_dump_base("/tmp", "/etc/t.conf", msg, sizeof(msg)) == -EPERM);
-	CHECK(strstr(msg, "dump directory /tmp is not safe") != NULL);
-	CHECK(strstr(msg, "set another 'path' in /etc/t.conf") != NULL);
+	/* Missing: the errno alone, the caller says it if it must. */
+	CHECK(plan_check_dump_base("/nonexistent/dumps", "/etc/t.conf",
+				   &d) == -ENOENT);
+	CHECK(d.error == -ENOENT && d.msg[0] == '\0');
+	diag_clear(&d);
+	CHECK(plan_check_dump_base("/tmp", "/etc/t.conf", &d) == -EPERM);
+	CHECK(strstr(d.msg, "dump directory /tmp is not safe") != NULL);
+	CHECK(strstr(d.msg, "set another 'path' in /etc/t.conf") != NULL);
 }
 
 /*
@@ -115,18 +117,18 @@ static void test_raw_path(void)
 	(void)plan_make(&p, &c, &in);
 	CHECK(stat(c.path, &st) == 0 && S_ISDIR(st.st_mode) &&
 	      (st.st_mode & 07777) == 0700);
-	CHECK(strstr(p.error, "is not safe") == NULL);
+	CHECK(strstr(p.diag.msg, "is not safe") == NULL);
 	CHECK(rmdir(c.path) == 0);
 	/* Missing below a directory others may write: refused, not made. */
 	CHECK(chmod(dir, 0777) == 0);
 	CHECK(plan_make(&p, &c, &in) == -EPERM);
-	CHECK(strstr(p.error, "is not safe") && strstr(p.error, dir));
+	CHECK(strstr(p.diag.msg, "is not safe") && strstr(p.diag.msg, dir));
 	CHECK(access(c.path, F_OK) < 0);
 	/* Existing and writable by others: refused. */
 	CHECK(chmod(dir, 0700) == 0 && mkdir(c.path, 0700) == 0 &&
 	      chmod(c.path, 01777) == 0);
 	CHECK(plan_make(&p, &c, &in) == -EPERM);
-	CHECK(strstr(p.error, "dump directory") && strstr(p.error, "1777"));
+	CHECK(strstr(p.diag.msg, "dump directory") && strstr(p.diag.msg, "1777"));
 	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
 	CHECK(system(path) == 0);
 }
@@ -152,7 +154,7 @@ static void test_local_path_link(void)
 	conf_init(&c);
 	CHECK(path_format(c.path, sizeof(c.path), "%s/dumps", via) == 0);
 	CHECK(plan_make(&p, &c, &in) == -EPERM);
-	CHECK(strstr(p.error, open_dir) != NULL);
+	CHECK(strstr(p.diag.msg, open_dir) != NULL);
 	CHECK(access(made, F_OK) < 0);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	CHECK(system(cmd) == 0);
@@ -249,15 +251,15 @@ static void test_raw_identity_warn(void)
 
 	memset(&p, 0, sizeof(p));
 	plan_raw_identity_warn(&p, "/dev/vdb", &id);
-	CHECK(strstr(p.warnings, "raw dump device /dev/vdb has no serial, WWID or partition UUID: the capture finds it as /dev/vdb, a kernel name that can change between boots, and checks only its size (1048576 bytes)") != NULL);
-	CHECK(strstr(p.warnings, "give the disk a serial number") != NULL);
+	CHECK(strstr(p.diag.warnings[0], "raw dump device /dev/vdb has no serial, WWID or partition UUID: the capture finds it as /dev/vdb, a kernel name that can change between boots, and checks only its size (1048576 bytes)") != NULL);
+	CHECK(strstr(p.diag.warnings[0], "give the disk a serial number") != NULL);
 
 	memset(&p, 0, sizeof(p));
 	id = (struct target_identity){ .spec = "PARTUUID=6c9e0e9a-02",
 				       .size = 1048576 };
 	plan_raw_identity_warn(&p, "/dev/sda2", &id);
-	CHECK(strstr(p.warnings, "raw dump device /dev/sda2 is known by its partition UUID alone (6c9e0e9a-02, 1048576 bytes): its disk has no serial number or WWID") != NULL);
-	CHECK(strstr(p.warnings, "use a partition of a disk with a serial number") != NULL);
+	CHECK(strstr(p.diag.warnings[0], "raw dump device /dev/sda2 is known by its partition UUID alone (6c9e0e9a-02, 1048576 bytes): its disk has no serial number or WWID") != NULL);
+	CHECK(strstr(p.diag.warnings[0], "use a partition of a disk with a serial number") != NULL);
 
 	memset(&p, 0, sizeof(p));
 	snprintf(id.disk, sizeof(id.disk), "SERIAL=disk-1");
@@ -267,7 +269,7 @@ static void test_raw_identity_warn(void)
 	id = (struct target_identity){ .spec = "WWID=naa.600140512345678",
 				       .size = 1048576 };
 	plan_raw_identity_warn(&p, "/dev/sdc", &id);
-	CHECK(p.warnings[0] == '\0');
+	CHECK(p.diag.n_warnings == 0);
 }
 
 /* Runs argv: false when it cannot or fails. */

@@ -46,13 +46,17 @@ static int in_text(const char *text, size_t len)
 static int run(const char *host, const char *request, const char *text,
 	       size_t len, char *out)
 {
-	char err[1024];
+	struct diag d = DIAG_INIT;
 	int in = in_text(text, len), o = memfd_create("out", MFD_CLOEXEC);
 	ssize_t n;
 	int r;
 
-	r = receive_request(root, host, request, in, o, err, sizeof(err));
-	CHECK((r == 0) == (err[0] == '\0'));
+	r = receive_request(root, host, request, in, o, &d);
+	/* Every failure is recorded, with one line of its own. */
+	CHECK((r == 0) == !diag_failed(&d));
+	CHECK(r == 0 || (d.error == r &&
+			 (strncmp(d.msg, "refused: ", 9) == 0 ||
+			  strncmp(d.msg, "error: ", 7) == 0)));
 	CHECK(lseek(o, 0, SEEK_SET) == 0);
 	n = read(o, out, 4095);
 	out[n > 0 ? n : 0] = '\0';
@@ -106,6 +110,18 @@ static void test_check(void)
 	CHECK(req("A", "check", out) == -EBADRQC);
 	CHECK(req("A", "check -1", out) == -EBADRQC);
 	CHECK(req("A", "check 1x", out) == -EBADRQC);
+}
+
+/* An answer that cannot be sent is said, not left blank. */
+static void test_answer_lost(void)
+{
+	struct diag d = DIAG_INIT;
+	int fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+
+	CHECK(fd >= 0);
+	CHECK(receive_request(root, "A", "check 0", fd, fd, &d) == -EBADF);
+	CHECK(strcmp(diag_text(&d), "error: cannot send the answer: Bad file descriptor") == 0);
+	close(fd);
 }
 
 static void test_begin(char *name)
@@ -357,7 +373,8 @@ static void test_refused(void)
 		"list && sh", "list > x", "LIST", "rsync --server . x",
 		"check 0\nsh", "begin 0 1 extra",
 	};
-	char out[4096], err[1024];
+	struct diag d = DIAG_INIT;
+	char out[4096];
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		int r = req("A", bad[i], out);
@@ -366,18 +383,23 @@ static void test_refused(void)
 		if (r != -EBADRQC)
 			fprintf(stderr, "not refused: '%s'\n", bad[i]);
 	}
-	CHECK(receive_request(root, "A", NULL, 0, 1, err, sizeof(err)) ==
-	      -EBADRQC);
-	CHECK(strncmp(err, "refused: ", 9) == 0);
+	CHECK(receive_request(root, "A", NULL, 0, 1, &d) == -EBADRQC);
+	CHECK(strcmp(diag_text(&d), "refused: no request (this key may only send dumps)") == 0);
+	/* A NULL diag: the errno alone. */
+	CHECK(receive_request(root, "A", "sh", 0, 1, NULL) == -EBADRQC);
 	CHECK(hostb_intact());
 }
 
 static int authorize(const char *r, const char *host, const char *key)
 {
-	char err[1024];
+	struct diag d = DIAG_INIT;
 	int in = in_text(key, strlen(key)), ret;
 
-	ret = receive_authorize(r, host, home, in, err, sizeof(err));
+	ret = receive_authorize(r, host, home, in, &d);
+	CHECK((ret == 0) == !diag_failed(&d));
+	CHECK(ret == 0 || (d.error == ret &&
+			   (strncmp(d.msg, "refused: ", 9) == 0 ||
+			    strncmp(d.msg, "error: ", 7) == 0)));
 	close(in);
 	return ret;
 }
@@ -451,6 +473,7 @@ int main(void)
 
 	test_names();
 	test_check();
+	test_answer_lost();
 	test_begin(name);
 	test_files(name);
 	test_vmcore(name);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * /etc/kdump-file.conf: "key = value" lines, '#' comments, every key at most
- * once.  The parser never logs; on failure it fills a struct conf_error that
+ * once.  The parser never logs; on failure it fills a struct diag that
  * names the line and the key, and returns a negative errno.
  */
 #ifndef KDUMP_FILE_CONF_H
@@ -9,6 +9,8 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+
+#include "diag.h"
 
 #define CONF_PATH_DEFAULT "/etc/kdump-file.conf"
 #define CONF_VALUE_MAX 1024
@@ -170,23 +172,22 @@ struct kdump_conf {
  */
 bool conf_list_next(const char *list, size_t *pos, char *buf, size_t size);
 
-struct conf_error {
-	unsigned int line;	/* 0 when not tied to a line */
-	char key[64];
-	char msg[256];
-};
-
 void conf_init(struct kdump_conf *c);
 int conf_parse_buffer(struct kdump_conf *c, const char *buf, size_t len,
-		      struct conf_error *err);
+		      struct diag *err);
+/*
+ * On failure err names the line and the key (err->line, err->key) and its
+ * message starts with where: "PATH:LINE: key 'KEY': ", "PATH:LINE: " or
+ * "cannot read configuration 'PATH': ".
+ */
 int conf_parse_file(struct kdump_conf *c, const char *path,
-		    struct conf_error *err);
+		    struct diag *err);
 /*
  * conf_parse_file(), but a missing CONF_PATH_DEFAULT is no error: it gives
  * the documented defaults (any other path must exist).
  */
 int conf_load_or_default(struct kdump_conf *c, const char *path,
-			 struct conf_error *err);
+			 struct diag *err);
 int conf_write(const struct kdump_conf *c, char *buf, size_t size);
 
 const char *conf_action_to_string(enum conf_action a);

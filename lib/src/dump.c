@@ -45,13 +45,13 @@ bool dump_is_ours(int basefd, const char *name)
 	       !(st.st_mode & (S_IWGRP | S_IWOTH));
 }
 
-int dump_base_check(const char *base, char *why, size_t size)
+int dump_base_check(const char *base, struct diag *d)
 {
 	struct safe_violation bad;
 	int fd = -1, r;
 
 	if (base[0] != '/')
-		return -EINVAL;
+		return diag_fail(d, -EINVAL, "%s is not an absolute path", base);
 	/*
 	 * Links on the way are followed and what they lead to is checked:
 	 * a directory above the dump directory reached through a link is as
@@ -63,16 +63,14 @@ int dump_base_check(const char *base, char *why, size_t size)
 		return 0;
 	}
 	if (r != -EPERM)
-		return r;
+		return diag_fail(d, r, NULL);
 	if (bad.fault == SAFE_FAULT_LINK)
-		snprintf(why, size, "%s is a symbolic link", bad.path);
-	else if (bad.fault == SAFE_FAULT_OWNER)
-		snprintf(why, size, "%s is owned by uid %u, not root",
-			 bad.path, bad.uid);
-	else
-		snprintf(why, size, "%s may be written by others than root (mode %04o)",
+		return diag_fail(d, r, "%s is a symbolic link", bad.path);
+	if (bad.fault == SAFE_FAULT_OWNER)
+		return diag_fail(d, r, "%s is owned by uid %u, not root",
+				 bad.path, bad.uid);
+	return diag_fail(d, r, "%s may be written by others than root (mode %04o)",
 			 bad.path, bad.mode);
-	return r;
 }
 
 int dump_find_last(const char *base, char *ret, size_t size)

@@ -5,6 +5,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "diag.h"
+
 /* What a dump directory says about itself. */
 struct dump_info {
 	char dir[4096];
@@ -85,9 +87,9 @@ bool dump_is_ours(int basefd, const char *name);
  * directory above it owned by root, the directory itself writable by root
  * alone and not a link, those above writable by others only when sticky.
  * A link on the way is checked with what it leads to (safedir.h).
- * -EPERM with the reason in why.
+ * -EPERM with the reason in d (the path at fault and what is wrong).
  */
-int dump_base_check(const char *base, char *why, size_t size);
+int dump_base_check(const char *base, struct diag *d);
 
 /*
  * A dump's ID: 8 hex digits of a hash of its directory name, short to type

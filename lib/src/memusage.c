@@ -272,40 +272,36 @@ static int run_output(char *const argv[], unsigned int timeout_ms,
 }
 
 int memusage_run(const char *program, unsigned int timeout_ms,
-		 struct memusage *ret, char *why, size_t why_size)
+		 struct memusage *ret, struct diag *d)
 {
 	char *argv[] = { (char *)(program ? program : "makedumpfile"),
 			 (char *)"--mem-usage", (char *)"/proc/kcore", NULL };
 	struct output o = { 0 };
 	struct process_result res;
 	struct memusage m;
+	char how[64];
 	int r;
 
-	if (why_size)
-		why[0] = '\0';
 	r = run_output(argv, timeout_ms, &o, &res);
-	if (r < 0)
+	if (r < 0) {
+		r = diag_fail(d, r, NULL);
 		goto out;
+	}
+	process_result_text(&res, how, sizeof(how));
 	if (res.timed_out) {
-		r = -ETIMEDOUT;
-		process_result_text(&res, why, why_size);
+		r = diag_fail(d, -ETIMEDOUT, "%s", how);
 	} else if (!process_succeeded(&res)) {
-		char how[64];
-
-		r = -EIO;
-		process_result_text(&res, how, sizeof(how));
 		if (o.last[0])
-			snprintf(why, why_size, "%s (%s)", o.last, how);
+			r = diag_fail(d, -EIO, "%s (%s)", o.last, how);
 		else
-			snprintf(why, why_size, "%s", how);
+			r = diag_fail(d, -EIO, "%s", how);
 	} else if (o.cut) {
-		r = -EBADMSG;
-		snprintf(why, why_size, "more than %d bytes of output",
-			 OUTPUT_MAX);
+		r = diag_fail(d, -EBADMSG, "more than %d bytes of output",
+			      OUTPUT_MAX);
 	} else {
 		r = memusage_parse(o.buf, o.len, &m);
 		if (r < 0)
-			snprintf(why, why_size, "its table is not one it prints");
+			r = diag_fail(d, r, "its table is not one it prints");
 		else
 			*ret = m;
 	}

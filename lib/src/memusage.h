@@ -12,6 +12,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "diag.h"
+
 /* The rows of the table, in the order of makedumpfile's dump level bits. */
 enum memusage_type {
 	MEMUSAGE_ZERO,		/* dump level bit 1 */
@@ -54,14 +56,14 @@ unsigned long long memusage_kept_pages(const struct memusage *m,
 /*
  * Run program (NULL: "makedumpfile" looked up in PATH) with --mem-usage
  * /proc/kcore, killed after timeout_ms, and parse what it printed.  On
- * failure a negative errno: -ENOENT when it is not installed, -ETIMEDOUT,
- * -EIO when it failed (why: its last line of output, or how it ended),
- * -EBADMSG when its table is unsound; why (size bytes) says it whatever
- * the result ("" on success).
+ * failure a negative errno, recorded in d: -ENOENT when it is not
+ * installed, -ETIMEDOUT (the message: how long it ran), -EIO when it failed
+ * (its last line of output, or how it ended), -EBADMSG when its table is
+ * unsound; for a failure to run it at all, the errno alone.
  */
 #define MEMUSAGE_TIMEOUT_MS 60000
 int memusage_run(const char *program, unsigned int timeout_ms,
-		 struct memusage *ret, char *why, size_t why_size);
+		 struct memusage *ret, struct diag *d);
 
 /*
  * "makedumpfile: version 1.7.2 (released on 20 Oct 2022)" -> "1.7.2", from
@@ -94,7 +96,11 @@ struct memusage_entry {
 	struct memusage_key key;
 	char version[64];	/* makedumpfile's, "" when not known */
 	int error;		/* 0, or the run's negative errno */
-	char why[256];		/* the run's failure, "" when none */
+	/*
+	 * The run's failure message (its diag's, cut to fit), "" when none
+	 * or when the errno says it all: the cache file's "why".
+	 */
+	char why[256];
 	struct memusage m;	/* when error is 0 */
 };
 

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "rawdump.h"
+#include "util.h"
 
 static const char *const state_names[] = {
 	[RAW_EMPTY] = "empty",	       [RAW_WRITING] = "writing",
@@ -33,17 +35,6 @@ int raw_header_format(const struct raw_header *h, char *buf)
 	if (n < 0 || n >= RAW_HEADER_SIZE)
 		return -ENOBUFS;
 	return 0;
-}
-
-static int parse_ull(const char *v, unsigned long long *ret)
-{
-	char *end;
-
-	if (*v < '0' || *v > '9')
-		return -EINVAL;
-	errno = 0;
-	*ret = strtoull(v, &end, 10);
-	return errno || *end ? -EINVAL : 0;
 }
 
 int raw_header_parse(const char *buf, size_t len, unsigned long long dev_size,
@@ -82,7 +73,7 @@ int raw_header_parse(const char *buf, size_t len, unsigned long long dev_size,
 			h.state = s;
 			have_state = true;
 		} else if (strcmp(k, "time") == 0) {
-			if (parse_ull(v, &x) < 0 || x > (1ULL << 40))
+			if (parse_decimal(v, 1ULL << 40, &x) < 0)
 				return -EBADMSG;
 			h.time = (long long)x;
 		} else if (strcmp(k, "release") == 0) {
@@ -99,7 +90,7 @@ int raw_header_parse(const char *buf, size_t len, unsigned long long dev_size,
 				strcmp(k, "vmcore_len") == 0 ? &h.vmcore_len :
 							       NULL;
 
-			if (!p || parse_ull(v, p) < 0)
+			if (!p || parse_decimal(v, ULLONG_MAX, p) < 0)
 				return -EBADMSG;
 		}
 	}

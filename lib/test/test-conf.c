@@ -9,21 +9,21 @@
 #include "tests.h"
 #include "util.h"
 
-static int parse(const char *text, struct kdump_conf *c, struct conf_error *e)
+static int parse(const char *text, struct kdump_conf *c, struct diag *e)
 {
 	memset(e, 0, sizeof(*e));
 	conf_init(c);
 	return conf_parse_buffer(c, text, strlen(text), e);
 }
 
-static struct conf_error e_last;
+static struct diag e_last = DIAG_INIT;
 
 /* A rejected text: the error, its line and key, and c left untouched. */
 static void reject(const char *text, int err, unsigned int line,
 		   const char *key)
 {
 	struct kdump_conf c;
-	struct conf_error e;
+	struct diag e = DIAG_INIT;
 	int r = parse(text, &c, &e);
 
 	CHECK(r == err);
@@ -40,7 +40,7 @@ static void reject(const char *text, int err, unsigned int line,
 static void test_defaults(void)
 {
 	struct kdump_conf c;
-	struct conf_error e;
+	struct diag e = DIAG_INIT;
 
 	CHECK(parse("", &c, &e) == 0);
 	CHECK(strcmp(c.path, "/var/crash") == 0);
@@ -56,7 +56,7 @@ static void test_defaults(void)
 static void test_all_keys(void)
 {
 	struct kdump_conf c;
-	struct conf_error e;
+	struct diag e = DIAG_INIT;
 	const char *text =
 		"# comment\n"
 		"\n"
@@ -153,7 +153,7 @@ static void test_unknown_key_suggestion(void)
 static void test_shell_metacharacters_are_refused(void)
 {
 	struct kdump_conf c;
-	struct conf_error e;
+	struct diag e = DIAG_INIT;
 
 	/* Nothing goes through a shell, but such a value is never an intent. */
 	reject("path = /var/crash;rm -rf $(x)`y`|z\n", -EINVAL, 1, "path");
@@ -186,7 +186,7 @@ static void test_shell_metacharacters_are_refused(void)
 static void test_inline_comments(void)
 {
 	struct kdump_conf c;
-	struct conf_error e;
+	struct diag e = DIAG_INIT;
 
 	CHECK(parse("path = /srv/dumps # on the big disk\nkeep = 3\t# three\n",
 		    &c, &e) == 0);
@@ -202,7 +202,7 @@ static void test_inline_comments(void)
 static void test_raw_keys(void)
 {
 	struct kdump_conf c, back;
-	struct conf_error e;
+	struct diag e = DIAG_INIT;
 	char buf[8192];
 
 	CHECK(parse("raw = SERIAL=kdump-raw_1\nraw_overwrite = yes\n", &c, &e) == 0);
@@ -251,7 +251,7 @@ static void test_raw_keys(void)
 static void test_limits(void)
 {
 	struct kdump_conf c;
-	struct conf_error e;
+	struct diag e = DIAG_INIT;
 	char *big = malloc(CONF_VALUE_MAX + 64);
 	int r;
 
@@ -270,7 +270,7 @@ static void test_file(void)
 {
 	char path[] = "/tmp/test-conf.XXXXXX";
 	struct kdump_conf c;
-	struct conf_error e = { 0 };
+	struct diag e = DIAG_INIT;
 	int fd;
 
 	CHECK(conf_parse_file(&c, "/nonexistent/kdump-file.conf", &e) == -ENOENT);
@@ -282,6 +282,7 @@ static void test_file(void)
 	CHECK(conf_parse_file(&c, path, &e) == 0);
 	CHECK(c.keep == 2);
 	CHECK(chmod(path, 0664) == 0);
+	diag_clear(&e);
 	CHECK(conf_parse_file(&c, path, &e) == -EPERM);
 	CHECK(strstr(e.msg, "chmod go-w") != NULL);
 	CHECK(chmod(path, 0602) == 0);
@@ -294,7 +295,7 @@ static void test_file(void)
 static void test_roundtrip(void)
 {
 	struct kdump_conf a, b;
-	struct conf_error e;
+	struct diag e = DIAG_INIT;
 	char buf[8192];
 
 	CHECK(parse("path = /x\ntarget = UUID=1234\nkeep = 4\ncompression = none\nfinal_action = halt\ncapture_timeout = 77\n",
@@ -309,7 +310,7 @@ static void test_roundtrip(void)
 static void test_panic_on(void)
 {
 	struct kdump_conf c;
-	struct conf_error e;
+	struct diag e = DIAG_INIT;
 	char buf[8192], words[128];
 	struct kdump_conf back;
 
@@ -404,7 +405,7 @@ static void test_makedumpfile_args_accepted(void)
 	};
 	struct conf_makedumpfile_cmd cmd;
 	struct kdump_conf c;
-	struct conf_error e;
+	struct diag e = DIAG_INIT;
 	char line[2048];
 
 	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
@@ -527,7 +528,7 @@ static void test_makedumpfile_args_values(void)
 static void test_dump_level_dmesg(void)
 {
 	struct kdump_conf a, b;
-	struct conf_error e;
+	struct diag e = DIAG_INIT;
 	char buf[8192];
 
 	CHECK(parse("dump_level = 7\n", &a, &e) == 0 && !a.dmesg_only &&
@@ -559,7 +560,7 @@ static void test_dump_level_dmesg(void)
 static void test_hook_keys(void)
 {
 	struct kdump_conf c, b;
-	struct conf_error e;
+	struct diag e = DIAG_INIT;
 	char buf[16384], w[64];
 	size_t pos = 0;
 
@@ -654,7 +655,7 @@ static void test_hook_keys(void)
 static void test_net_targets(void)
 {
 	struct kdump_conf a, b;
-	struct conf_error e;
+	struct diag e = DIAG_INIT;
 	char buf[16384], kh[256];
 
 	CHECK(parse("target = ssh://kdump@collector.example:2222/srv/dumps\n",
@@ -729,7 +730,7 @@ static void test_makedumpfile_threads(void)
 {
 	struct conf_makedumpfile_cmd cmd;
 	struct kdump_conf c, back;
-	struct conf_error e;
+	struct diag e = DIAG_INIT;
 	char buf[8192];
 
 	CHECK(parse("", &c, &e) == 0);

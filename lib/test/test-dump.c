@@ -11,6 +11,13 @@
 #include "tests.h"
 #include "util.h"
 
+/* A diag with nothing in it: each call below says its own failure. */
+static struct diag *fresh(struct diag *d)
+{
+	diag_clear(d);
+	return d;
+}
+
 static void put(const char *dir, const char *name, const char *text)
 {
 	char p[4200];
@@ -176,7 +183,8 @@ static void test_remove(void)
  */
 static void test_planted(void)
 {
-	char base[] = "/tmp/test-dump-pl.XXXXXX", p[4300], last[4300], why[256];
+	char base[] = "/tmp/test-dump-pl.XXXXXX", p[4300], last[4300];
+	struct diag why;
 	long long newest, complete;
 
 	CHECK(mkdtemp(base) != NULL);
@@ -197,26 +205,26 @@ static void test_planted(void)
 		CHECK(strstr(last, "2026-01-01-00:00:00") != NULL);
 	}
 	/* The dump directory itself. */
-	CHECK(dump_base_check(base, why, sizeof(why)) == 0);
+	CHECK(dump_base_check(base, fresh(&why)) == 0);
 	CHECK(chmod(base, 01777) == 0);
-	CHECK(dump_base_check(base, why, sizeof(why)) == -EPERM);
-	CHECK(strstr(why, "may be written by others") && strstr(why, "1777"));
+	CHECK(dump_base_check(base, fresh(&why)) == -EPERM);
+	CHECK(strstr(why.msg, "may be written by others") && strstr(why.msg, "1777"));
 	CHECK(chmod(base, 0770) == 0);
-	CHECK(dump_base_check(base, why, sizeof(why)) == -EPERM);
+	CHECK(dump_base_check(base, fresh(&why)) == -EPERM);
 	CHECK(chmod(base, 0755) == 0);
 	/* Below a sticky directory (/tmp) is fine; below a writable one not. */
 	snprintf(p, sizeof(p), "%s/sub", base);
 	CHECK(mkdir(p, 0700) == 0);
-	CHECK(dump_base_check(p, why, sizeof(why)) == 0);
+	CHECK(dump_base_check(p, fresh(&why)) == 0);
 	CHECK(chmod(base, 0777) == 0);
-	CHECK(dump_base_check(p, why, sizeof(why)) == -EPERM);
-	CHECK(strstr(why, base) != NULL);
+	CHECK(dump_base_check(p, fresh(&why)) == -EPERM);
+	CHECK(strstr(why.msg, base) != NULL);
 	CHECK(chmod(base, 0755) == 0);
 	/* A link as the dump directory. */
 	snprintf(last, sizeof(last), "%s/link", base);
 	CHECK(symlink(p, last) == 0);
-	CHECK(dump_base_check(last, why, sizeof(why)) == -EPERM);
-	CHECK(strstr(why, "symbolic link") != NULL);
+	CHECK(dump_base_check(last, fresh(&why)) == -EPERM);
+	CHECK(strstr(why.msg, "symbolic link") != NULL);
 	/*
 	 * A link above the dump directory: the directory it leads to is on
 	 * the way down, and others may write that one.
@@ -231,17 +239,17 @@ static void test_planted(void)
 		snprintf(via, sizeof(via), "%s/var-crash", base);
 		CHECK(symlink(real, via) == 0);
 		CHECK(path_format(store, sizeof(store), "%s/dumps", via) == 0);
-		CHECK(dump_base_check(store, why, sizeof(why)) == -EPERM);
-		CHECK(strstr(why, real) && strstr(why, "0777"));
+		CHECK(dump_base_check(store, fresh(&why)) == -EPERM);
+		CHECK(strstr(why.msg, real) && strstr(why.msg, "0777"));
 		CHECK(chmod(real, 0755) == 0);
-		CHECK(dump_base_check(store, why, sizeof(why)) == 0);
+		CHECK(dump_base_check(store, fresh(&why)) == 0);
 	}
-	CHECK(dump_base_check("relative", why, sizeof(why)) == -EINVAL);
-	CHECK(dump_base_check("/nonexistent/x", why, sizeof(why)) == -ENOENT);
+	CHECK(dump_base_check("relative", fresh(&why)) == -EINVAL);
+	CHECK(dump_base_check("/nonexistent/x", fresh(&why)) == -ENOENT);
 	if (geteuid() == 0) {
 		CHECK(chown(p, 65534, 65534) == 0);
-		CHECK(dump_base_check(p, why, sizeof(why)) == -EPERM);
-		CHECK(strstr(why, "uid 65534") != NULL);
+		CHECK(dump_base_check(p, fresh(&why)) == -EPERM);
+		CHECK(strstr(why.msg, "uid 65534") != NULL);
 	}
 	snprintf(p, sizeof(p), "chmod -R u+rwx '%s'; rm -rf '%s'", base, base);
 	CHECK(system(p) == 0);

@@ -189,7 +189,8 @@ static const char *script(const char *name, const char *body)
 
 static void test_run(void)
 {
-	char why[256], table[256], v[64];
+	char table[256], v[64];
+	struct diag d = DIAG_INIT;
 	struct memusage m;
 
 	snprintf(table, sizeof(table), "%s/table", dir);
@@ -201,26 +202,38 @@ static void test_run(void)
 				  "[ \"$1 $2\" = '--mem-usage /proc/kcore' ] || exit 9\n"
 				  "head -n 1 '%s' >&2; tail -n +2 '%s'", table,
 				  table) == 0);
-		CHECK(memusage_run(script("good", body), 5000, &m, why,
-				   sizeof(why)) == 0);
+		CHECK(memusage_run(script("good", body), 5000, &m, &d) == 0);
 	}
 	CHECK(m.pages[MEMUSAGE_FREE] == 176901 && m.kernel_unsupported);
-	CHECK(why[0] == '\0');
+	CHECK(!diag_failed(&d) && strcmp(diag_text(&d), "") == 0);
 	CHECK(memusage_run(script("fail",
 				  "echo 'show_mem_usage: No memory is reserved for crashkernel!' >&2\n"
 				  "echo 'The kernel version is not supported.'\n"
 				  "echo 'The makedumpfile operation may be incomplete.'\n"
 				  "echo; echo 'makedumpfile Failed.'; exit 1"),
-			   5000, &m, why, sizeof(why)) == -EIO);
-	CHECK(strcmp(why, "show_mem_usage: No memory is reserved for crashkernel! (exit 1)") == 0);
-	CHECK(memusage_run(script("garbage", "echo hello"), 5000, &m, why,
-			   sizeof(why)) == -EBADMSG);
-	CHECK(memusage_run(script("hang", "exec sleep 10"), 200, &m, why,
-			   sizeof(why)) == -ETIMEDOUT);
+			   5000, &m, &d) == -EIO);
+	CHECK(d.error == -EIO);
+	CHECK(strcmp(diag_text(&d), "show_mem_usage: No memory is reserved for crashkernel! (exit 1)") == 0);
+	diag_clear(&d);
+	CHECK(memusage_run(script("garbage", "echo hello"), 5000, &m, &d) ==
+	      -EBADMSG);
+	CHECK(strcmp(diag_text(&d), "its table is not one it prints") == 0);
+	diag_clear(&d);
+	CHECK(memusage_run(script("hang", "exec sleep 10"), 200, &m, &d) ==
+	      -ETIMEDOUT);
+	CHECK(strncmp(diag_text(&d), "timed out after ", 16) == 0);
+	diag_clear(&d);
 	CHECK(memusage_run(script("flood", "yes TYPE | head -c 200000"), 5000,
-			   &m, why, sizeof(why)) == -EBADMSG);
-	CHECK(memusage_run("/nonexistent/makedumpfile", 5000, &m, why,
-			   sizeof(why)) == -ENOENT);
+			   &m, &d) == -EBADMSG);
+	CHECK(strstr(diag_text(&d), "bytes of output") != NULL);
+	diag_clear(&d);
+	/* Not run at all: the errno alone, no message. */
+	CHECK(memusage_run("/nonexistent/makedumpfile", 5000, &m, &d) ==
+	      -ENOENT);
+	CHECK(d.error == -ENOENT && d.msg[0] == '\0');
+	/* A NULL diag: the errno alone travels. */
+	CHECK(memusage_run(script("garbage", "echo hello"), 5000, &m, NULL) ==
+	      -EBADMSG);
 
 	CHECK(memusage_tool_version(
 		      script("v", "echo 'makedumpfile: version 1.7.2 (released on 20 Oct 2022)'; echo 'lzo\tenabled'"),

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the load plan's files share (plan.c, plan-net.c, plan-modules.c):
+ * the parts of plan_make() one file makes and another calls.  For the
+ * plan-*.c files only; the verbs include plan.h.  Each returns 0, or a
+ * negative errno with p->diag saying what failed.
+ */
+#ifndef KDUMP_FILE_PLAN_INTERNAL_H
+#define KDUMP_FILE_PLAN_INTERNAL_H
+
+#include <stdbool.h>
+
+#include "plan.h"
+
+/*
+ * plan.c: a local dump directory (key: "dump", "fallback") resolved to
+ * its filesystem, made when create.
+ */
+struct target_fs;
+int plan_local_dir(struct plan *p, const char *key, const char *dir,
+		   bool create, struct target_fs *ret);
+
+/*
+ * plan-modules.c: the module index of the capture kernel's release, or
+ * the failure said; the chain's module lines appended to p->chain_text
+ * and its modules to p->chain_drivers; the module plan (p->modplan_*);
+ * the helpers (p->pstore, p->watchdog); extra_modules, checked, into
+ * p->chain_drivers.
+ */
+struct modload;
+int plan_modload(struct plan *p, struct modload **ret);
+int plan_chain_text(struct plan *p);
+int plan_modules(struct plan *p);
+int plan_helpers(struct plan *p);
+int plan_extra_modules(struct plan *p);
+
+/* plan-net.c: a network target's plan; the files the fingerprint covers. */
+int plan_target_net(struct plan *p, bool create);
+int plan_net_files(struct plan *p);
+
+#endif
