@@ -92,6 +92,7 @@ int ensure_initramfs(struct cli *cli, struct plan *p, bool force)
 	const struct initramfs_progress progress = {
 		.stage = build_stage, .output = build_output, .userdata = &b,
 	};
+	struct initramfs_request rq;
 	char fingerprint[32768], conf_file[] = RUN_DIR "/capture.conf";
 	char chain_file[] = RUN_DIR "/capture-chain";
 	char modplan_file[] = RUN_DIR "/modules.json";
@@ -154,12 +155,20 @@ int ensure_initramfs(struct cli *cli, struct plan *p, bool force)
 	t0 = now_ms();
 	b.t0 = t0;
 	b.live = !cli->opt.quiet && isatty(STDOUT_FILENO);
-	r = initramfs_build(p->initramfs, p->release, conf_file, chain_file,
-			    modplan_file, p->modplan_drivers, p->extra_files,
-			    conf_net_to_string(p->conf.net),
-			    p->conf.net == CONF_NET_SSH ? p->conf.ssh_key : NULL,
-			    p->capture.failure_action == ACTION_SHELL,
-			    fingerprint, &progress);
+	rq = (struct initramfs_request){
+		.kver = p->release,
+		.capture_conf_file = conf_file,
+		.chain_file = chain_file,
+		.modplan_file = modplan_file,
+		.drivers = p->modplan_drivers,
+		.files = p->extra_files,
+		.net = conf_net_to_string(p->conf.net),
+		.ssh_key = p->conf.net == CONF_NET_SSH ? p->conf.ssh_key : NULL,
+		.shell = p->capture.failure_action == ACTION_SHELL,
+		.fingerprint = fingerprint,
+		.progress = &progress,
+	};
+	r = initramfs_build(p->initramfs, &rq);
 	build_line_clear(&b);
 	if (r < 0) {
 		log_error(cli, "cannot build capture initramfs '%s' with dracut: %s",

@@ -180,85 +180,92 @@ static int add_drivers(struct devchain *c, const char *devices, const char *disk
 }
 
 static int walk(struct devchain *c, const char *sysfs, unsigned int maj,
-		unsigned int min, unsigned int depth)
+		unsigned int min, unsigned int depth);
+
+/* Walk each device below the stacked device at path (its slaves/). */
+static int walk_slaves(struct devchain *c, const char *sysfs,
+		       const char *path, unsigned int depth)
 {
-	char link[PATH_MAX], path[PATH_MAX], devices[PATH_MAX], attr[256];
-	char tmp[PATH_MAX];
-	const char *name;
+	char slaves[PATH_MAX];
+	struct dirent *de;
+	DIR *d;
+	int r = 0;
+
+	if (path_format(slaves, sizeof(slaves), "%s/slaves", path) < 0)
+		return -ENAMETOOLONG;
+	d = opendir(slaves);
+	if (!d)
+		return -errno;
+	while (r == 0 && (de = readdir(d))) {
+		char dev[32], sp[PATH_MAX];
+		unsigned int a, b;
+
+		if (de->d_name[0] == '.')
+			continue;
+		if (path_format(sp, sizeof(sp), "%s/%s", slaves,
+				de->d_name) < 0) {
+			r = -ENAMETOOLONG;
+			break;
+		}
+		read_attr(sp, "dev", dev, sizeof(dev));
+		if (sscanf(dev, "%u:%u", &a, &b) != 2) {
+			r = -EIO;
+			break;
+		}
+		r = walk(c, sysfs, a, b, depth + 1);
+	}
+	closedir(d);
+	return r;
+}
+
+/* A device-mapper device (path, kernel name name): an LVM volume only. */
+static int walk_dm(struct devchain *c, const char *sysfs, const char *path,
+		   const char *name, unsigned int depth)
+{
+	char uuid[256], dmname[256], lv[256];
 	int r;
 
-	if (depth > MAX_DEPTH)
-		return -ELOOP;
-	snprintf(link, sizeof(link), "%s/dev/block/%u:%u", sysfs, maj, min);
-	if (!realpath(link, path))
-		return -errno;
-	snprintf(tmp, sizeof(tmp), "%s/devices", sysfs);
-	if (!realpath(tmp, devices))
-		return -errno;
-	name = base_name(path);
-
-	/* Stacked layers: device-mapper, md, loop, memory and network disks. */
-	if (exists(path, "dm/uuid")) {
-		char uuid[256], dmname[256], lv[256], slaves[PATH_MAX];
-		struct dirent *de;
-		DIR *d;
-
-		read_attr(path, "dm/uuid", uuid, sizeof(uuid));
-		read_attr(path, "dm/name", dmname, sizeof(dmname));
-		if (strncmp(uuid, "CRYPT-", 6) == 0) {
-			set_layer(c, "the capture kernel cannot unlock an encrypted disk: set 'path' or 'target' to a filesystem on an unencrypted disk or partition",
-				  "dm-crypt (LUKS) device %s (%s)", dmname, name);
-			return -EMEDIUMTYPE;
-		}
-		if (strncmp(uuid, "LVM-", 4) != 0) {
-			set_layer(c, "only LVM logical volumes are activated in the capture: set 'path' or 'target' to a plain partition or an LVM volume",
-				  "device-mapper device %s (%s, uuid %.*s)", dmname, name,
-				  (int)strcspn(uuid, "-"), uuid);
-			return -EMEDIUMTYPE;
-		}
-		if (dm_name_to_lv(dmname, lv, sizeof(lv)) < 0) {
-			set_layer(c, "rename the volume group or logical volume",
-				  "LVM device %s whose name is not vg-lv", dmname);
-			return -EMEDIUMTYPE;
-		}
-		r = add_module(c, "dm_mod", "device-mapper, for LVM logical volume %s", lv);
-		if (r < 0)
-			return r;
-		if (c->n_lvs < 4) {
-			bool dup = false;
-
-			for (unsigned int i = 0; i < c->n_lvs; i++)
-				dup |= strcmp(c->lvs[i], lv) == 0;
-			if (!dup)
-				snprintf(c->lvs[c->n_lvs++], sizeof(c->lvs[0]), "%s", lv);
-		}
-		if (path_format(slaves, sizeof(slaves), "%s/slaves", path) < 0)
-			return -ENAMETOOLONG;
-		d = opendir(slaves);
-		if (!d)
-			return -errno;
-		r = 0;
-		while (r == 0 && (de = readdir(d))) {
-			char dev[32], sp[PATH_MAX];
-			unsigned int a, b;
-
-			if (de->d_name[0] == '.')
-				continue;
-			if (path_format(sp, sizeof(sp), "%s/%s", slaves,
-					de->d_name) < 0) {
-				r = -ENAMETOOLONG;
-				break;
-			}
-			read_attr(sp, "dev", dev, sizeof(dev));
-			if (sscanf(dev, "%u:%u", &a, &b) != 2) {
-				r = -EIO;
-				break;
-			}
-			r = walk(c, sysfs, a, b, depth + 1);
-		}
-		closedir(d);
-		return r;
+	read_attr(path, "dm/uuid", uuid, sizeof(uuid));
+	read_attr(path, "dm/name", dmname, sizeof(dmname));
+	if (strncmp(uuid, "CRYPT-", 6) == 0) {
+		set_layer(c, "the capture kernel cannot unlock an encrypted disk: set 'path' or 'target' to a filesystem on an unencrypted disk or partition",
+			  "dm-crypt (LUKS) device %s (%s)", dmname, name);
+		return -EMEDIUMTYPE;
 	}
+	if (strncmp(uuid, "LVM-", 4) != 0) {
+		set_layer(c, "only LVM logical volumes are activated in the capture: set 'path' or 'target' to a plain partition or an LVM volume",
+			  "device-mapper device %s (%s, uuid %.*s)", dmname, name,
+			  (int)strcspn(uuid, "-"), uuid);
+		return -EMEDIUMTYPE;
+	}
+	if (dm_name_to_lv(dmname, lv, sizeof(lv)) < 0) {
+		set_layer(c, "rename the volume group or logical volume",
+			  "LVM device %s whose name is not vg-lv", dmname);
+		return -EMEDIUMTYPE;
+	}
+	r = add_module(c, "dm_mod", "device-mapper, for LVM logical volume %s", lv);
+	if (r < 0)
+		return r;
+	if (c->n_lvs < 4) {
+		bool dup = false;
+
+		for (unsigned int i = 0; i < c->n_lvs; i++)
+			dup |= strcmp(c->lvs[i], lv) == 0;
+		if (!dup)
+			snprintf(c->lvs[c->n_lvs++], sizeof(c->lvs[0]), "%s", lv);
+	}
+	return walk_slaves(c, sysfs, path, depth);
+}
+
+/*
+ * The layers the capture cannot bring up (md, loop, network and memory
+ * disks): -EMEDIUMTYPE with the layer set; 0 for any other device.
+ */
+static int refuse_layer(struct devchain *c, const char *path,
+			const char *name)
+{
+	char attr[256];
+
 	if (exists(path, "md")) {
 		read_attr(path, "md/level", attr, sizeof(attr));
 		set_layer(c, "the capture does not assemble RAID arrays: set 'path' or 'target' to a filesystem on a plain disk, partition or LVM volume",
@@ -288,6 +295,33 @@ static int walk(struct devchain *c, const char *sysfs, unsigned int maj,
 			  "iSCSI disk %s", name);
 		return -EMEDIUMTYPE;
 	}
+	return 0;
+}
+
+static int walk(struct devchain *c, const char *sysfs, unsigned int maj,
+		unsigned int min, unsigned int depth)
+{
+	char link[PATH_MAX], path[PATH_MAX], devices[PATH_MAX];
+	char tmp[PATH_MAX];
+	const char *name;
+	int r;
+
+	if (depth > MAX_DEPTH)
+		return -ELOOP;
+	snprintf(link, sizeof(link), "%s/dev/block/%u:%u", sysfs, maj, min);
+	if (!realpath(link, path))
+		return -errno;
+	snprintf(tmp, sizeof(tmp), "%s/devices", sysfs);
+	if (!realpath(tmp, devices))
+		return -errno;
+	name = base_name(path);
+
+	/* Stacked layers: device-mapper, md, loop, memory and network disks. */
+	if (exists(path, "dm/uuid"))
+		return walk_dm(c, sysfs, path, name, depth);
+	r = refuse_layer(c, path, name);
+	if (r < 0)
+		return r;
 	/* A partition's drivers are its disk's. */
 	if (exists(path, "partition")) {
 		char *slash = strrchr(path, '/');

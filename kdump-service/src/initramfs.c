@@ -242,107 +242,104 @@ static void dracut_line(const char *line, size_t len, void *userdata)
 		p->output(line, p->userdata);
 }
 
-int initramfs_build(const char *img, const char *kver,
-		    const char *capture_conf_file, const char *chain_file,
-		    const char *modplan_file, const char *drivers, const char *files, const char *net,
-		    const char *ssh_key, bool shell, const char *fingerprint,
-		    const struct initramfs_progress *progress)
+/* dracut's run for rq, into out: 0, or -EIO when it failed. */
+static int dracut_run(const struct initramfs_request *rq, const char *out)
 {
-	struct dracut_lines lines = { .progress = progress };
+	struct dracut_lines lines = { .progress = rq->progress };
 	_cleanup_free_ char *chain_env = NULL, *files_env = NULL;
 	_cleanup_free_ char *net_env = NULL, *key_env = NULL;
 	struct process_opts o = PROCESS_OPTS_INIT;
-	char tmp[PATH_MAX], stamp[PATH_MAX], *text;
 	char *env[6] = { NULL, NULL, NULL, NULL, NULL, NULL };
 	struct process_result res;
-	struct stat st;
+	/*
+	 * Only what the capture needs: our module (its /init is the capture
+	 * program) and the module plan's drivers (--add-drivers: the
+	 * target's, the helpers', extra_modules and those bound to this
+	 * host's disks and NICs, as resolved at load time); not dracut's
+	 * kernel-modules, which adds every host driver whether the capture
+	 * can load it or not (dracut.sh installs --add-drivers with their
+	 * dependencies in its final stage all the same).  No dracut shell
+	 * init, udev or systemd, which cost the capture kernel more memory
+	 * than it has (see dracut-module/).  gzip whatever dracut.conf says:
+	 * initramfs_verify() checks a gzip image to its last byte, other
+	 * compressors by magic only.  Level 6, not dracut's "-9 --rsyncable":
+	 * a third of the time and a slightly smaller image (rsync has
+	 * nothing to gain here).
+	 */
+	char *argv[32] = {
+		"dracut", "--force", "--hostonly",
+		"--hostonly-mode", "strict", "--no-hostonly-cmdline",
+		"--no-early-microcode", "--compress", "gzip -n -6",
+		"--modules", "kdump-file",
+		"--include", (char *)rq->capture_conf_file,
+		KDUMP_FILE_CAPTURE_CONF_IN_INITRAMFS,
+		"--include", (char *)rq->chain_file,
+		KDUMP_FILE_CHAIN_IN_INITRAMFS,
+		"--include", (char *)rq->modplan_file,
+		KDUMP_FILE_MODPLAN_IN_INITRAMFS,
+	};
+	unsigned int n = 0;
 	int r;
 
-	if (snprintf(tmp, sizeof(tmp), "%s.new", img) >= (int)sizeof(tmp) ||
-	    snprintf(stamp, sizeof(stamp), "%s.stamp", img) >= (int)sizeof(stamp))
-		return -ENAMETOOLONG;
-	{
-		/*
-		 * Only what the capture needs: our module (its /init is the
-		 * capture program) and the module plan's drivers
-		 * (--add-drivers: the target's, the helpers', extra_modules
-		 * and those bound to this host's disks and NICs, as resolved
-		 * at load time); not dracut's kernel-modules, which adds
-		 * every host driver whether the capture can load it or not
-		 * (dracut.sh installs --add-drivers with their dependencies
-		 * in its final stage all the same).  No dracut shell init,
-		 * udev or systemd, which cost the capture kernel more
-		 * memory than it has (see dracut-module/).  gzip whatever
-		 * dracut.conf says: initramfs_verify() checks a gzip image to
-		 * its last byte, other compressors by magic only.  Level 6,
-		 * not dracut's "-9 --rsyncable": a third of the time and a
-		 * slightly smaller image (rsync has nothing to gain here).
-		 */
-		char *argv[32] = {
-			"dracut", "--force", "--hostonly",
-			"--hostonly-mode", "strict", "--no-hostonly-cmdline",
-			"--no-early-microcode", "--compress", "gzip -n -6",
-			"--modules",
-			"kdump-file", "--include",
-			(char *)capture_conf_file,
-			KDUMP_FILE_CAPTURE_CONF_IN_INITRAMFS, "--include",
-			(char *)chain_file, KDUMP_FILE_CHAIN_IN_INITRAMFS,
-			"--include", (char *)modplan_file,
-			KDUMP_FILE_MODPLAN_IN_INITRAMFS,
-		};
-		unsigned int n = 0;
-
-		while (argv[n])
-			n++;
-		/* Its stages are info: said only for a progress to show. */
-		if (!progress)
-			argv[n++] = "--quiet";
-		if (drivers && drivers[0]) {
-			argv[n++] = "--add-drivers";
-			argv[n++] = (char *)drivers;
-		}
-		argv[n++] = "--kver";
-		argv[n++] = (char *)kver;
-		argv[n++] = tmp;
-		argv[n] = NULL;
-		/*
-		 * The dracut module reads the chain (lvm goes in when
-		 * needed), the user's hooks and extra binaries, and for a
-		 * network target its kind and the ssh key, and whether
-		 * the capture may run a shell, from its environment: set
-		 * in dracut's alone, an empty value for none over whatever
-		 * ours holds.
-		 */
-		if (asprintf(&chain_env, "KDUMP_FILE_CHAIN=%s",
-			     chain_file) < 0 ||
-		    asprintf(&files_env, "KDUMP_FILE_INSTALL=%s",
-			     files ? files : "") < 0 ||
-		    asprintf(&net_env, "KDUMP_FILE_NET=%s", net ? net : "") < 0 ||
-		    asprintf(&key_env, "KDUMP_FILE_SSH_KEY=%s",
-			     ssh_key ? ssh_key : "") < 0)
-			return -ENOMEM;
-		env[0] = chain_env;
-		env[1] = files_env;
-		env[2] = net_env;
-		env[3] = key_env;
-		env[4] = shell ? (char *)"KDUMP_FILE_SHELL=1" :
-				 (char *)"KDUMP_FILE_SHELL=";
-		o.env_add = env;
-		if (progress) {
-			o.on_line = dracut_line;
-			o.userdata = &lines;
-		} else {
-			/* Its chatter to our stderr, not our stdout. */
-			o.stdout_fd = STDERR_FILENO;
-		}
-		r = process_run(argv, &o, &res);
+	while (argv[n])
+		n++;
+	/* Its stages are info: said only for a progress to show. */
+	if (!rq->progress)
+		argv[n++] = "--quiet";
+	if (rq->drivers && rq->drivers[0]) {
+		argv[n++] = "--add-drivers";
+		argv[n++] = (char *)rq->drivers;
 	}
+	argv[n++] = "--kver";
+	argv[n++] = (char *)rq->kver;
+	argv[n++] = (char *)out;
+	argv[n] = NULL;
+	/*
+	 * The dracut module reads the chain (lvm goes in when needed), the
+	 * user's hooks and extra binaries, and for a network target its kind
+	 * and the ssh key, and whether the capture may run a shell, from its
+	 * environment: set in dracut's alone, an empty value for none over
+	 * whatever ours holds.
+	 */
+	if (asprintf(&chain_env, "KDUMP_FILE_CHAIN=%s", rq->chain_file) < 0 ||
+	    asprintf(&files_env, "KDUMP_FILE_INSTALL=%s",
+		     rq->files ? rq->files : "") < 0 ||
+	    asprintf(&net_env, "KDUMP_FILE_NET=%s",
+		     rq->net ? rq->net : "") < 0 ||
+	    asprintf(&key_env, "KDUMP_FILE_SSH_KEY=%s",
+		     rq->ssh_key ? rq->ssh_key : "") < 0)
+		return -ENOMEM;
+	env[0] = chain_env;
+	env[1] = files_env;
+	env[2] = net_env;
+	env[3] = key_env;
+	env[4] = rq->shell ? (char *)"KDUMP_FILE_SHELL=1" :
+			     (char *)"KDUMP_FILE_SHELL=";
+	o.env_add = env;
+	if (rq->progress) {
+		o.on_line = dracut_line;
+		o.userdata = &lines;
+	} else {
+		/* Its chatter to our stderr, not our stdout. */
+		o.stdout_fd = STDERR_FILENO;
+	}
+	r = process_run(argv, &o, &res);
 	if (r == 0 && !process_succeeded(&res))
 		r = -EIO;
-	if (r < 0) {
-		(void)unlink(tmp);
-		return r;
-	}
+	return r;
+}
+
+/*
+ * The image dracut made as tmp in img's place, then its stamp: the image
+ * first, so that a stamp never names a lost image.
+ */
+static int image_install(const char *tmp, const char *img, const char *stamp,
+			 const char *fingerprint)
+{
+	struct stat st;
+	char *text;
+	int r;
+
 	(void)unlink(stamp);
 	/* Root's alone, whatever dracut's or the caller's umask. */
 	r = sync_file(tmp);
@@ -353,7 +350,6 @@ int initramfs_build(const char *img, const char *kver,
 		(void)unlink(tmp);
 		return r;
 	}
-	/* The image before its stamp: a stamp never names a lost image. */
 	r = fsync_parent(img);
 	if (r < 0)
 		return r;
@@ -363,6 +359,22 @@ int initramfs_build(const char *img, const char *kver,
 	r = write_file_atomic(stamp, text, strlen(text), 0600);
 	free(text);
 	return r;
+}
+
+int initramfs_build(const char *img, const struct initramfs_request *rq)
+{
+	char tmp[PATH_MAX], stamp[PATH_MAX];
+	int r;
+
+	if (path_format(tmp, sizeof(tmp), "%s.new", img) < 0 ||
+	    path_format(stamp, sizeof(stamp), "%s.stamp", img) < 0)
+		return -ENAMETOOLONG;
+	r = dracut_run(rq, tmp);
+	if (r < 0) {
+		(void)unlink(tmp);
+		return r;
+	}
+	return image_install(tmp, img, stamp, rq->fingerprint);
 }
 
 /*

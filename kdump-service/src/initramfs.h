@@ -48,27 +48,39 @@ struct initramfs_progress {
 
 /* True when img exists and was built from the same fingerprint. */
 bool initramfs_is_current(const char *img, const char *fingerprint);
+/* What the capture initramfs is built from (initramfs_build()). */
+struct initramfs_request {
+	const char *kver;		/* the capture kernel's release */
+	const char *capture_conf_file;	/* the capture configuration */
+	const char *chain_file;		/* the target's chain */
+	const char *modplan_file;	/* the module plan */
+	/* Space-separated, may be NULL or "": the plan's modules. */
+	const char *drivers;
+	/* Blank-separated absolute paths, may be NULL or "". */
+	const char *files;
+	/* "ssh" or "nfs" for a network target, NULL or "" for a local one. */
+	const char *net;
+	const char *ssh_key;		/* for "ssh": the key, NULL otherwise */
+	/*
+	 * failure_action = shell, the one use of sh in the capture (the
+	 * module installs sh only then; the fingerprint sees the change
+	 * through the capture configuration, which names failure_action).
+	 */
+	bool shell;
+	const char *fingerprint;	/* recorded beside the image */
+	const struct initramfs_progress *progress;	/* may be NULL */
+};
+
 /*
- * Build img with dracut for kernel release kver, with capture_conf_file as
- * the capture configuration, chain_file as the target's chain,
- * modplan_file as the module plan, drivers (space-separated, may be
- * empty: the plan's modules; dracut adds what they need) added, and
- * files (blank-separated
- * absolute paths, may be empty) installed with their libraries, then
- * record the fingerprint.  net: "ssh" or "nfs" for a network target (the
- * module installs ssh, ssh_key and its known_hosts for "ssh"), NULL or ""
- * for a local one.  shell: failure_action = shell, the one use of sh in
- * the capture (the module installs sh only then; the fingerprint sees
- * the change through capture_conf, which names failure_action).
- * Returns dracut's non-zero exit status as -EIO;
- * img is replaced only on success.  With progress NULL, dracut runs quiet
- * and says what it has to on our stderr; otherwise see below.
+ * Build img with dracut for rq->kver: the capture configuration, chain
+ * and module plan included, the drivers added (dracut adds what they
+ * need), the files installed with their libraries (and for "ssh" the key
+ * and its known_hosts), then record the fingerprint.  Returns dracut's
+ * non-zero exit status as -EIO; img is replaced only on success.  With
+ * progress NULL, dracut runs quiet and says what it has to on our
+ * stderr; otherwise see below.
  */
-int initramfs_build(const char *img, const char *kver,
-		    const char *capture_conf_file, const char *chain_file,
-		    const char *modplan_file, const char *drivers, const char *files, const char *net,
-		    const char *ssh_key, bool shell, const char *fingerprint,
-		    const struct initramfs_progress *progress);
+int initramfs_build(const char *img, const struct initramfs_request *rq);
 
 /* Where an initramfs image stops being one the kernel unpacks completely. */
 struct initramfs_problem {

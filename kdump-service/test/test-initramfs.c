@@ -630,6 +630,29 @@ static void test_program_and_identity(void)
 	CHECK(rmdir(base) == 0);
 }
 
+/* initramfs_build() for kernel 6.1.0-test and the files under /run. */
+static int build(const char *img, const char *drivers, const char *files,
+		 const char *net, const char *ssh_key, bool shell,
+		 const char *fingerprint,
+		 const struct initramfs_progress *progress)
+{
+	const struct initramfs_request rq = {
+		.kver = "6.1.0-test",
+		.capture_conf_file = "/run/c.conf",
+		.chain_file = "/run/chain",
+		.modplan_file = "/run/modules.json",
+		.drivers = drivers,
+		.files = files,
+		.net = net,
+		.ssh_key = ssh_key,
+		.shell = shell,
+		.fingerprint = fingerprint,
+		.progress = progress,
+	};
+
+	return initramfs_build(img, &rq);
+}
+
 /*
  * initramfs_build() with a stand-in dracut: what it passes on of dracut's
  * lines (the stages apart, its chatter left out, the rest as it is), the
@@ -700,9 +723,7 @@ static void test_build(void)
 			 "\"$*\" >\"$out\"\n"
 			 "echo \"dracut: *** Creating initramfs image file '$out' done ***\" >&2");
 	build_got[0] = '\0';
-	CHECK(initramfs_build(img, "6.1.0-test", "/run/c.conf", "/run/chain",
-			      "/run/modules.json", "virtio_blk ext4", NULL,
-			      NULL, NULL, false, "fp 1\n", &p) == 0);
+	CHECK(build(img, "virtio_blk ext4", NULL, NULL, NULL, false, "fp 1\n", &p) == 0);
 	snprintf(path, sizeof(path),
 		 "stage Including module: kdump-file\n"
 		 "stage Hardlinking files\n"
@@ -730,9 +751,8 @@ static void test_build(void)
 	CHECK(!getenv("KDUMP_FILE_CHAIN"));
 
 	/* Without a progress to show, dracut runs quiet. */
-	CHECK(initramfs_build(img, "6.1.0-test", "/run/c.conf", "/run/chain",
-			      "/run/modules.json", "", "/bin/true", "ssh", "/etc/kdump-file/ssh/id_ed25519",
-			      true, "fp 2\n", NULL) == 0);
+	CHECK(build(img, "", "/bin/true", "ssh",
+		    "/etc/kdump-file/ssh/id_ed25519", true, "fp 2\n", NULL) == 0);
 	CHECK(read_file_max(img, &quiet, 4096) > 0);
 	/* failure_action = shell: the module is told to install sh. */
 	CHECK(quiet && strncmp(quiet, "/run/chain|/bin/true|ssh|/etc/kdump-file/ssh/id_ed25519|1|", 58) == 0);
@@ -741,9 +761,7 @@ static void test_build(void)
 	/* dracut failed: said as -EIO, the image as it was. */
 	put_dracut(base, "echo 'dracut: FAILED: no space' >&2\nexit 1");
 	build_got[0] = '\0';
-	CHECK(initramfs_build(img, "6.1.0-test", "/run/c.conf", "/run/chain",
-			      "/run/modules.json", "", NULL, NULL, NULL,
-			      false, "fp 3\n", &p) == -EIO);
+	CHECK(build(img, "", NULL, NULL, NULL, false, "fp 3\n", &p) == -EIO);
 	CHECK(strstr(build_got, "output FAILED: no space\n") != NULL);
 	CHECK(read_file_max(img, &again, 4096) > 0);
 	CHECK(again && quiet && strcmp(again, quiet) == 0);

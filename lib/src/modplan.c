@@ -669,8 +669,6 @@ static int collect(const char *path, const struct stat *st, int type,
 		   struct FTW *ftw)
 {
 	char drv[PATH_MAX], buf[512];
-	ssize_t n;
-	int fd;
 
 	(void)st;
 	if (type != FTW_F || strcmp(path + ftw->base, "modalias") != 0)
@@ -679,16 +677,7 @@ static int collect(const char *path, const struct stat *st, int type,
 	snprintf(drv, sizeof(drv), "%.*sdriver", ftw->base, path);
 	if (access(drv, F_OK) == 0)
 		return 0;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
-	if (!buf[0])
+	if (read_line_file(path, buf, sizeof(buf)) < 0 || !buf[0])
 		return 0;
 	for (unsigned int i = 0; i < walking->n_tried; i++)
 		if (strcmp(walking->tried[i], buf) == 0)

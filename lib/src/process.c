@@ -456,12 +456,59 @@ static int watch(pid_t pid, unsigned long long start, int out_fd,
 	return r;
 }
 
+/*
+ * For o->on_line, a pipe for the streams o does not send elsewhere: *out
+ * and *err (-1: not sent elsewhere) become its end, *ret its line buffer.
+ */
+static int lines_open(const struct process_opts *o, struct line_buf **ret,
+		      int opipe[2], int *out, int *err)
+{
+	struct line_buf *lines;
+
+	if (!o->on_line || (*out >= 0 && *err >= 0))
+		return 0;
+	lines = malloc(sizeof(*lines));
+	if (!lines)
+		return -ENOMEM;
+	lines->on_line = o->on_line;
+	lines->userdata = o->userdata;
+	lines->len = 0;
+	*ret = lines;
+	if (pipe2(opipe, O_CLOEXEC) < 0)
+		return -errno;
+	if (*out < 0)
+		*out = opipe[1];
+	if (*err < 0)
+		*err = opipe[1];
+	return 0;
+}
+
+/*
+ * Whether the child pid exec'd: EOF on fd at the exec, an errno when it
+ * failed (the child then exits, and is reaped here).
+ */
+static int exec_result(int fd, pid_t pid)
+{
+	int child_errno = 0, status;
+	ssize_t n;
+
+	do
+		n = read(fd, &child_errno, sizeof(child_errno));
+	while (n < 0 && errno == EINTR);
+	if (n != sizeof(child_errno))
+		return 0;
+	/* It is about to _exit(127) and holds nothing else. */
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	return child_errno > 0 ? -child_errno : -EIO;
+}
+
 int process_run(char *const argv[], const struct process_opts *o,
 		struct process_result *ret)
 {
 	static const struct process_opts defaults = PROCESS_OPTS_INIT;
 	int opipe[2] = { -1, -1 }, epipe[2] = { -1, -1 }, out, err;
-	int subreaper = 0, child_errno = 0, r;
+	int subreaper = 0, r;
 	struct process_result res = { 0 };
 	struct line_buf *lines = NULL;
 	struct kids before = { NULL, 0 };
@@ -469,7 +516,6 @@ int process_run(char *const argv[], const struct process_opts *o,
 	char **env = environ, exe[PATH_MAX];
 	const char *file;
 	bool set_subreaper;
-	ssize_t n;
 	pid_t pid;
 
 	if (!argv || !argv[0] || !argv[0][0])
@@ -488,24 +534,9 @@ int process_run(char *const argv[], const struct process_opts *o,
 	r = env_child(o->env_add, &env);
 	if (r < 0)
 		return r;
-	if (o->on_line && (out < 0 || err < 0)) {
-		lines = malloc(sizeof(*lines));
-		if (!lines) {
-			r = -ENOMEM;
-			goto out;
-		}
-		lines->on_line = o->on_line;
-		lines->userdata = o->userdata;
-		lines->len = 0;
-		if (pipe2(opipe, O_CLOEXEC) < 0) {
-			r = -errno;
-			goto out;
-		}
-		if (out < 0)
-			out = opipe[1];
-		if (err < 0)
-			err = opipe[1];
-	}
+	r = lines_open(o, &lines, opipe, &out, &err);
+	if (r < 0)
+		goto out;
 	if (pipe2(epipe, O_CLOEXEC) < 0) {
 		r = -errno;
 		goto out;
@@ -534,19 +565,9 @@ int process_run(char *const argv[], const struct process_opts *o,
 		close(opipe[1]);
 		opipe[1] = -1;
 	}
-	/* EOF at the exec; an errno when it failed. */
-	do
-		n = read(epipe[0], &child_errno, sizeof(child_errno));
-	while (n < 0 && errno == EINTR);
-	if (n == sizeof(child_errno)) {
-		int status;
-
-		/* It is about to _exit(127) and holds nothing else. */
-		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-			;
-		r = child_errno > 0 ? -child_errno : -EIO;
+	r = exec_result(epipe[0], pid);
+	if (r < 0)
 		goto out_subreaper;
-	}
 	r = watch(pid, start, opipe[0], lines, o->timeout_ms, !o->keep_group,
 		  &before, &res);
 	if (r == 0)

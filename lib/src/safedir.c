@@ -28,7 +28,8 @@ static bool trusted_uid(uid_t uid)
 static int violation(struct safe_violation *bad, const char *path,
 		     const struct stat *st, enum safe_fault fault)
 {
-	snprintf(bad->path, sizeof(bad->path), "%s", path[0] ? path : "/");
+	(void)text_format(bad->path, sizeof(bad->path), "%s",
+			  path[0] ? path : "/");
 	bad->fault = fault;
 	bad->uid = (unsigned int)st->st_uid;
 	bad->mode = (unsigned int)(st->st_mode & 07777);
@@ -58,7 +59,8 @@ static int check(const char *path, const struct stat *st, bool leaf,
 
 static int fail(struct safe_violation *bad, const char *path, int r)
 {
-	snprintf(bad->path, sizeof(bad->path), "%s", path[0] ? path : "/");
+	(void)text_format(bad->path, sizeof(bad->path), "%s",
+			  path[0] ? path : "/");
 	bad->fault = SAFE_FAULT_NONE;
 	return r;
 }
@@ -133,120 +135,155 @@ static int splice_link(int dirfd, const char *comp, char *buf, size_t size,
 	return 0;
 }
 
+/* Where safe_open() stands on its way down path. */
+struct walk {
+	unsigned int flags;
+	bool want_dir;
+	char buf[2 * PATH_MAX + 2];	/* what is left to walk, links spliced */
+	const char *rest;
+	char where[PATH_MAX + 1];	/* the directory cur is, for messages */
+	int cur;
+	unsigned int links;
+	struct safe_violation *bad;
+};
+
+/*
+ * comp (here: where/comp) is a link: checked, then what it leads to is
+ * spliced into what is left to walk, from "/" again for an absolute one.
+ */
+static int walk_link(struct walk *w, const char *comp, const char *here,
+		     const struct stat *st, bool last)
+{
+	int r;
+
+	if (last && (w->flags & SAFE_LEAF_NOLINK))
+		return violation(w->bad, here, st, SAFE_FAULT_LINK);
+	/*
+	 * Its directory was checked: in a sticky one, only the link's owner
+	 * can replace it.
+	 */
+	if (!trusted_uid(st->st_uid))
+		return violation(w->bad, here, st, SAFE_FAULT_OWNER);
+	if (++w->links > SAFE_LINKS_MAX)
+		return fail(w->bad, here, -ELOOP);
+	r = splice_link(w->cur, comp, w->buf, sizeof(w->buf), &w->rest);
+	if (r < 0)
+		return fail(w->bad, here, r);
+	if (w->rest[0] == '/') {
+		close(w->cur);
+		w->cur = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (w->cur < 0)
+			return fail(w->bad, "/", -errno);
+		w->where[0] = '\0';
+	}
+	return 0;
+}
+
+/* One step down, to comp: made first when missing and SAFE_CREATE. */
+static int walk_step(struct walk *w, const char *comp, bool last)
+{
+	char here[PATH_MAX + 1];
+	struct stat st;
+	int fd, r;
+
+	snprintf(here, sizeof(here), "%s", w->where);
+	path_push(here, sizeof(here), comp);
+	if (fstatat(w->cur, comp, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+		r = -errno;
+		if (r != -ENOENT || !(w->flags & SAFE_CREATE))
+			return fail(w->bad, here, r);
+		/* Made here, below a directory checked above. */
+		if (mkdirat(w->cur, comp, 0700) < 0 && errno != EEXIST)
+			return fail(w->bad, here, -errno);
+		if (fstatat(w->cur, comp, &st, AT_SYMLINK_NOFOLLOW) < 0)
+			return fail(w->bad, here, -errno);
+	}
+	if (S_ISLNK(st.st_mode))
+		return walk_link(w, comp, here, &st, last);
+	snprintf(w->where, sizeof(w->where), "%s", here);
+	if (last && !w->want_dir)
+		fd = openat(w->cur, comp,
+			    (w->flags & SAFE_PATH_ONLY ? O_PATH :
+			     O_RDONLY | O_NOCTTY | O_NONBLOCK) |
+				    O_NOFOLLOW | O_CLOEXEC);
+	else
+		fd = openat(w->cur, comp, O_RDONLY | O_DIRECTORY |
+					       O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return fail(w->bad, w->where, -errno);
+	close(w->cur);
+	w->cur = fd;
+	if (fstat(w->cur, &st) < 0)
+		return fail(w->bad, w->where, -errno);
+	return check(w->where, &st, last, w->want_dir, w->bad);
+}
+
+/* The start: "/" (checked) or ".". */
+static int walk_start(struct walk *w, const char *path)
+{
+	struct stat st;
+
+	w->cur = open(path[0] == '/' ? "/" : ".",
+		      O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (w->cur < 0)
+		return fail(w->bad, w->where, -errno);
+	if (path[0] != '/') {
+		snprintf(w->where, sizeof(w->where), ".");
+		return 0;
+	}
+	if (fstat(w->cur, &st) < 0)
+		return fail(w->bad, w->where, -errno);
+	return check("/", &st, is_last(w->rest), w->want_dir, w->bad);
+}
+
 int safe_open(const char *path, unsigned int flags,
 	      struct safe_violation *ret_bad, int *ret_fd)
 {
-	bool want_dir = flags & (SAFE_DIRECTORY | SAFE_CREATE);
-	char buf[2 * PATH_MAX + 2], where[PATH_MAX + 1] = "";
-	char here[PATH_MAX + 1];
+	_cleanup_free_ struct walk *w = NULL;
 	char comp[NAME_MAX + 1];
-	_cleanup_close_ int cur = -1;
-	const char *rest;
-	unsigned int links = 0;
 	struct stat st;
 	int r = 0;
 
 	memset(ret_bad, 0, sizeof(*ret_bad));
-	if (snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf))
+	w = calloc(1, sizeof(*w));
+	if (!w)
+		return fail(ret_bad, path, -ENOMEM);
+	w->flags = flags;
+	w->want_dir = flags & (SAFE_DIRECTORY | SAFE_CREATE);
+	w->bad = ret_bad;
+	w->cur = -1;
+	if (snprintf(w->buf, sizeof(w->buf), "%s", path) >= (int)sizeof(w->buf))
 		return fail(ret_bad, path, -ENAMETOOLONG);
-	rest = buf;
-	cur = open(path[0] == '/' ? "/" : ".",
-		   O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (cur < 0)
-		return fail(ret_bad, where, -errno);
-	if (path[0] == '/') {
-		if (fstat(cur, &st) < 0)
-			return fail(ret_bad, where, -errno);
-		r = check("/", &st, is_last(rest), want_dir,
-			  ret_bad);
-		if (r < 0)
-			return r;
-	} else {
-		snprintf(where, sizeof(where), ".");
+	w->rest = w->buf;
+	r = walk_start(w, path);
+	while (r == 0 && next_comp(&w->rest, comp, sizeof(comp), &r)) {
+		if (strcmp(comp, ".") != 0)
+			r = walk_step(w, comp, is_last(w->rest));
 	}
-
-	while (next_comp(&rest, comp, sizeof(comp), &r)) {
-		bool last = is_last(rest);
-		int fd;
-
-		if (strcmp(comp, ".") == 0)
-			continue;
-		snprintf(here, sizeof(here), "%s", where);
-		path_push(here, sizeof(here), comp);
-		if (fstatat(cur, comp, &st, AT_SYMLINK_NOFOLLOW) < 0) {
-			r = -errno;
-			if (r != -ENOENT || !(flags & SAFE_CREATE))
-				return fail(ret_bad, here, r);
-			/* Made here, below a directory checked above. */
-			if (mkdirat(cur, comp, 0700) < 0 && errno != EEXIST)
-				return fail(ret_bad, here, -errno);
-			if (fstatat(cur, comp, &st, AT_SYMLINK_NOFOLLOW) < 0)
-				return fail(ret_bad, here, -errno);
-			r = 0;
-		}
-		if (S_ISLNK(st.st_mode)) {
-			const char *linkpath = here;
-
-			if (last && (flags & SAFE_LEAF_NOLINK))
-				return violation(ret_bad, linkpath, &st,
-						 SAFE_FAULT_LINK);
-			/*
-			 * Its directory was checked: in a sticky one, only
-			 * the link's owner can replace it.
-			 */
-			if (!trusted_uid(st.st_uid))
-				return violation(ret_bad, linkpath, &st,
-						 SAFE_FAULT_OWNER);
-			if (++links > SAFE_LINKS_MAX)
-				return fail(ret_bad, linkpath, -ELOOP);
-			r = splice_link(cur, comp, buf, sizeof(buf), &rest);
-			if (r < 0)
-				return fail(ret_bad, linkpath, r);
-			if (rest[0] == '/') {
-				close(cur);
-				cur = open("/", O_RDONLY | O_DIRECTORY |
-							O_CLOEXEC);
-				if (cur < 0)
-					return fail(ret_bad, "/", -errno);
-				where[0] = '\0';
-			}
-			continue;
-		}
-		snprintf(where, sizeof(where), "%s", here);
-		if (last && !want_dir)
-			fd = openat(cur, comp,
-				    (flags & SAFE_PATH_ONLY ? O_PATH :
-				     O_RDONLY | O_NOCTTY | O_NONBLOCK) |
-					    O_NOFOLLOW | O_CLOEXEC);
+	if (r == 0) {
+		/*
+		 * "/a/b/.." and the like end on a directory checked as on
+		 * the way.
+		 */
+		if (fstat(w->cur, &st) < 0)
+			r = fail(ret_bad, w->where, -errno);
 		else
-			fd = openat(cur, comp, O_RDONLY | O_DIRECTORY |
-						       O_NOFOLLOW | O_CLOEXEC);
-		if (fd < 0)
-			return fail(ret_bad, where, -errno);
-		close(cur);
-		cur = fd;
-		if (fstat(cur, &st) < 0)
-			return fail(ret_bad, where, -errno);
-		r = check(where, &st, last, want_dir, ret_bad);
-		if (r < 0)
-			return r;
+			r = check(w->where, &st, true, w->want_dir, ret_bad);
+	} else if (!ret_bad->path[0]) {
+		/* A name next_comp() could not take: said here. */
+		r = fail(ret_bad, w->where, r);
 	}
-	if (r < 0)
-		return fail(ret_bad, where, r);
-	/* "/a/b/.." and the like end on a directory checked as on the way. */
-	if (fstat(cur, &st) < 0)
-		return fail(ret_bad, where, -errno);
-	r = check(where, &st, true, want_dir, ret_bad);
-	if (r < 0)
-		return r;
-	if (want_dir && !S_ISDIR(st.st_mode))
-		return fail(ret_bad, where, -ENOTDIR);
+	if (r == 0 && w->want_dir && !S_ISDIR(st.st_mode))
+		r = fail(ret_bad, w->where, -ENOTDIR);
 	/* A descriptor O_NONBLOCK only for the open: a FIFO does not hang. */
-	if (!(flags & SAFE_PATH_ONLY) && !want_dir &&
-	    fcntl(cur, F_SETFL, 0) < 0)
-		return fail(ret_bad, where, -errno);
-	*ret_fd = TAKE_FD(cur);
-	return 0;
+	if (r == 0 && !(flags & SAFE_PATH_ONLY) && !w->want_dir &&
+	    fcntl(w->cur, F_SETFL, 0) < 0)
+		r = fail(ret_bad, w->where, -errno);
+	if (r == 0)
+		*ret_fd = TAKE_FD(w->cur);
+	if (w->cur >= 0)
+		close(w->cur);
+	return r;
 }
 
 const char *safe_fault_text(const struct safe_violation *bad, char *buf,
