@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "dump.h"
+#include "dumpdir.h"
 #include "netcheck.h"
 #include "netdir.h"
 #include "process.h"

@@ -16,6 +16,7 @@
 
 #include "cli.h"
 #include "collector-copy.h"
+#include "dumpdir.h"
 #include "json.h"
 #include "netcheck.h"
 #include "netdir.h"

@@ -16,26 +16,6 @@
 #include "safedir.h"
 #include "util.h"
 
-bool dump_name_valid(const char *name)
-{
-	static const char pat[] = "dddd-dd-dd-dd:dd:dd";
-	size_t i;
-
-	for (i = 0; pat[i]; i++) {
-		if (pat[i] == 'd' ? (name[i] < '0' || name[i] > '9') :
-				    name[i] != pat[i])
-			return false;
-	}
-	if (name[i] == '\0')
-		return true;
-	if (name[i] != '-' || !name[i + 1])
-		return false;
-	for (i++; name[i]; i++)
-		if (name[i] < '0' || name[i] > '9')
-			return false;
-	return true;
-}
-
 bool dump_is_ours(int basefd, const char *name)
 {
 	struct stat st;

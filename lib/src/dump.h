@@ -39,8 +39,6 @@ struct dump_info {
  */
 bool dump_complete(const struct dump_info *d);
 
-/* Is name one of ours: YYYY-MM-DD-HH:MM:SS[-N]? */
-bool dump_name_valid(const char *name);
 /* The newest dump directory below base (-ENOENT when there is none). */
 int dump_find_last(const char *base, char *ret, size_t size);
 int dump_inspect(const char *dir, struct dump_info *ret);

@@ -17,10 +17,29 @@
 
 #include <json-c/json.h>
 
-#include "dump.h"
 #include "dumpdir.h"
 #include "json.h"
 #include "util.h"
+
+bool dump_name_valid(const char *name)
+{
+	static const char pat[] = "dddd-dd-dd-dd:dd:dd";
+	size_t i;
+
+	for (i = 0; pat[i]; i++) {
+		if (pat[i] == 'd' ? (name[i] < '0' || name[i] > '9') :
+				    name[i] != pat[i])
+			return false;
+	}
+	if (name[i] == '\0')
+		return true;
+	if (name[i] != '-' || !name[i + 1])
+		return false;
+	for (i++; name[i]; i++)
+		if (name[i] < '0' || name[i] > '9')
+			return false;
+	return true;
+}
 
 /* The most metadata.json dump_metadata_read() reads. */
 #define DUMP_METADATA_MAX (1024 * 1024)

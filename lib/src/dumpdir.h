@@ -34,6 +34,8 @@
 #define DUMP_NAME_MAX 32
 /* How many "-N" suffixes dump_dir_create() tries after the bare name. */
 #define DUMP_NAME_SUFFIX_MAX 99
+/* Is name one of ours: YYYY-MM-DD-HH:MM:SS[-N]? */
+bool dump_name_valid(const char *name);
 
 /*
  * Make the dump directory for a crash at crash_time (seconds since the

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "dump.h"
+#include "dumpdir.h"
 #include "json.h"
 #include "tests.h"
 #include "util.h"
