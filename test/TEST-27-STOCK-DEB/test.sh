@@ -72,7 +72,7 @@ boot deb-after "$out/console-after.log"
 con=$out/console-after.log
 check "list shows a complete dump" grep -qE "KDUMP-FILE-TEST:   [0-9a-f]{8}  .* complete" "$con"
 check "info by its ID gives the panic" grep -q "KDUMP-FILE-TEST:   panic:       sysrq triggered crash" "$con"
-check "debug found the vmlinux by build ID" grep -q "KDUMP-FILE-TEST:   kdump-file: crash /usr/lib/debug/.build-id/" "$con"
+check "debug found the vmlinux by build ID" grep -q "KDUMP-FILE-TEST:   kdump-file: crash --no_crashrc /usr/lib/debug/.build-id/" "$con"
 check "debug: crash's bt shows sysrq_handle_crash" grep -q "KDUMP-FILE-TEST:   .*sysrq_handle_crash" "$con"
 check "a new kernel package got its capture initramfs from the hook" \
 	grep -q "KDUMP-FILE-TEST: the kernel hook built the capture initramfs of .*-cloud-amd64" "$con"
