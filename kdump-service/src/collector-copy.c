@@ -125,7 +125,7 @@ static int ssh_get(const struct kdump_conf *c, const char *name,
 	if (out < 0)
 		return -errno;
 	snprintf(request, sizeof(request), "get %s %s", name, file);
-	r = net_ssh_get(c, NET_STATUS_CONNECT_TIMEOUT, request, out, max, res);
+	r = net_ssh_get(c, c->net_timeout, request, out, max, res);
 	if (r < 0)
 		return diag_fail(d, r, "cannot run ssh: %s", strerror(-r));
 	if (fstat(out, &st) < 0)
@@ -152,7 +152,7 @@ static int copy_ssh(const struct kdump_conf *c, int dirfd,
 	res = calloc(1, sizeof(*res));
 	if (!res)
 		return diag_fail(d, -ENOMEM, NULL);
-	r = net_ssh_run(c, NET_STATUS_CONNECT_TIMEOUT, "list", res);
+	r = net_ssh_run(c, c->net_timeout, "list", res);
 	if (r < 0)
 		return diag_fail(d, r, "cannot run ssh: %s", strerror(-r));
 	if (res->outcome != NET_SSH_OK)

@@ -8,7 +8,10 @@
  * makes the copy in its privileged step; the sandboxed report then
  * analyses the copy's kernel log, and the crash's journal entry and list's
  * signature come from it.  Everything read from the collector is bounded
- * in bytes and time.  Nothing here prints.
+ * in bytes and time.  The copy runs in the background at boot, maybe while
+ * other machines' dumps load the collector: ssh waits net_timeout for it,
+ * as the capture does, not the few seconds of status.  Nothing here
+ * prints.
  */
 #ifndef KDUMP_FILE_COLLECTOR_COPY_H
 #define KDUMP_FILE_COLLECTOR_COPY_H
