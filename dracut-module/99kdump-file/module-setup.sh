@@ -18,9 +18,10 @@
 # Its /init is kdump-file-capture itself: it mounts /proc, /sys and /dev,
 # loads the drivers of this machine's devices from the module plan
 # (--add-drivers puts them in the image: first the target's, then round by
-# round those of devices without a driver), activates the target's LVM volume, waits for the dump
-# target, saves dmesg and vmcore with
-# makedumpfile, and reboots (or takes the configured action).  Neither
+# round those of devices without a driver), assembles the target's md RAID
+# arrays and activates its LVM volume, waits for the dump target, saves
+# dmesg and vmcore with makedumpfile, and reboots (or takes the configured
+# action).  Neither
 # dracut's shell init nor udev nor systemd is included: in crashkernel
 # memory they cost more than the capture itself.
 
@@ -66,7 +67,7 @@ install() {
     # else in the capture runs one.  Its hooks are run by path, and a
     # script hook brings its own interpreter (inst_multiple below:
     # dracut-install resolves a #! line); ssh runs with -F /dev/null, so
-    # no ProxyCommand or LocalCommand; makedumpfile and lvm run none.
+    # no ProxyCommand or LocalCommand; makedumpfile, lvm and mdadm run none.
     if [ "${KDUMP_FILE_SHELL:-}" = 1 ]; then
         inst_binary sh
     fi
@@ -74,6 +75,11 @@ install() {
     # resolved which), without udev.
     if [ -n "${KDUMP_FILE_CHAIN:-}" ] && grep -q '^lvm ' "$KDUMP_FILE_CHAIN"; then
         inst_binary lvm
+    fi
+    # A target on md RAID: mdadm assembles just its arrays, by UUID, from
+    # a configuration the capture writes (never the system's mdadm.conf).
+    if [ -n "${KDUMP_FILE_CHAIN:-}" ] && grep -q '^md ' "$KDUMP_FILE_CHAIN"; then
+        inst_binary mdadm
     fi
     if [ "${KDUMP_FILE_NET:-}" = ssh ]; then
         install_ssh

@@ -98,6 +98,15 @@ struct capture_module {
 struct modplan;
 struct modplan_ops;
 
+/* An md RAID array of the chain, assembled by raid_step(). */
+#define CAPTURE_MD_MAX 4
+struct capture_md {
+	char uuid[40];		/* as md's sysfs has it */
+	char mdadm_uuid[40];	/* as mdadm takes it */
+	unsigned long long since;	/* first seen short of members */
+	bool done, run_said;
+};
+
 struct capture {
 	struct kdump_conf conf;
 	struct capture_paths paths;
@@ -147,6 +156,9 @@ struct capture {
 	bool kmods_tried;
 	bool chain_done;
 	unsigned long long next_lvm, rounds_from;
+	struct capture_md mds[CAPTURE_MD_MAX];
+	unsigned int n_mds;
+	bool mds_read;
 	struct capture_module extra[CONF_LIST_MAX];
 	unsigned int n_extra;
 
@@ -282,6 +294,10 @@ void watchdog_disarm(struct capture *cap);
 int phase_helpers(struct capture *cap);
 int phase_extra_modules(struct capture *cap);
 void drivers_step(struct capture *cap);
+/* raid.c: one try at each md array of the chain not yet running. */
+void raid_step(struct capture *cap);
+/* md's "8-4-4-4-12" UUID as mdadm's "8:8:8:8"; -EINVAL if not one. */
+int raid_mdadm_uuid(const char *uuid, char *buf, size_t size);
 struct modplan *capture_kmods(struct capture *cap);
 void drivers_summary(struct capture *cap);
 

@@ -5,8 +5,9 @@
  * libkmod in the capture): first the modules the dump target needs;
  * then, round after round, the drivers of every device still without
  * one, because a bus driver loaded in one round creates the devices whose
- * drivers the next round finds; and the LVM volumes the target is on.  Also the helpers
- * chosen at load time (pstore backend, watchdog) and extra_modules.
+ * drivers the next round finds; and the md arrays (raid.c) and LVM
+ * volumes the target is on.  Also the helpers chosen at load time (pstore
+ * backend, watchdog) and extra_modules.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -130,7 +131,7 @@ void drivers_step(struct capture *cap)
 
 	if (!cap->is_init)
 		return;
-	/* No plan: no modules, but LVM volumes all the same. */
+	/* No plan: no modules, but arrays and LVM volumes all the same. */
 	if (capture_kmods(cap) && !cap->chain_done)
 		chain_load(cap);
 	if (cap->kmods && now_ms() >= cap->rounds_from) {
@@ -139,8 +140,10 @@ void drivers_step(struct capture *cap)
 			capture_say(cap, "loaded %d more modules for devices without a driver",
 				    n);
 	}
+	/* Once a second: the md arrays, then the LVM volumes on them. */
 	if (now_ms() >= cap->next_lvm) {
 		cap->next_lvm = now_ms() + 1000;
+		raid_step(cap);
 		activate_lvs(cap);
 	}
 }

@@ -272,16 +272,6 @@ static unsigned long long mem_free_kib(const char *meminfo)
 	return kib;
 }
 
-static void write_small(const char *path, const char *text)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return;
-	(void)!write(fd, text, strlen(text));
-	close(fd);
-}
-
 /*
  * Why the capture failed, for the next boot: one line in the kernel log,
  * which the kernel writes to pstore when it restarts (always_kmsg_dump
@@ -314,8 +304,8 @@ void capture_record_failure(struct capture *cap, const char *step,
 			  d->msg[0] ? d->msg : "no reason given");
 	if (record_format(&rec, line + 3, sizeof(line) - 3) < 0)
 		return;
-	write_small(cap->paths.kmsg, line);
-	write_small(cap->paths.always_kmsg_dump, "Y");
+	(void)write_attr(cap->paths.kmsg, line);
+	(void)write_attr(cap->paths.always_kmsg_dump, "Y");
 	if (read_line_file(cap->paths.pstore_backend, backend,
 			   sizeof(backend)) == 0 && backend[0] &&
 	    strcmp(backend, "(null)") != 0)

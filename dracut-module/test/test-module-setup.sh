@@ -64,4 +64,24 @@ grep -qx 'multiple /etc/kdump-file/pre.sh' "$log" || {
 }
 run "an ssh target: no sh" no KDUMP_FILE_NET=ssh \
     KDUMP_FILE_SSH_KEY="$work/ssh/id_ed25519"
+# The chain's layers bring their tools, and only they.
+printf 'module raid1\nmd 3b1c2d4e-5f60-7182-93a4-b5c6d7e8f901\nlvm vg/dumps\n' \
+    > "$work/chain-md-lvm"
+printf 'module virtio_blk\n' > "$work/chain-plain"
+# tools CHAIN EXPECTED: the binaries install() asks for besides the
+# capture's own, blank-separated, sorted.
+tools() {
+    run "chain $(basename "$1"): no sh" no KDUMP_FILE_CHAIN="$1"
+    got=$(sed -n 's/^binary //p' "$log" |
+        grep -vx -e /usr/lib/kdump-file/kdump-file-capture -e makedumpfile |
+        sort | tr '\n' ' ')
+    if [ "$got" = "$2" ]; then
+        echo "ok: chain $(basename "$1"): $2"
+    else
+        echo "FAIL: chain $(basename "$1"): installed '$got', expected '$2'" >&2
+        failed=1
+    fi
+}
+tools "$work/chain-md-lvm" "lvm mdadm "
+tools "$work/chain-plain" ""
 exit "$failed"

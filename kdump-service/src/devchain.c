@@ -257,21 +257,127 @@ static int walk_dm(struct devchain *c, const char *sysfs, const char *path,
 	return walk_slaves(c, sysfs, path, depth);
 }
 
+/* The module of an md RAID level; NULL for one the capture cannot run. */
+static const char *md_level_module(const char *level)
+{
+	static const char *const map[][2] = {
+		{ "raid0", "raid0" },	{ "raid1", "raid1" },
+		{ "raid4", "raid456" }, { "raid5", "raid456" },
+		{ "raid6", "raid456" }, { "raid10", "raid10" },
+		{ "linear", "linear" },
+	};
+
+	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (strcmp(level, map[i][0]) == 0)
+			return map[i][1];
+	return NULL;
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(a, b);
+}
+
+/* The array's members now (slaves/), sorted, blank-separated; how many. */
+static void md_members(const char *path, struct devchain_md *md)
+{
+	char slaves[PATH_MAX], names[16][32];
+	unsigned int n = 0;
+	struct dirent *de;
+	size_t len = 0;
+	DIR *d;
+
+	if (path_format(slaves, sizeof(slaves), "%s/slaves", path) < 0)
+		return;
+	d = opendir(slaves);
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		md->n_members++;
+		if (n < 16 && strlen(de->d_name) < sizeof(names[0]))
+			memcpy(names[n++], de->d_name, strlen(de->d_name) + 1);
+	}
+	closedir(d);
+	qsort(names, n, sizeof(names[0]), cmp_name);
+	for (unsigned int i = 0; i < n; i++) {
+		size_t l = strlen(names[i]);
+
+		if (len + l + 2 > sizeof(md->members))
+			break;
+		if (len)
+			md->members[len++] = ' ';
+		memcpy(md->members + len, names[i], l + 1);
+		len += l;
+	}
+}
+
 /*
- * The layers the capture cannot bring up (md, loop, network and memory
- * disks): -EMEDIUMTYPE with the layer set; 0 for any other device.
+ * An md RAID array (path, kernel name name): recorded for the capture to
+ * assemble by its UUID, with its level's module; then its members.  Arrays
+ * without a 1.x superblock are refused: firmware RAID needs mdmon, and a
+ * 0.90 superblock's UUID is kept in the host's byte order.
+ */
+static int walk_md(struct devchain *c, const char *sysfs, const char *path,
+		   const char *name, unsigned int depth)
+{
+	struct devchain_md md = { 0 };
+	char meta[64], disks[16];
+	const char *mod;
+	int r;
+
+	read_attr(path, "md/metadata_version", meta, sizeof(meta));
+	read_attr(path, "md/level", md.level, sizeof(md.level));
+	read_attr(path, "md/uuid", md.uuid, sizeof(md.uuid));
+	read_attr(path, "md/raid_disks", disks, sizeof(disks));
+	if (strncmp(meta, "external:", 9) == 0) {
+		set_layer(c, "firmware RAID needs mdmon, which the capture does not run: set 'path' or 'target' to a filesystem on another disk or on an md array of mdadm's own (1.x superblock)",
+			  "firmware RAID array %s (%s)", name, meta + 9);
+		return -EMEDIUMTYPE;
+	}
+	if (strncmp(meta, "1.", 2) != 0) {
+		set_layer(c, "the capture assembles arrays with a 1.x superblock: convert a RAID1 array with 'mdadm --assemble --update=metadata' (see mdadm(8)), or set 'path' or 'target' to a filesystem on another disk",
+			  "md RAID array %s with a %s superblock", name,
+			  meta[0] ? meta : "missing");
+		return -EMEDIUMTYPE;
+	}
+	mod = md_level_module(md.level);
+	if (!mod || strlen(md.uuid) != 36) {
+		set_layer(c, "set 'path' or 'target' to a filesystem on RAID level 0, 1, 4, 5, 6 or 10, or on a plain disk",
+			  "md RAID array %s (level %s, uuid %s)", name,
+			  md.level[0] ? md.level : "unknown",
+			  md.uuid[0] ? md.uuid : "unknown");
+		return -EMEDIUMTYPE;
+	}
+	r = add_module(c, "md_mod", "md RAID, for array %s", name);
+	if (r >= 0)
+		r = add_module(c, mod, "RAID level %s, for array %s", md.level,
+			       name);
+	if (r < 0)
+		return r;
+	if (path_format(md.name, sizeof(md.name), "%s", name) < 0)
+		return -ENAMETOOLONG;
+	md.raid_disks = (unsigned int)strtoul(disks, NULL, 10);
+	md_members(path, &md);
+	for (unsigned int i = 0; i < c->n_mds; i++)
+		if (strcmp(c->mds[i].uuid, md.uuid) == 0)
+			return walk_slaves(c, sysfs, path, depth);
+	if (c->n_mds >= DEVCHAIN_MD_MAX)
+		return -E2BIG;
+	c->mds[c->n_mds++] = md;
+	return walk_slaves(c, sysfs, path, depth);
+}
+
+/*
+ * The layers the capture cannot bring up (loop, network and memory disks):
+ * -EMEDIUMTYPE with the layer set; 0 for any other device.
  */
 static int refuse_layer(struct devchain *c, const char *path,
 			const char *name)
 {
 	char attr[256];
 
-	if (exists(path, "md")) {
-		read_attr(path, "md/level", attr, sizeof(attr));
-		set_layer(c, "the capture does not assemble RAID arrays: set 'path' or 'target' to a filesystem on a plain disk, partition or LVM volume",
-			  "software RAID device %s (md %s)", name, attr);
-		return -EMEDIUMTYPE;
-	}
 	if (strncmp(name, "loop", 4) == 0) {
 		read_attr(path, "loop/backing_file", attr, sizeof(attr));
 		set_layer(c, "the capture cannot set up a file-backed device: set 'path' or 'target' to a filesystem on a disk",
@@ -322,13 +428,15 @@ static int walk(struct devchain *c, const char *sysfs, unsigned int maj,
 	r = refuse_layer(c, path, name);
 	if (r < 0)
 		return r;
-	/* A partition's drivers are its disk's. */
+	/* A partition's drivers (or array) are its disk's. */
 	if (exists(path, "partition")) {
 		char *slash = strrchr(path, '/');
 
 		if (slash)
 			*slash = '\0';
 	}
+	if (exists(path, "md"))
+		return walk_md(c, sysfs, path, base_name(path), depth);
 	return add_drivers(c, devices, path, NULL);
 }
 
@@ -501,6 +609,17 @@ int devchain_merge(struct devchain *dst, const struct devchain *src)
 			return -E2BIG;
 		memcpy(dst->lvs[dst->n_lvs++], src->lvs[i], sizeof(dst->lvs[0]));
 	}
+	for (unsigned int i = 0; i < src->n_mds; i++) {
+		bool dup = false;
+
+		for (unsigned int k = 0; k < dst->n_mds; k++)
+			dup |= strcmp(dst->mds[k].uuid, src->mds[i].uuid) == 0;
+		if (dup)
+			continue;
+		if (dst->n_mds >= DEVCHAIN_MD_MAX)
+			return -E2BIG;
+		dst->mds[dst->n_mds++] = src->mds[i];
+	}
 	return 0;
 }
 
@@ -512,6 +631,8 @@ static size_t format_len(const struct devchain *c)
 	for (unsigned int i = 0; i < c->n; i++)
 		if (c->mods[i].state == MODLOAD_MODULE)
 			len += strlen("module \n") + strlen(c->mods[i].name);
+	for (unsigned int i = 0; i < c->n_mds; i++)
+		len += strlen("md \n") + strlen(c->mds[i].uuid);
 	for (unsigned int i = 0; i < c->n_lvs; i++)
 		len += strlen("lvm \n") + strlen(c->lvs[i]);
 	return len;
@@ -529,6 +650,9 @@ int devchain_format(const struct devchain *c, char *buf, size_t size)
 		if (c->mods[i].state == MODLOAD_MODULE)
 			pos += snprintf(buf + pos, size - pos, "module %s\n",
 					c->mods[i].name);
+	for (unsigned int i = 0; i < c->n_mds; i++)
+		pos += snprintf(buf + pos, size - pos, "md %s\n",
+				c->mds[i].uuid);
 	for (unsigned int i = 0; i < c->n_lvs; i++)
 		pos += snprintf(buf + pos, size - pos, "lvm %s\n", c->lvs[i]);
 	return 0;

@@ -12,11 +12,26 @@
  * What the capture kernel needs to open the dump target, read at load time
  * from the running system's sysfs: the drivers of the target block device
  * and of every device above it (bus first), the device-mapper layers below
- * a logical volume and the filesystem's module.  Layers the capture cannot
- * open (dm-crypt, md RAID, loop, network block devices, iSCSI, memory
- * disks) are refused here, at load time, not found out after a crash.
+ * a logical volume, the md RAID arrays below them and the filesystem's
+ * module.  Layers the capture cannot open (dm-crypt, loop, network block
+ * devices, iSCSI, memory disks, firmware RAID) are refused here, at load
+ * time, not found out after a crash.
  */
 #define DEVCHAIN_MAX 48
+#define DEVCHAIN_MD_MAX 4
+
+/*
+ * An md RAID array the target is on: the capture assembles it with mdadm
+ * by its UUID (1.x superblocks), also with a member missing.
+ */
+struct devchain_md {
+	char uuid[40];		/* md/uuid: 8-4-4-4-12 hex */
+	char name[32];		/* the running kernel's name: md127 */
+	char level[16];		/* raid1, raid5, raid10... */
+	char members[160];	/* the members now, blank-separated */
+	unsigned int n_members;	/* how many there are now */
+	unsigned int raid_disks;	/* how many the array has */
+};
 
 struct devchain_module {
 	char name[64];
@@ -32,6 +47,9 @@ struct devchain {
 	/* LVM logical volumes to activate in the capture, "vg/lv" each. */
 	char lvs[4][256];
 	unsigned int n_lvs;
+	/* md arrays to assemble first, innermost first. */
+	struct devchain_md mds[DEVCHAIN_MD_MAX];
+	unsigned int n_mds;
 	/*
 	 * The report of a failure, the only part devchain_resolve() writes
 	 * when it fails: on -EMEDIUMTYPE the layer that cannot work and what
@@ -88,8 +106,8 @@ int devchain_bound_drivers(const char *sysfs, bool net, char *buf,
 			   size_t size);
 
 /*
- * The chain as the capture program reads it: "module NAME" and "lvm VG/LV"
- * lines, in the order the capture takes them.  -ENOBUFS, buf untouched,
+ * The chain as the capture program reads it: "module NAME", "md UUID" and
+ * "lvm VG/LV" lines, in the order the capture takes them.  -ENOBUFS, buf untouched,
  * when it does not fit in size bytes with its NUL.
  */
 int devchain_format(const struct devchain *c, char *buf, size_t size);

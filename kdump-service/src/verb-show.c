@@ -202,6 +202,42 @@ static int show_net_json(const struct plan *p, struct json_object *j)
 	return cli_json_add(j, "network", n);
 }
 
+/* show --json: "md_arrays", the md RAID arrays the capture assembles. */
+static int show_md_json(const struct plan *p, struct json_object *j)
+{
+	struct json_object *a = json_object_new_array();
+	int r = a ? 0 : -ENOMEM;
+
+	for (unsigned int i = 0; p->chain_known && i < p->chain.n_mds && r == 0;
+	     i++) {
+		const struct devchain_md *md = &p->chain.mds[i];
+		struct json_object *o = json_object_new_object();
+
+		r = o ? 0 : -ENOMEM;
+		if (r == 0)
+			r = json_set_text(o, "uuid", md->uuid);
+		if (r == 0)
+			r = json_set_text(o, "device", md->name);
+		if (r == 0)
+			r = json_set_text(o, "level", md->level);
+		if (r == 0)
+			r = json_set_int(o, "raid_disks", md->raid_disks);
+		if (r == 0)
+			r = json_set_int(o, "members_now", md->n_members);
+		if (r == 0)
+			r = json_set_text(o, "members", md->members);
+		if (r == 0)
+			r = json_object_array_add(a, o) ? -ENOMEM : 0;
+		else
+			json_object_put(o);
+	}
+	if (r < 0) {
+		json_object_put(a);
+		return r;
+	}
+	return cli_json_add(j, "md_arrays", a);
+}
+
 /* show --json: the plan as one object. */
 static int show_json(struct cli *cli, const struct plan *p,
 		     const struct plan_problems *pp)
@@ -258,6 +294,8 @@ static int show_json(struct cli *cli, const struct plan *p,
 		r = show_net_json(p, j);
 	if (r == 0)
 		r = json_set_bool(j, "chain_known", p->chain_known);
+	if (r == 0)
+		r = show_md_json(p, j);
 	if (r == 0)
 		r = json_set_int(j, "plan_modules", p->modplan_count);
 	for (unsigned int i = 0; p->chain_known && i < p->chain.n && r == 0; i++) {
@@ -360,6 +398,13 @@ static void show_text(struct cli *cli, const struct plan *p)
 		if (p->chain.mods[i].state == MODLOAD_BUILTIN)
 			printf("built-in %-14s %s\n", p->chain.mods[i].name,
 			       p->chain.mods[i].reason);
+	for (unsigned int i = 0; i < p->chain.n_mds; i++) {
+		const struct devchain_md *md = &p->chain.mds[i];
+
+		printf("assemble md RAID array %s (%s, %u of %u members now: %s)\n",
+		       md->uuid, md->level, md->n_members, md->raid_disks,
+		       md->members[0] ? md->members : "none");
+	}
 	for (unsigned int i = 0; i < p->chain.n_lvs; i++)
 		printf("activate LVM volume %s\n", p->chain.lvs[i]);
 }

@@ -48,6 +48,7 @@ static void link_to(const char *rel, const char *target)
 
 #define PCI "devices/pci0000:00/0000:00:04.0"
 #define VDA PCI "/virtio1/block/vda"
+#define VDB PCI "/virtio2/block/vdb"
 
 static void make_tree(void)
 {
@@ -168,6 +169,117 @@ static void test_bound_drivers(void)
 	CHECK(buf[0] == '\0');
 }
 
+#define MD_UUID "3b1c2d4e-5f60-7182-93a4-b5c6d7e8f901"
+
+/* An md array mdN (9:N) on vda1 (vdb too when two), as md.c lays it out. */
+static void make_md(unsigned int n, const char *meta, const char *level,
+		    const char *uuid, bool two)
+{
+	char rel[256], target[256];
+
+	snprintf(rel, sizeof(rel), "devices/virtual/block/md%u/md/", n);
+	put(strcat(strcpy(target, rel), "metadata_version"), meta);
+	put(strcat(strcpy(target, rel), "level"), level);
+	put(strcat(strcpy(target, rel), "uuid"), uuid);
+	put(strcat(strcpy(target, rel), "raid_disks"), "2\n");
+	snprintf(rel, sizeof(rel), "devices/virtual/block/md%u/dev", n);
+	snprintf(target, sizeof(target), "9:%u\n", n);
+	put(rel, target);
+	snprintf(rel, sizeof(rel), "devices/virtual/block/md%u/slaves/vda1", n);
+	link_to(rel, "../../../../../" VDA "/vda1");
+	if (two) {
+		snprintf(rel, sizeof(rel),
+			 "devices/virtual/block/md%u/slaves/vdb", n);
+		link_to(rel, "../../../../../" VDB);
+	}
+	snprintf(rel, sizeof(rel), "dev/block/9:%u", n);
+	snprintf(target, sizeof(target), "../../devices/virtual/block/md%u", n);
+	link_to(rel, target);
+}
+
+/*
+ * md RAID: the array to assemble by its UUID, its level's module, its
+ * members' drivers; also below LVM and as a partitioned array; refused
+ * without a 1.x superblock or at a level the capture cannot run.
+ */
+static void test_md(struct modload *km)
+{
+	struct devchain c;
+	char buf[512];
+
+	link_to(PCI "/virtio2/driver",
+		"../../../../bus/virtio/drivers/virtio_blk");
+	put(VDB "/dev", "254:16\n");
+	link_to("dev/block/254:16", "../../" VDB);
+	make_md(0, "1.2\n", "raid1\n", MD_UUID "\n", true);
+	CHECK(devchain_resolve(sys, makedev(9, 0), "ext4", km, &c) == 0);
+	CHECK(c.n_mds == 1);
+	CHECK(strcmp(c.mds[0].uuid, MD_UUID) == 0);
+	CHECK(strcmp(c.mds[0].name, "md0") == 0);
+	CHECK(strcmp(c.mds[0].level, "raid1") == 0);
+	CHECK(strcmp(c.mds[0].members, "vda1 vdb") == 0);
+	CHECK(c.mds[0].n_members == 2 && c.mds[0].raid_disks == 2);
+	CHECK(find(&c, "md_mod") == 0);
+	CHECK(find(&c, "raid1") == 1);
+	CHECK(find(&c, "virtio_blk") == 3);
+	CHECK(find(&c, "ext4") == 4);
+	CHECK(strstr(c.mods[1].reason, "raid1") && strstr(c.mods[1].reason, "md0"));
+	CHECK(devchain_format(&c, buf, sizeof(buf)) == 0);
+	CHECK(strcmp(buf, "md " MD_UUID "\n") == 0);
+	format_too_small(&c, strlen("md " MD_UUID "\n") + 1);
+
+	/* A member missing now: recorded as it is, degraded. */
+	make_md(1, "1.2\n", "raid5\n", "00000000-1111-2222-3333-444444444444\n",
+		false);
+	CHECK(devchain_resolve(sys, makedev(9, 1), "xfs", km, &c) == 0);
+	CHECK(c.mds[0].n_members == 1 && c.mds[0].raid_disks == 2);
+	CHECK(strcmp(c.mds[0].members, "vda1") == 0);
+	CHECK(find(&c, "raid456") == 1);
+
+	/* LVM on the array: the array is assembled before the volume. */
+	put("devices/virtual/block/dm-5/dm/uuid", "LVM-md");
+	put("devices/virtual/block/dm-5/dm/name", "vgmd-dumps");
+	link_to("devices/virtual/block/dm-5/slaves/md0", "../../md0");
+	link_to("dev/block/253:5", "../../devices/virtual/block/dm-5");
+	CHECK(devchain_resolve(sys, makedev(253, 5), "xfs", km, &c) == 0);
+	CHECK(c.n_mds == 1 && c.n_lvs == 1);
+	CHECK(find(&c, "dm_mod") == 0 && find(&c, "md_mod") == 1);
+	CHECK(devchain_format(&c, buf, sizeof(buf)) == 0);
+	CHECK(strcmp(buf, "md " MD_UUID "\nlvm vgmd/dumps\n") == 0);
+
+	/* A partition of the array is the array's. */
+	put("devices/virtual/block/md0/md0p1/partition", "1\n");
+	put("devices/virtual/block/md0/md0p1/dev", "259:0\n");
+	link_to("dev/block/259:0", "../../devices/virtual/block/md0/md0p1");
+	CHECK(devchain_resolve(sys, makedev(259, 0), "ext4", km, &c) == 0);
+	CHECK(c.n_mds == 1 && strcmp(c.mds[0].name, "md0") == 0);
+
+	/* Refused: 0.90, firmware RAID, a level the capture does not run. */
+	make_md(2, "0.90\n", "raid1\n", MD_UUID "\n", false);
+	CHECK(resolve_fails(km, makedev(9, 2), &c) == -EMEDIUMTYPE);
+	CHECK(strstr(c.layer, "md2") && strstr(c.layer, "0.90"));
+	CHECK(strstr(c.fix, "--update=metadata") != NULL);
+	make_md(3, "external:/md127/0\n", "raid1\n", MD_UUID "\n", false);
+	CHECK(resolve_fails(km, makedev(9, 3), &c) == -EMEDIUMTYPE);
+	CHECK(strstr(c.layer, "firmware RAID array md3") != NULL);
+	CHECK(strstr(c.fix, "mdmon") != NULL);
+	make_md(4, "1.2\n", "multipath\n", MD_UUID "\n", false);
+	CHECK(resolve_fails(km, makedev(9, 4), &c) == -EMEDIUMTYPE);
+	CHECK(strstr(c.layer, "level multipath") != NULL);
+	make_md(5, "1.2\n", "raid1\n", "not-a-uuid\n", false);
+	CHECK(resolve_fails(km, makedev(9, 5), &c) == -EMEDIUMTYPE);
+
+	/* A network target's chain merged with a local one on the array. */
+	{
+		struct devchain a = { 0 };
+
+		CHECK(devchain_resolve(sys, makedev(9, 0), "ext4", km, &c) == 0);
+		CHECK(devchain_merge(&a, &c) == 0);
+		CHECK(devchain_merge(&a, &c) == 0);
+		CHECK(a.n_mds == 1 && strcmp(a.mds[0].uuid, MD_UUID) == 0);
+	}
+}
+
 int main(void)
 {
 	struct modload *km;
@@ -236,10 +348,7 @@ int main(void)
 	make_dm(4, "LVM-q", "novg");
 	CHECK(resolve_fails(km, makedev(253, 4), &c) == -EMEDIUMTYPE);
 
-	put("devices/virtual/block/md0/md/level", "raid1\n");
-	link_to("dev/block/9:0", "../../devices/virtual/block/md0");
-	CHECK(devchain_resolve(sys, makedev(9, 0), "ext4", km, &c) == -EMEDIUMTYPE);
-	CHECK(strstr(c.layer, "md0") && strstr(c.layer, "raid1"));
+	test_md(km);
 	put("devices/virtual/block/loop0/loop/backing_file", "/srv/disk.img\n");
 	link_to("dev/block/7:0", "../../devices/virtual/block/loop0");
 	CHECK(devchain_resolve(sys, makedev(7, 0), "ext4", km, &c) == -EMEDIUMTYPE);

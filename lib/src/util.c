@@ -36,6 +36,24 @@ int read_line_file(const char *path, char *buf, size_t size)
 	return 0;
 }
 
+int write_attr(const char *path, const char *text)
+{
+	size_t len = strlen(text);
+	ssize_t n;
+	int fd, r = 0;
+
+	fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return -errno;
+	n = write(fd, text, len);
+	if (n < 0)
+		r = -errno;
+	else if ((size_t)n != len)
+		r = -EIO;
+	close(fd);
+	return r;
+}
+
 int parse_decimal(const char *s, unsigned long long max,
 		  unsigned long long *ret)
 {

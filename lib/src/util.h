@@ -52,6 +52,11 @@ static inline void fclosep(FILE **f)
 
 /* Read a small file into buf (NUL-terminated, trailing newline removed). */
 int read_line_file(const char *path, char *buf, size_t size);
+/*
+ * Write text to a file that exists (a sysfs attribute, a module
+ * parameter) in one write(2): 0, or a negative errno.
+ */
+int write_attr(const char *path, const char *text);
 int read_ull_file(const char *path, unsigned long long *ret);
 /*
  * A decimal number 0 ... max and nothing else (no sign, no blank, no

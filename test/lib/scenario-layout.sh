@@ -19,6 +19,19 @@
 #               whose target chain an appended archive empties: the
 #               fallback, driver rounds over sysfs matched against the
 #               module plan's aliases, alone
+#   md-raid1    /var/crash on ext4 on md RAID1 over /dev/vdb and /dev/vdc
+#   md-raid1-degraded
+#               the same array made in a first boot; the crash in a second
+#               boot without /dev/vdc, the array started degraded; the
+#               fetch boot with /dev/vdc back, which nothing may re-add
+#   md-raid5    /var/crash on ext4 on md RAID5 over /dev/vdb, /dev/vdc and
+#               /dev/vdd
+#   lvm-on-md   /var/crash on xfs on an LVM logical volume whose PV is md
+#               RAID1 over /dev/vdb and /dev/vdc
+#
+# On md the host checks that kdump-file show and the capture name the
+# array (its UUID as mdadm gives it, level, members) and that at the next
+# boot the array is as it was before the crash.
 # shellcheck source=test/lib/common.sh
 . "$(dirname "$0")/common.sh"
 
@@ -30,20 +43,40 @@ img=$(stock_image)
 stock_boot
 disk=$out/disk.img
 scenario_disk "$img" "$disk"
-truncate -s 1G "$out/vdb.img"
-truncate -s 64M "$out/vdc.img"
+# The extra disks, empty (sparse): 512 MiB each for md, else vdb 1 GiB and
+# vdc 64 MiB.
+disks=(vdb vdc)
+[ "$layout" != md-raid5 ] || disks+=(vdd)
+rm -f "$out"/vd[b-z].img
+case "$layout" in
+md-* | lvm-on-md)
+	for d in "${disks[@]}"; do
+		truncate -s 512M "$out/$d.img"
+	done
+	;;
+*)
+	truncate -s 1G "$out/vdb.img"
+	truncate -s 64M "$out/vdc.img"
+	;;
+esac
 con=$out/console.log
 
-# boot STEP: one boot of the guest with the extra disks, running STEP.
+# boot STEP DISK...: one boot of the guest running STEP, with the extra
+# disks named (vdb, vdc, ...: $out/DISK.img).  The guest names virtio disks
+# in the order they are attached: leave out only the last ones, or the
+# later ones take the names of those left out.
 boot() {
-	local rc=0
+	local step=$1 d rc=0
+	shift
+	local -a drives=()
+	for d in "$@"; do
+		drives+=(-drive "file=$out/$d.img,format=raw,if=virtio")
+	done
 	# shellcheck disable=SC2031 # stock_boot set them in this shell
 	qemu_boot "$con" "${KDUMP_FILE_BOOT_TIMEOUT:-1500}" bios 1024 "$kernel" \
-		"root=/dev/vda rw console=ttyS0 crashkernel=256M panic=-1 kdump_file_test=$1" \
-		"$disk" "${initrd[@]}" \
-		-drive "file=$out/vdb.img,format=raw,if=virtio" \
-		-drive "file=$out/vdc.img,format=raw,if=virtio" || rc=$?
-	check_ended "$rc" "boot $1 ended by itself (no timeout)"
+		"root=/dev/vda rw console=ttyS0 crashkernel=256M panic=-1 kdump_file_test=$step" \
+		"$disk" "${initrd[@]}" "${drives[@]}" || rc=$?
+	check_ended "$rc" "boot $step ended by itself (no timeout)"
 }
 
 # Lines of the console since the boot started last.
@@ -51,9 +84,42 @@ last_boot() {
 	awk '/^=== boot /{buf=""} {buf=buf $0 "\n"} END{printf "%s", buf}' "$con"
 }
 
+# An md array's UUID as kdump-file writes it (8-4-4-4-12).
+uuid_re='[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}'
+
+# check_md LOG LEVEL MODULE NOW TOTAL NAMES [degraded]: the checks of a
+# boot that put /var/crash on the md array and crashed: kdump-file show
+# names the array (NOW of TOTAL members present, NAMES) with the level's
+# module, and the capture assembled it (degraded, if so said), both by
+# the UUID mdadm --detail gave in that boot.
+check_md() {
+	local b=$1 level=$2 module=$3 now=$4 total=$5 names=$6 degraded=${7:+degraded }
+	local mdadm_uuid show_uuid capture_uuid
+	check "kdump-file.service active" grep -q "KDUMP-FILE-TEST: is-active: active" "$b"
+	check "show: the array assembled ($level, $now of $total members: $names)" \
+		grep -qE "KDUMP-FILE-TEST: +assemble md RAID array $uuid_re \($level, $now of $total members now: $names\)" "$b"
+	check "show: $module loaded for the array" grep -qE "KDUMP-FILE-TEST: +module $module " "$b"
+	check "capture: the array assembled ${degraded}($level, $now of $total members)" \
+		grep -qE "kdump-file: .* assembled RAID array $uuid_re as md[0-9]+ $degraded\($level, $now of $total members; resync frozen\)" "$b"
+	# The UUIDs' hex digits: mdadm writes 8:8:8:8.
+	mdadm_uuid=$(grep -m1 -oE "KDUMP-FILE-TEST: +UUID : [0-9a-f:]{35}" "$b" | sed 's/.* //' | tr -d :) || true
+	show_uuid=$(grep -m1 -oE "assemble md RAID array $uuid_re" "$b" | sed 's/.* //' | tr -d -) || true
+	capture_uuid=$(grep -m1 -oE "assembled RAID array $uuid_re" "$b" | sed 's/.* //' | tr -d -) || true
+	log "md UUID: mdadm ${mdadm_uuid:-none}, show ${show_uuid:-none}, capture ${capture_uuid:-none}"
+	check "show: the array named by its UUID" test "${mdadm_uuid:-none}" = "$show_uuid"
+	check "capture: the array named by its UUID" test "${mdadm_uuid:-none}" = "$capture_uuid"
+}
+
+# The array's state in the fetch boot, expected by the layout below: how
+# many members active (md_active), which (md_members), which not there
+# (md_gone).
+md_active=
+md_members=
+md_gone=
+
 case "$layout" in
 lvm-xfs)
-	boot layout-lvm-xfs
+	boot layout-lvm-xfs "${disks[@]}"
 	last_boot >"$out/boot1.log"
 	b=$out/boot1.log
 	check "kdump-file.service active" grep -q "KDUMP-FILE-TEST: is-active: active" "$b"
@@ -79,9 +145,9 @@ lvm-xfs)
 	check "capture: xfs mounted" grep -qE "kdump-file: .* mounted UUID=.* xfs\)" "$b"
 	;;
 var-btrfs)
-	boot layout-var-btrfs
+	boot layout-var-btrfs "${disks[@]}"
 	check "/var moved to a btrfs subvolume" grep -q "KDUMP-FILE-TEST: prepared: 1" "$con"
-	boot layout-crash
+	boot layout-crash "${disks[@]}"
 	last_boot >"$out/boot2.log"
 	b=$out/boot2.log
 	check "kdump-file.service active" grep -q "KDUMP-FILE-TEST: is-active: active" "$b"
@@ -93,7 +159,7 @@ var-btrfs)
 		grep -q "kdump-file: .* saving to /@var/crash/" "$b"
 	;;
 rounds)
-	boot layout-rounds
+	boot layout-rounds "${disks[@]}"
 	last_boot >"$out/boot1.log"
 	b=$out/boot1.log
 	check "loaded with the initramfs without a chain" \
@@ -102,8 +168,56 @@ rounds)
 	check "capture: the rounds loaded the disk's drivers" \
 		grep -qE "kdump-file: .* modules loaded: .*virtio_pci.*virtio_blk" "$b"
 	;;
+md-raid1)
+	boot layout-md-raid1 vdb vdc
+	last_boot >"$out/boot1.log"
+	b=$out/boot1.log
+	check_md "$b" raid1 raid1 2 2 "vdb vdc"
+	check "capture: ext4 mounted" grep -qE "kdump-file: .* mounted UUID=.* ext4\)" "$b"
+	md_active=2 md_members="vdb vdc"
+	;;
+md-raid1-degraded)
+	boot layout-md-raid1-setup vdb vdc
+	last_boot >"$out/boot1.log"
+	check "the array and its filesystem prepared" grep -q "KDUMP-FILE-TEST: prepared: 1" "$out/boot1.log"
+	boot layout-md-degraded-crash vdb
+	last_boot >"$out/boot2.log"
+	b=$out/boot2.log
+	log "$(grep -m1 "KDUMP-FILE-TEST: md: .*started by the test" "$b" ||
+		echo "the array started degraded by the system (mdadm-last-resort@.timer)")"
+	check "the array running degraded, /dev/vdb alone" \
+		grep -qE "KDUMP-FILE-TEST: md: .*active (\(auto-read-only\) )?raid1 vdb\[0\] .*\[2/1\] \[U_\]" "$b"
+	check_md "$b" raid1 raid1 1 2 vdb degraded
+	check "capture: ext4 mounted" grep -qE "kdump-file: .* mounted UUID=.* ext4\)" "$b"
+	md_active=1 md_members=vdb md_gone=vdc
+	;;
+md-raid5)
+	boot layout-md-raid5 vdb vdc vdd
+	last_boot >"$out/boot1.log"
+	b=$out/boot1.log
+	check_md "$b" raid5 raid456 3 3 "vdb vdc vdd"
+	check "capture: ext4 mounted" grep -qE "kdump-file: .* mounted UUID=.* ext4\)" "$b"
+	md_active=3 md_members="vdb vdc vdd"
+	;;
+lvm-on-md)
+	boot layout-lvm-on-md vdb vdc
+	last_boot >"$out/boot1.log"
+	b=$out/boot1.log
+	check_md "$b" raid1 raid1 2 2 "vdb vdc"
+	check "show: the LVM volume activated" \
+		grep -qE "KDUMP-FILE-TEST: +activate LVM volume kdvg2/dumps" "$b"
+	check "show: dm_mod loaded for the LVM volume" \
+		grep -qE "KDUMP-FILE-TEST: +module dm_mod +device-mapper, for LVM logical volume kdvg2/dumps" "$b"
+	check "capture: the LVM volume activated" grep -q "kdump-file: .* activated LVM volume kdvg2/dumps" "$b"
+	check "capture: the array assembled before the LVM volume activated" \
+		awk '!a && /kdump-file: .* assembled RAID array /{a=NR}
+			!v && /kdump-file: .* activated LVM volume kdvg2\/dumps/{v=NR}
+			END{exit !(a && v && a < v)}' "$b"
+	check "capture: xfs mounted" grep -qE "kdump-file: .* mounted UUID=.* xfs\)" "$b"
+	md_active=2 md_members="vdb vdc"
+	;;
 *)
-	echo "usage: scenario-layout.sh NAME lvm-xfs|var-btrfs|rounds" >&2
+	echo "usage: scenario-layout.sh NAME lvm-xfs|var-btrfs|rounds|md-raid1|md-raid1-degraded|md-raid5|lvm-on-md" >&2
 	exit 2
 	;;
 esac
@@ -111,13 +225,33 @@ check "capture completed" grep -q "kdump-file: .* capture complete" "$b"
 modules=$(sed -n 's/.*kdump-file: .* modules loaded: //p' "$b" | tail -n 1)
 log "the capture loaded: ${modules:-nothing}"
 
-boot layout-fetch
+boot layout-fetch "${disks[@]}"
 last_boot >"$out/fetch.log"
 check "the first kernel sees the dump" grep -q "KDUMP-FILE-TEST: fetched: .*vmcore" "$out/fetch.log"
+if [ -n "$md_active" ]; then
+	f=$out/fetch.log
+	log "the array at the next boot: $(sed -n 's/.*KDUMP-FILE-TEST: md after: State : //p' "$f")"
+	log "$(grep -m1 "KDUMP-FILE-TEST: md: .*started by the test" "$f" ||
+		echo "the array started by the system at the next boot")"
+	check "next boot: $md_active members active, as before the crash" \
+		grep -q "KDUMP-FILE-TEST: md after: Active Devices : $md_active\$" "$f"
+	check "next boot: $md_active members working (none added)" \
+		grep -q "KDUMP-FILE-TEST: md after: Working Devices : $md_active\$" "$f"
+	check "next boot: no member failed" grep -q "KDUMP-FILE-TEST: md after: Failed Devices : 0\$" "$f"
+	for d in $md_members; do
+		check "next boot: $d an active member" \
+			grep -qE "KDUMP-FILE-TEST: md after: [0-9]+ .* active sync.* /dev/$d\$" "$f"
+	done
+	for d in $md_gone; do
+		check "next boot: $d, stale, not added back" \
+			bash -c "! grep -q 'KDUMP-FILE-TEST: md after: .*/dev/$d\$' '$f'"
+		check "next boot: its slot still empty" grep -qE "KDUMP-FILE-TEST: md after: - .* removed\$" "$f"
+	done
+fi
 dump_fetch "$disk" /root fetched "$out/dump"
 vmlinux=$(stock_vmlinux) || fail "the stock kernel's vmlinux (stock-kernel.sh failed)"
 check "metadata names kernel $release" \
 	grep -q "\"kernel_release\": \"$release\"" "$out/dump/metadata.json"
 check_dump "$layout" "$vmlinux" "$out/dump"
-rm -f "$disk" "$out/vdb.img" "$out/vdc.img"
+rm -f "$disk" "$out"/vd[b-z].img
 finish

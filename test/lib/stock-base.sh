@@ -5,7 +5,8 @@
 # base rootfs (guest-base.sh) with initramfs-tools and the stock kernel
 # package (stock-kernel.sh) installed by apt-get, as on a Debian machine,
 # and the tools of the disk layouts the scenarios put dumps on (LVM, LUKS,
-# xfs, btrfs), and GRUB's update-grub without a boot loader installed.
+# xfs, btrfs, md RAID with mdadm), and GRUB's update-grub without a boot
+# loader installed.
 # The package's scripts make /boot/vmlinuz-<release> and, with
 # initramfs-tools, /boot/initrd.img-<release>, the initrd the guest boots
 # through.  The base's dracut-core stays beside initramfs-tools: the product
@@ -28,6 +29,27 @@ deb=$(find "$stock" -maxdepth 1 -name 'linux-image-*.deb' | head -n 1)
 	exit 1
 }
 
+# mdadm, without the mail server it recommends (default-mta: exim4, a
+# daemon at every boot of every guest on this base).  Its postinst would
+# write mdadm.conf with the arrays it finds on every disk it sees, the build
+# host's here (/proc and /dev are the host's), so the file is there first,
+# with no arrays, as mkconf writes it; policy-rc.d keeps invoke-rc.d from
+# starting its monitor in the chroot.  mdadm-shutdown.service is masked: at
+# a guest's clean shutdown (TEST-32 reboots) it would build a dracut
+# shutdown initramfs and end the boot through it.
+install_mdadm() {
+	local root=$1
+	mkdir -p "$root/etc/mdadm"
+	printf '%s\n' '# mdadm.conf, with no arrays yet (see mdadm.conf(5))' \
+		'HOMEHOST <system>' 'MAILADDR root' >"$root/etc/mdadm/mdadm.conf"
+	printf '#!/bin/sh\nexit 101\n' >"$root/usr/sbin/policy-rc.d"
+	chmod 0755 "$root/usr/sbin/policy-rc.d"
+	DEBIAN_FRONTEND=noninteractive chroot "$root" \
+		apt-get install -y -q --no-install-recommends mdadm
+	rm -f "$root/usr/sbin/policy-rc.d"
+	ln -sf /dev/null "$root/etc/systemd/system/mdadm-shutdown.service"
+}
+
 install_stock() {
 	local root=$1 t0=$SECONDS
 	# apt-get installs a local package given by its path, with the
@@ -37,6 +59,7 @@ install_stock() {
 	DEBIAN_FRONTEND=noninteractive chroot "$root" \
 		apt-get install -y -q initramfs-tools lvm2 cryptsetup-bin xfsprogs \
 		btrfs-progs grub2-common "/tmp/$(basename "$deb")"
+	install_mdadm "$root"
 	# update-grub writes /boot/grub/grub.cfg (the guests boot with QEMU's
 	# -kernel; the package scenario reads the command line from it).
 	mkdir -p "$root/boot/grub"

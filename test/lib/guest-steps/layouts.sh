@@ -4,7 +4,7 @@
 # Guest steps of the disk layout scenarios on Debian's stock kernel, sourced
 # by the guest driver (which provides say, run and crash_now).  The disks
 # beyond the root disk are empty when a setup step starts: /dev/vdb, then
-# /dev/vdc.
+# /dev/vdc (and /dev/vdd for RAID5).
 
 # The fstab line of a filesystem mounted at boot, by UUID.
 fstab_add() {
@@ -117,7 +117,12 @@ step_layout_rounds() {
 
 # After the capture: the newest dump below /var/crash, as the first kernel
 # sees it, copied to /root/fetched on the root disk for the host to read.
+# On an md array, first its state at this boot (md_after).
 step_layout_fetch() {
+    if [ -n "$(md_name)" ]; then
+        md_wait_mounted
+        md_after
+    fi
     run findmnt /var/crash
     newest=$(find /var/crash -mindepth 1 -maxdepth 1 -type d -name '2*' | sort | tail -n 1)
     say "dumps: $(find /var/crash -mindepth 1 -maxdepth 1 -type d -name '2*' | wc -l) newest: $newest"
@@ -129,4 +134,167 @@ step_layout_fetch() {
     img=/var/lib/kdump-file/initramfs-$(uname -r).img
     say "capture initramfs: $(stat -c %s "$img") bytes, $(zcat "$img" | cpio -t 2> /dev/null | grep -c '\.ko') modules"
     run kdump-file estimate
+}
+
+# md software RAID: the array /dev/md/kddump over the extra disks, as an
+# administrator makes one for data (the root stays on /dev/vda, so the boot
+# initrd needs no update-initramfs).  Its fstab line says nofail, as for a
+# data array that may come up degraded: the boot goes on while
+# mdadm-last-resort@.timer waits 30 s for missing members, and
+# md_wait_mounted waits for the mount.
+
+# The first array /proc/mdstat lists (md127, ...), if any.
+md_name() {
+    awk '/^md/ { print $1; exit }' /proc/mdstat 2> /dev/null
+}
+
+# The array's device: /dev/md/kddump, the name udev gives it from
+# mdadm.conf, else /dev/<md_name>.
+md_dev() {
+    if [ -e /dev/md/kddump ]; then
+        echo /dev/md/kddump
+    else
+        md_n=$(md_name)
+        [ -z "$md_n" ] || echo "/dev/$md_n"
+    fi
+}
+
+# Whether the array runs (a degraded one too): not inactive, not cleared.
+md_running() {
+    md_n=$(md_name)
+    [ -n "$md_n" ] || return 1
+    case "$(cat "/sys/block/$md_n/md/array_state" 2> /dev/null)" in
+    '' | inactive | clear) return 1 ;;
+    esac
+    return 0
+}
+
+# md_create LEVEL DISK...: the array /dev/md/kddump at RAID level LEVEL over
+# the disks, listed in /etc/mdadm/mdadm.conf as mdadm(8) suggests.  The
+# disks are fresh zeros, so their data and parity already agree:
+# --assume-clean skips the initial resync.  No write-intent bitmap
+# (--bitmap=none; mdadm would add none to arrays this small anyway), so no
+# question about one; --run answers the others.
+md_create() {
+    md_level=$1
+    shift
+    run mdadm --create /dev/md/kddump --level="$md_level" --raid-devices=$# \
+        --metadata=1.2 --bitmap=none --assume-clean --run "$@" || return
+    udevadm settle --timeout=30
+    md_i=0
+    while [ ! -b /dev/md/kddump ] && [ "$md_i" -lt 30 ]; do
+        sleep 1
+        md_i=$((md_i + 1))
+    done
+    mdadm --detail --scan >> /etc/mdadm/mdadm.conf
+    say "mdadm.conf: $(grep '^ARRAY' /etc/mdadm/mdadm.conf | tr '\n' ' ')"
+}
+
+# md_ext4 LEVEL DISK...: an ext4 filesystem on a new array, mounted at
+# /var/crash at boot.
+md_ext4() {
+    md_create "$@" || return
+    run mkfs.ext4 -q /dev/md/kddump || return
+    fstab_add /dev/md/kddump /var/crash ext4 defaults,nofail
+    run mount /var/crash
+}
+
+# The array as /proc/mdstat and mdadm --detail show it.
+md_show() {
+    say "md: $(tr '\n' ' ' < /proc/mdstat)"
+    run mdadm --detail "$(md_dev)"
+}
+
+# Wait (120 s at most) for /var/crash to be mounted from the array.  An
+# array with members missing is started degraded by
+# mdadm-last-resort@.timer 30 s after the members that came; should it not
+# run after 60 s, the test starts it with mdadm --run (and says so), and
+# should nothing have mounted /var/crash 30 s later (the nofail mount
+# gave up), mounts it.
+md_wait_mounted() {
+    md_i=0
+    while ! findmnt /var/crash > /dev/null 2>&1; do
+        if [ "$md_i" -ge 120 ]; then
+            say "FAIL: md: /var/crash not mounted after 120 s: $(tr '\n' ' ' < /proc/mdstat)"
+            return 1
+        fi
+        if [ "$md_i" = 60 ] && ! md_running; then
+            say "md: not running after 60 s, started by the test with mdadm --run"
+            if [ -n "$(md_name)" ]; then
+                run mdadm --run "/dev/$(md_name)"
+            else
+                run mdadm --assemble --scan --run
+            fi
+            udevadm settle --timeout=30
+        fi
+        if [ "$md_i" = 90 ] && md_running; then
+            say "md: running but /var/crash not mounted after 90 s, mounted by the test"
+            run mount /var/crash
+        fi
+        sleep 1
+        md_i=$((md_i + 1))
+    done
+    say "md: /var/crash mounted after $md_i s"
+}
+
+# The array's state at this boot, for the host to compare with what it was
+# before the crash: one "md after: " line for each of mdadm --detail's
+# State, Active, Working and Failed Devices and its member table's rows
+# (a missing member's as "- 0 0 1 removed"), spaces squeezed.
+md_after() {
+    md_d=$(md_dev)
+    say "md after: device $md_d"
+    say "md after: mdstat $(tr '\n' ' ' < /proc/mdstat)"
+    mdadm --detail "$md_d" 2>&1 |
+        sed -e 's/^ *//' -e 's/ *$//' -e 's/  */ /g' |
+        awk '/^Number Major Minor RaidDevice State$/ { rows = 1; next }
+            rows && NF { print; next }
+            /^(State|Active Devices|Working Devices|Failed Devices) :/' |
+        while IFS= read -r line; do say "md after: $line"; done
+}
+
+# RAID1 over /dev/vdb and /dev/vdc, ext4 at /var/crash, then the crash.
+step_layout_md_raid1() {
+    md_ext4 1 /dev/vdb /dev/vdc || return
+    md_show
+    step_layout_crash
+}
+
+# The same array, filesystem and fstab line, no crash: the host boots
+# again without /dev/vdc, with the step layout-md-degraded-crash.
+step_layout_md_raid1_setup() {
+    md_ext4 1 /dev/vdb /dev/vdc || return
+    md_show
+    say "prepared: 1"
+}
+
+# The array with /dev/vdc gone: Debian's udev rules assemble it
+# incrementally from /dev/vdb and mdadm-last-resort@.timer starts it
+# degraded; once /var/crash is mounted from it, the crash.
+step_layout_md_degraded_crash() {
+    md_wait_mounted || return
+    md_show
+    step_layout_crash
+}
+
+# RAID5 over /dev/vdb, /dev/vdc and /dev/vdd, ext4 at /var/crash, then the
+# crash.
+step_layout_md_raid5() {
+    md_ext4 5 /dev/vdb /dev/vdc /dev/vdd || return
+    md_show
+    step_layout_crash
+}
+
+# LVM on md: RAID1 over /dev/vdb and /dev/vdc holding the one PV of VG
+# kdvg2, its LV dumps xfs at /var/crash, then the crash.
+step_layout_lvm_on_md() {
+    md_create 1 /dev/vdb /dev/vdc || return
+    run pvcreate -q /dev/md/kddump || return
+    run vgcreate -q kdvg2 /dev/md/kddump || return
+    run lvcreate -q -y -l 100%FREE -n dumps kdvg2 || return
+    run mkfs.xfs -q /dev/kdvg2/dumps || return
+    fstab_add /dev/kdvg2/dumps /var/crash xfs defaults,nofail
+    run mount /var/crash || return
+    md_show
+    step_layout_crash
 }

@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The md RAID arrays the dump target is on (the chain's "md UUID" lines,
+ * written at load time by kdump-file(8)), assembled with mdadm as PID 1
+ * only, between the driver rounds, before the LVM volumes above them.
+ *
+ * Only those arrays: mdadm reads a configuration of our own naming each
+ * by its UUID, with AUTO -all, never /etc/mdadm/mdadm.conf.  The array
+ * starts in auto-read-only mode (md_mod's start_ro) and its resync is
+ * frozen before the first write: the capture writes the dump and nothing
+ * else, and the resync a crash calls for stays for the next boot, which
+ * finds the array as the crash left it.  An array that comes up with
+ * members missing waits for them MD_DEGRADED_WAIT_MS, stopped again after
+ * each try so that a late member joins; then it is started degraded
+ * (mdadm --run): a dump on the members there is worth more than none.
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "capture.h"
+#include "process.h"
+#include "util.h"
+
+/* How long an array with members missing waits for them. */
+#define MD_DEGRADED_WAIT_MS 10000ULL
+
+/* "8-4-4-4-12" (md's sysfs) -> "8:8:8:8" (mdadm's); -EINVAL if not one. */
+int raid_mdadm_uuid(const char *uuid, char *buf, size_t size)
+{
+	char hex[33];
+	size_t n = 0;
+
+	for (const char *s = uuid; *s; s++) {
+		if (*s == '-')
+			continue;
+		if (!isxdigit((unsigned char)*s) || n >= 32)
+			return -EINVAL;
+		hex[n++] = (char)tolower((unsigned char)*s);
+	}
+	if (n != 32 || size < 36)
+		return -EINVAL;
+	snprintf(buf, size, "%.8s:%.8s:%.8s:%.8s", hex, hex + 8, hex + 16,
+		 hex + 24);
+	return 0;
+}
+
+/* The chain's arrays into cap->mds, once. */
+static void read_arrays(struct capture *cap)
+{
+	char line[256], uuid[64];
+	FILE *f;
+
+	cap->mds_read = true;
+	f = fopen(cap->paths.chain, "re");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f) && cap->n_mds < CAPTURE_MD_MAX) {
+		struct capture_md *md = &cap->mds[cap->n_mds];
+
+		if (sscanf(line, "md %63s", uuid) != 1)
+			continue;
+		if (strlen(uuid) >= sizeof(md->uuid) ||
+		    raid_mdadm_uuid(uuid, md->mdadm_uuid,
+				    sizeof(md->mdadm_uuid)) < 0) {
+			capture_say(cap, "warning: the chain names md array '%s', which is not a UUID: it is not assembled",
+				    uuid);
+			continue;
+		}
+		memcpy(md->uuid, uuid, strlen(uuid) + 1);
+		cap->n_mds++;
+	}
+	fclose(f);
+}
+
+/* The md device holding the array of uuid: its name and array_state. */
+static bool find_array(struct capture *cap, const char *uuid, char *name,
+		       size_t nsize, char *state, size_t ssize)
+{
+	const char *dir = cap->paths.sys_class_block;
+	struct dirent *de;
+	bool found = false;
+	DIR *d;
+
+	d = opendir(dir);
+	if (!d)
+		return false;
+	while (!found && (de = readdir(d))) {
+		char p[PATH_MAX], u[64];
+
+		if (strncmp(de->d_name, "md", 2) != 0 ||
+		    strlen(de->d_name) >= nsize ||
+		    path_format(p, sizeof(p), "%s/%s/md/uuid", dir,
+				de->d_name) < 0 ||
+		    read_line_file(p, u, sizeof(u)) < 0 ||
+		    strcasecmp(u, uuid) != 0)
+			continue;
+		memcpy(name, de->d_name, strlen(de->d_name) + 1);
+		if (path_format(p, sizeof(p), "%s/%s/md/array_state", dir,
+				de->d_name) < 0 ||
+		    read_line_file(p, state, ssize) < 0)
+			state[0] = '\0';
+		found = true;
+	}
+	closedir(d);
+	return found;
+}
+
+/* The md attribute attr of the array name, "" when unreadable. */
+static void md_attr(struct capture *cap, const char *name, const char *attr,
+		    char *buf, size_t size)
+{
+	char p[PATH_MAX];
+
+	if (path_format(p, sizeof(p), "%s/%s/md/%s", cap->paths.sys_class_block,
+			name, attr) < 0 ||
+	    read_line_file(p, buf, size) < 0)
+		buf[0] = '\0';
+}
+
+static int md_write(struct capture *cap, const char *name, const char *attr,
+		    const char *value)
+{
+	char p[PATH_MAX];
+
+	if (path_format(p, sizeof(p), "%s/%s/md/%s", cap->paths.sys_class_block,
+			name, attr) < 0)
+		return -ENAMETOOLONG;
+	return write_attr(p, value);
+}
+
+static int mdadm(char *const argv[])
+{
+	/* No udev here: mdadm makes its device nodes itself. */
+	char *const env[] = { "MDADM_NO_UDEV=1", NULL };
+	struct process_opts o = PROCESS_OPTS_INIT;
+	struct process_result res;
+	int r;
+
+	o.env_add = env;
+	o.timeout_ms = 30000;
+	r = process_run(argv, &o, &res);
+	if (r < 0)
+		return r;
+	return process_succeeded(&res) ? 0 : -EIO;
+}
+
+/* The running array: its resync frozen, said with its members. */
+static void array_up(struct capture *cap, struct capture_md *md,
+		     const char *name)
+{
+	char level[32], disks[16], degraded[16];
+	unsigned long total, missing;
+	int r;
+
+	r = md_write(cap, name, "sync_action", "frozen");
+	md_attr(cap, name, "level", level, sizeof(level));
+	md_attr(cap, name, "raid_disks", disks, sizeof(disks));
+	md_attr(cap, name, "degraded", degraded, sizeof(degraded));
+	total = strtoul(disks, NULL, 10);
+	missing = strtoul(degraded, NULL, 10);
+	capture_say(cap, "assembled RAID array %s as %s%s (%s, %lu of %lu members; %s)",
+		    md->uuid, name, missing ? " degraded" : "", level,
+		    total > missing ? total - missing : 0, total,
+		    r < 0 ? "resync not frozen" : "resync frozen");
+	md->done = true;
+}
+
+/* One try at one array. */
+static void assemble(struct capture *cap, struct capture_md *md,
+		     unsigned int i)
+{
+	char name[64], state[32], dev[80], conf[PATH_MAX], text[256];
+	bool waited;
+
+	if (find_array(cap, md->uuid, name, sizeof(name), state,
+		       sizeof(state))) {
+		if (strcmp(state, "inactive") != 0 && strcmp(state, "clear") != 0) {
+			array_up(cap, md, name);
+			return;
+		}
+		/* Assembled short of members: wait for them, or run it. */
+		if (!md->since)
+			md->since = now_ms();
+		waited = now_ms() >= md->since + MD_DEGRADED_WAIT_MS;
+		snprintf(dev, sizeof(dev), "/dev/%s", name);
+		{
+			char *const argv[] = { "mdadm", waited ? "--run" : "--stop",
+					       dev, NULL };
+
+			if (waited && !md->run_said) {
+				capture_say(cap, "RAID array %s still lacks members after %llus: starting it degraded",
+					    md->uuid, MD_DEGRADED_WAIT_MS / 1000);
+				md->run_said = true;
+			}
+			(void)mdadm(argv);
+		}
+		return;
+	}
+	/* Only this array, by its UUID, from the partitions the kernel has. */
+	snprintf(conf, sizeof(conf), "/run/kdump-file-md%u.conf", i);
+	snprintf(text, sizeof(text),
+		 "DEVICE partitions\nAUTO -all\nARRAY /dev/md/kdump-file-%u UUID=%s\n",
+		 i, md->mdadm_uuid);
+	if (write_file_atomic(conf, text, strlen(text), 0600) < 0)
+		return;
+	{
+		char config[PATH_MAX + 16];
+		char *const argv[] = { "mdadm", "--assemble", "--scan",
+				       "--freeze-reshape", config, NULL };
+
+		snprintf(config, sizeof(config), "--config=%s", conf);
+		(void)mdadm(argv);
+	}
+	if (find_array(cap, md->uuid, name, sizeof(name), state,
+		       sizeof(state)) &&
+	    strcmp(state, "inactive") != 0 && strcmp(state, "clear") != 0)
+		array_up(cap, md, name);
+	else if (!md->since && find_array(cap, md->uuid, name, sizeof(name),
+					  state, sizeof(state)))
+		md->since = now_ms();
+}
+
+void raid_step(struct capture *cap)
+{
+	static const char start_ro[] = "/sys/module/md_mod/parameters/start_ro";
+
+	if (!cap->is_init)
+		return;
+	if (!cap->mds_read)
+		read_arrays(cap);
+	for (unsigned int i = 0; i < cap->n_mds; i++) {
+		if (cap->mds[i].done)
+			continue;
+		/* md_mod is loaded (or built in) by now: arrays start read-only. */
+		(void)write_attr(start_ro, "1");
+		(void)mkdir("/run/mdadm", 0700);
+		assemble(cap, &cap->mds[i], i);
+	}
+}
