@@ -7,7 +7,9 @@
 # the next boot the guest copies the newest dump to /root/fetched on the
 # root disk, and the host checks it with crash(8) and makedumpfile(8).
 #
-#   scenario-layout.sh NAME LAYOUT
+#   scenario-layout.sh NAME LAYOUT [ours]
+#
+# ours: this project's kernel instead of the stock one, on the same rootfs.
 #
 # LAYOUT:
 #   lvm-xfs     /var/crash on xfs on an LVM logical volume (/dev/vdb); in the
@@ -37,10 +39,21 @@
 
 scenario_out "$1"
 layout=$2
-log "layout $layout, stock kernel, SeaBIOS, 1024 MiB, crashkernel=256M; output in $out"
+flavour=${3:-stock}
+log "layout $layout, $flavour kernel, SeaBIOS, 1024 MiB, crashkernel=256M; output in $out"
 
-img=$(stock_image)
-stock_boot
+if [ "$flavour" = ours ]; then
+	# This project's kernel (RAID built in, no initrd) booted on the same
+	# Debian rootfs, with its tools (mdadm, lvm2) and its module tree.
+	kdir=$(kernel_dir)
+	img=$("$KDUMP_FILE_LIB/guest-image.sh" "$kdir" "$("$KDUMP_FILE_LIB/stock-base.sh")")
+	kernel=$kdir/bzImage
+	initrd=()
+	release=$(cat "$kdir/release")
+else
+	img=$(stock_image)
+	stock_boot
+fi
 disk=$out/disk.img
 scenario_disk "$img" "$disk"
 # The extra disks, empty (sparse): 512 MiB each for md, else vdb 1 GiB and
@@ -98,7 +111,11 @@ check_md() {
 	check "kdump-file.service active" grep -q "KDUMP-FILE-TEST: is-active: active" "$b"
 	check "show: the array assembled ($level, $now of $total members: $names)" \
 		grep -qE "KDUMP-FILE-TEST: +assemble md RAID array $uuid_re \($level, $now of $total members now: $names\)" "$b"
-	check "show: $module loaded for the array" grep -qE "KDUMP-FILE-TEST: +module $module " "$b"
+	if [ "$flavour" = ours ]; then
+		check "show: $module built in, for the array" grep -qE "KDUMP-FILE-TEST: +built-in $module " "$b"
+	else
+		check "show: $module loaded for the array" grep -qE "KDUMP-FILE-TEST: +module $module " "$b"
+	fi
 	check "capture: the array assembled ${degraded}($level, $now of $total members)" \
 		grep -qE "kdump-file: .* assembled RAID array $uuid_re as md[0-9]+ $degraded\($level, $now of $total members; resync frozen\)" "$b"
 	# The UUIDs' hex digits: mdadm writes 8:8:8:8.
@@ -249,7 +266,11 @@ if [ -n "$md_active" ]; then
 	done
 fi
 dump_fetch "$disk" /root fetched "$out/dump"
-vmlinux=$(stock_vmlinux) || fail "the stock kernel's vmlinux (stock-kernel.sh failed)"
+if [ "$flavour" = ours ]; then
+	vmlinux=$kdir/vmlinux
+else
+	vmlinux=$(stock_vmlinux) || fail "the stock kernel's vmlinux (stock-kernel.sh failed)"
+fi
 check "metadata names kernel $release" \
 	grep -q "\"kernel_release\": \"$release\"" "$out/dump/metadata.json"
 check_dump "$layout" "$vmlinux" "$out/dump"
