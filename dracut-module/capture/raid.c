@@ -170,35 +170,52 @@ static void array_up(struct capture *cap, struct capture_md *md,
 	md->done = true;
 }
 
-/* One try at one array. */
+/* Said once, when the wait for missing members is over. */
+static void say_degraded(struct capture *cap, struct capture_md *md)
+{
+	if (md->run_said)
+		return;
+	capture_say(cap, "RAID array %s still lacks members after %llus: starting it degraded",
+		    md->uuid, MD_DEGRADED_WAIT_MS / 1000);
+	md->run_said = true;
+}
+
+/* Running (not inactive, not cleared): the array is up. */
+static bool running(const char *state)
+{
+	return strcmp(state, "inactive") != 0 && strcmp(state, "clear") != 0;
+}
+
+/*
+ * One try at one array.  Before the wait is over, an array assembled short
+ * of members is stopped again (a later try takes the members that came
+ * meanwhile); after it, it is run as it is, and mdadm is told to start
+ * what it finds (--run).
+ */
 static void assemble(struct capture *cap, struct capture_md *md,
 		     unsigned int i)
 {
 	char name[64], state[32], dev[80], conf[PATH_MAX], text[256];
-	bool waited;
+	char config[PATH_MAX + 16];
+	bool found, waited;
 
-	if (find_array(cap, md->uuid, name, sizeof(name), state,
-		       sizeof(state))) {
-		if (strcmp(state, "inactive") != 0 && strcmp(state, "clear") != 0) {
-			array_up(cap, md, name);
-			return;
-		}
-		/* Assembled short of members: wait for them, or run it. */
-		if (!md->since)
-			md->since = now_ms();
-		waited = now_ms() >= md->since + MD_DEGRADED_WAIT_MS;
+	found = find_array(cap, md->uuid, name, sizeof(name), state,
+			   sizeof(state));
+	if (found && running(state)) {
+		array_up(cap, md, name);
+		return;
+	}
+	if (!md->since)
+		md->since = now_ms();
+	waited = now_ms() >= md->since + MD_DEGRADED_WAIT_MS;
+	if (waited)
+		say_degraded(cap, md);
+	if (found) {
+		char *const argv[] = { "mdadm", waited ? "--run" : "--stop",
+				       dev, NULL };
+
 		snprintf(dev, sizeof(dev), "/dev/%s", name);
-		{
-			char *const argv[] = { "mdadm", waited ? "--run" : "--stop",
-					       dev, NULL };
-
-			if (waited && !md->run_said) {
-				capture_say(cap, "RAID array %s still lacks members after %llus: starting it degraded",
-					    md->uuid, MD_DEGRADED_WAIT_MS / 1000);
-				md->run_said = true;
-			}
-			(void)mdadm(argv);
-		}
+		(void)mdadm(argv);
 		return;
 	}
 	/* Only this array, by its UUID, from the partitions the kernel has. */
@@ -208,21 +225,17 @@ static void assemble(struct capture *cap, struct capture_md *md,
 		 i, md->mdadm_uuid);
 	if (write_file_atomic(conf, text, strlen(text), 0600) < 0)
 		return;
+	snprintf(config, sizeof(config), "--config=%s", conf);
 	{
-		char config[PATH_MAX + 16];
 		char *const argv[] = { "mdadm", "--assemble", "--scan",
-				       "--freeze-reshape", config, NULL };
+				       "--freeze-reshape", config,
+				       waited ? "--run" : NULL, NULL };
 
-		snprintf(config, sizeof(config), "--config=%s", conf);
 		(void)mdadm(argv);
 	}
 	if (find_array(cap, md->uuid, name, sizeof(name), state,
-		       sizeof(state)) &&
-	    strcmp(state, "inactive") != 0 && strcmp(state, "clear") != 0)
+		       sizeof(state)) && running(state))
 		array_up(cap, md, name);
-	else if (!md->since && find_array(cap, md->uuid, name, sizeof(name),
-					  state, sizeof(state)))
-		md->since = now_ms();
 }
 
 void raid_step(struct capture *cap)

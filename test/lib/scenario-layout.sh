@@ -10,6 +10,8 @@
 #   scenario-layout.sh NAME LAYOUT [ours]
 #
 # ours: this project's kernel instead of the stock one, on the same rootfs.
+# KDUMP_FILE_LAYOUT_CRASHKERNEL: the guest's crashkernel= (256M), for
+# test/bench/layout-crashkernel.sh.
 #
 # LAYOUT:
 #   lvm-xfs     /var/crash on xfs on an LVM logical volume (/dev/vdb); in the
@@ -26,6 +28,10 @@
 #               the same array made in a first boot; the crash in a second
 #               boot without /dev/vdc, the array started degraded; the
 #               fetch boot with /dev/vdc back, which nothing may re-add
+#   md-raid1-lost
+#               md-raid1, /dev/vdc's backend deleted as the guest crashes:
+#               the capture waits for the member, then runs the array
+#               degraded; at the fetch boot /dev/vdc, back, stays out
 #   md-raid5    /var/crash on ext4 on md RAID5 over /dev/vdb, /dev/vdc and
 #               /dev/vdd
 #   lvm-on-md   /var/crash on xfs on an LVM logical volume whose PV is md
@@ -40,7 +46,7 @@
 scenario_out "$1"
 layout=$2
 flavour=${3:-stock}
-log "layout $layout, $flavour kernel, SeaBIOS, 1024 MiB, crashkernel=256M; output in $out"
+log "layout $layout, $flavour kernel, SeaBIOS, 1024 MiB, crashkernel=${KDUMP_FILE_LAYOUT_CRASHKERNEL:-256M}; output in $out"
 
 if [ "$flavour" = ours ]; then
 	# This project's kernel (RAID built in, no initrd) booted on the same
@@ -83,13 +89,35 @@ boot() {
 	shift
 	local -a drives=()
 	for d in "$@"; do
-		drives+=(-drive "file=$out/$d.img,format=raw,if=virtio")
+		drives+=(-drive "file=$out/$d.img,format=raw,if=virtio,id=$d")
 	done
+	drives+=("${boot_extra[@]}")
 	# shellcheck disable=SC2031 # stock_boot set them in this shell
 	qemu_boot "$con" "${KDUMP_FILE_BOOT_TIMEOUT:-1500}" bios 1024 "$kernel" \
-		"root=/dev/vda rw console=ttyS0 crashkernel=256M panic=-1 kdump_file_test=$step" \
+		"root=/dev/vda rw console=ttyS0 crashkernel=${KDUMP_FILE_LAYOUT_CRASHKERNEL:-256M} panic=-1 kdump_file_test=$step" \
 		"$disk" "${initrd[@]}" "${drives[@]}" || rc=$?
 	check_ended "$rc" "boot $step ended by itself (no timeout)"
+}
+
+# QEMU arguments boot() adds (a QMP socket).
+boot_extra=()
+
+# lose_member DISK: when the guest says it is crashing, DISK's backend is
+# deleted (drive_del): the device stays, every read of it fails, as when a
+# disk dies with the crash.  The capture kernel finds the array short of
+# that member.  Writes $out/lost when done; bounded by the boot's time.
+lose_member() {
+	local i=0
+	while [ "$i" -lt 7500 ]; do
+		if grep -q "KDUMP-FILE-TEST: crashing" "$con.serial" 2>/dev/null; then
+			qmp_exec "$out/qmp.sock" 30 \
+				"{\"execute\": \"human-monitor-command\", \"arguments\": {\"command-line\": \"drive_del $1\"}}" \
+				>/dev/null && date -u +%T >"$out/lost"
+			return 0
+		fi
+		sleep 0.2
+		i=$((i + 1))
+	done
 }
 
 # Lines of the console since the boot started last.
@@ -208,6 +236,27 @@ md-raid1-degraded)
 	check "capture: ext4 mounted" grep -qE "kdump-file: .* mounted UUID=.* ext4\)" "$b"
 	md_active=1 md_members=vdb md_gone=vdc
 	;;
+md-raid1-lost)
+	boot_extra=(-qmp "unix:$out/qmp.sock,server=on,wait=off")
+	lose_member vdc &
+	watcher=$!
+	boot layout-md-raid1 vdb vdc
+	wait "$watcher" || true
+	boot_extra=()
+	last_boot >"$out/boot1.log"
+	b=$out/boot1.log
+	check "vdc's backend deleted as the guest crashed" test -s "$out/lost"
+	check "show: the array assembled (raid1, 2 of 2 members: vdb vdc)" \
+		grep -qE "KDUMP-FILE-TEST: +assemble md RAID array $uuid_re \(raid1, 2 of 2 members now: vdb vdc\)" "$b"
+	check "capture: waited for the lost member, then started the array degraded" \
+		grep -qE "kdump-file: .* RAID array $uuid_re still lacks members after 10s: starting it degraded" "$b"
+	check "capture: the array assembled degraded (raid1, 1 of 2 members)" \
+		grep -qE "kdump-file: .* assembled RAID array $uuid_re as md[0-9]+ degraded \(raid1, 1 of 2 members; resync frozen\)" "$b"
+	check "capture: ext4 mounted" grep -qE "kdump-file: .* mounted UUID=.* ext4\)" "$b"
+	# vdc comes back at the next boot with an older superblock: nothing
+	# may add it back by itself.
+	md_active=1 md_members=vdb md_gone=vdc
+	;;
 md-raid5)
 	boot layout-md-raid5 vdb vdc vdd
 	last_boot >"$out/boot1.log"
@@ -234,7 +283,7 @@ lvm-on-md)
 	md_active=2 md_members="vdb vdc"
 	;;
 *)
-	echo "usage: scenario-layout.sh NAME lvm-xfs|var-btrfs|rounds|md-raid1|md-raid1-degraded|md-raid5|lvm-on-md" >&2
+	echo "usage: scenario-layout.sh NAME lvm-xfs|var-btrfs|rounds|md-raid1|md-raid1-degraded|md-raid1-lost|md-raid5|lvm-on-md [ours]" >&2
 	exit 2
 	;;
 esac
