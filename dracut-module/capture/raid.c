@@ -227,9 +227,14 @@ static void assemble(struct capture *cap, struct capture_md *md,
 		return;
 	snprintf(config, sizeof(config), "--config=%s", conf);
 	{
+		/*
+		 * --scan alone starts an array on any members enough for
+		 * its level: --no-degraded waits for the members its
+		 * superblocks expect (a disk may come a moment later).
+		 */
 		char *const argv[] = { "mdadm", "--assemble", "--scan",
 				       "--freeze-reshape", config,
-				       waited ? "--run" : NULL, NULL };
+				       waited ? "--run" : "--no-degraded", NULL };
 
 		(void)mdadm(argv);
 	}
