@@ -5,7 +5,8 @@
  * only, between the driver rounds, before the LVM volumes above them.
  *
  * Only those arrays: mdadm reads a configuration of our own naming each
- * by its UUID, with AUTO -all, never /etc/mdadm/mdadm.conf.  The array
+ * by its UUID, with AUTO -all, never /etc/mdadm/mdadm.conf, and makes them
+ * md120, md121... (nothing else assembles arrays here).  The array
  * starts in auto-read-only mode (md_mod's start_ro) and its resync is
  * frozen before the first write: the capture writes the dump and nothing
  * else, and the resync a crash calls for stays for the next boot, which
@@ -15,7 +16,6 @@
  * (mdadm --run): a dump on the members there is worth more than none.
  */
 #include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +28,8 @@
 
 /* How long an array with members missing waits for them. */
 #define MD_DEGRADED_WAIT_MS 10000ULL
+/* The chain's arrays become md120, md121...: the capture names them. */
+#define MD_FIRST_MINOR 120
 
 /* "8-4-4-4-12" (md's sysfs) -> "8:8:8:8" (mdadm's); -EINVAL if not one. */
 int raid_mdadm_uuid(const char *uuid, char *buf, size_t size)
@@ -75,39 +77,6 @@ static void read_arrays(struct capture *cap)
 		cap->n_mds++;
 	}
 	fclose(f);
-}
-
-/* The md device holding the array of uuid: its name and array_state. */
-static bool find_array(struct capture *cap, const char *uuid, char *name,
-		       size_t nsize, char *state, size_t ssize)
-{
-	const char *dir = cap->paths.sys_class_block;
-	struct dirent *de;
-	bool found = false;
-	DIR *d;
-
-	d = opendir(dir);
-	if (!d)
-		return false;
-	while (!found && (de = readdir(d))) {
-		char p[PATH_MAX], u[64];
-
-		if (strncmp(de->d_name, "md", 2) != 0 ||
-		    strlen(de->d_name) >= nsize ||
-		    path_format(p, sizeof(p), "%s/%s/md/uuid", dir,
-				de->d_name) < 0 ||
-		    read_line_file(p, u, sizeof(u)) < 0 ||
-		    strcasecmp(u, uuid) != 0)
-			continue;
-		memcpy(name, de->d_name, strlen(de->d_name) + 1);
-		if (path_format(p, sizeof(p), "%s/%s/md/array_state", dir,
-				de->d_name) < 0 ||
-		    read_line_file(p, state, ssize) < 0)
-			state[0] = '\0';
-		found = true;
-	}
-	closedir(d);
-	return found;
 }
 
 /* The md attribute attr of the array name, "" when unreadable. */
@@ -183,7 +152,8 @@ static void say_degraded(struct capture *cap, struct capture_md *md)
 /* Running (not inactive, not cleared): the array is up. */
 static bool running(const char *state)
 {
-	return strcmp(state, "inactive") != 0 && strcmp(state, "clear") != 0;
+	return state[0] && strcmp(state, "inactive") != 0 &&
+	       strcmp(state, "clear") != 0;
 }
 
 /*
@@ -195,16 +165,22 @@ static bool running(const char *state)
 static void assemble(struct capture *cap, struct capture_md *md,
 		     unsigned int i)
 {
-	char name[64], state[32], dev[80], conf[PATH_MAX], text[256];
+	char name[32], state[32], dev[80], conf[PATH_MAX], text[256];
 	char config[PATH_MAX + 16];
 	bool found, waited;
 
-	found = find_array(cap, md->uuid, name, sizeof(name), state,
-			   sizeof(state));
-	if (found && running(state)) {
+	/*
+	 * The array's device is ours to name: nothing else assembles here.
+	 * An array assembled short of members has no UUID in sysfs yet.
+	 */
+	snprintf(name, sizeof(name), "md%u", MD_FIRST_MINOR + i);
+	md_attr(cap, name, "array_state", state, sizeof(state));
+	if (running(state)) {
 		array_up(cap, md, name);
 		return;
 	}
+	/* A stopped array's device stays, cleared: assemble it afresh. */
+	found = strcmp(state, "inactive") == 0;
 	if (!md->since)
 		md->since = now_ms();
 	waited = now_ms() >= md->since + MD_DEGRADED_WAIT_MS;
@@ -221,8 +197,8 @@ static void assemble(struct capture *cap, struct capture_md *md,
 	/* Only this array, by its UUID, from the partitions the kernel has. */
 	snprintf(conf, sizeof(conf), "/run/kdump-file-md%u.conf", i);
 	snprintf(text, sizeof(text),
-		 "DEVICE partitions\nAUTO -all\nARRAY /dev/md/kdump-file-%u UUID=%s\n",
-		 i, md->mdadm_uuid);
+		 "DEVICE partitions\nAUTO -all\nARRAY /dev/%s UUID=%s\n", name,
+		 md->mdadm_uuid);
 	if (write_file_atomic(conf, text, strlen(text), 0600) < 0)
 		return;
 	snprintf(config, sizeof(config), "--config=%s", conf);
@@ -238,8 +214,8 @@ static void assemble(struct capture *cap, struct capture_md *md,
 
 		(void)mdadm(argv);
 	}
-	if (find_array(cap, md->uuid, name, sizeof(name), state,
-		       sizeof(state)) && running(state))
+	md_attr(cap, name, "array_state", state, sizeof(state));
+	if (running(state))
 		array_up(cap, md, name);
 }
 
