@@ -156,6 +156,42 @@ static bool running(const char *state)
 	       strcmp(state, "clear") != 0;
 }
 
+/* An array assembled short of members: run as it is, or stopped again. */
+static void run_or_stop(const char *name, bool run)
+{
+	char dev[48];
+	char *const argv[] = { "mdadm", run ? "--run" : "--stop", dev, NULL };
+
+	snprintf(dev, sizeof(dev), "/dev/%s", name);
+	(void)mdadm(argv);
+}
+
+/* Only array i, by its UUID, from the partitions the kernel has, as name. */
+static int assemble_scan(const struct capture_md *md, unsigned int i,
+			 const char *name, bool run)
+{
+	char conf[64], config[80], text[256];
+	/*
+	 * --scan alone starts an array on any members enough for its level:
+	 * --no-degraded waits for the members its superblocks expect (a
+	 * disk may come a moment later).
+	 */
+	char *const argv[] = { "mdadm", "--assemble", "--scan",
+			       "--freeze-reshape", config,
+			       run ? "--run" : "--no-degraded", NULL };
+	int r;
+
+	snprintf(conf, sizeof(conf), "/run/kdump-file-md%u.conf", i);
+	snprintf(text, sizeof(text),
+		 "DEVICE partitions\nAUTO -all\nARRAY /dev/%s UUID=%s\n", name,
+		 md->mdadm_uuid);
+	r = write_file_atomic(conf, text, strlen(text), 0600);
+	if (r < 0)
+		return r;
+	snprintf(config, sizeof(config), "--config=%s", conf);
+	return mdadm(argv);
+}
+
 /*
  * One try at one array.  Before the wait is over, an array assembled short
  * of members is stopped again (a later try takes the members that came
@@ -165,9 +201,8 @@ static bool running(const char *state)
 static void assemble(struct capture *cap, struct capture_md *md,
 		     unsigned int i)
 {
-	char name[32], state[32], dev[80], conf[PATH_MAX], text[256];
-	char config[PATH_MAX + 16];
-	bool found, waited;
+	char name[32], state[32];
+	bool waited;
 
 	/*
 	 * The array's device is ours to name: nothing else assembles here.
@@ -175,46 +210,19 @@ static void assemble(struct capture *cap, struct capture_md *md,
 	 */
 	snprintf(name, sizeof(name), "md%u", MD_FIRST_MINOR + i);
 	md_attr(cap, name, "array_state", state, sizeof(state));
-	if (running(state)) {
-		array_up(cap, md, name);
-		return;
+	if (!running(state)) {
+		if (!md->since)
+			md->since = now_ms();
+		waited = now_ms() >= md->since + MD_DEGRADED_WAIT_MS;
+		if (waited)
+			say_degraded(cap, md);
+		/* A stopped array's device stays, cleared: assemble afresh. */
+		if (strcmp(state, "inactive") == 0)
+			run_or_stop(name, waited);
+		else
+			(void)assemble_scan(md, i, name, waited);
+		md_attr(cap, name, "array_state", state, sizeof(state));
 	}
-	/* A stopped array's device stays, cleared: assemble it afresh. */
-	found = strcmp(state, "inactive") == 0;
-	if (!md->since)
-		md->since = now_ms();
-	waited = now_ms() >= md->since + MD_DEGRADED_WAIT_MS;
-	if (waited)
-		say_degraded(cap, md);
-	if (found) {
-		char *const argv[] = { "mdadm", waited ? "--run" : "--stop",
-				       dev, NULL };
-
-		snprintf(dev, sizeof(dev), "/dev/%s", name);
-		(void)mdadm(argv);
-		return;
-	}
-	/* Only this array, by its UUID, from the partitions the kernel has. */
-	snprintf(conf, sizeof(conf), "/run/kdump-file-md%u.conf", i);
-	snprintf(text, sizeof(text),
-		 "DEVICE partitions\nAUTO -all\nARRAY /dev/%s UUID=%s\n", name,
-		 md->mdadm_uuid);
-	if (write_file_atomic(conf, text, strlen(text), 0600) < 0)
-		return;
-	snprintf(config, sizeof(config), "--config=%s", conf);
-	{
-		/*
-		 * --scan alone starts an array on any members enough for
-		 * its level: --no-degraded waits for the members its
-		 * superblocks expect (a disk may come a moment later).
-		 */
-		char *const argv[] = { "mdadm", "--assemble", "--scan",
-				       "--freeze-reshape", config,
-				       waited ? "--run" : "--no-degraded", NULL };
-
-		(void)mdadm(argv);
-	}
-	md_attr(cap, name, "array_state", state, sizeof(state));
 	if (running(state))
 		array_up(cap, md, name);
 }

@@ -22,6 +22,7 @@ struct estimate {
 	unsigned long long modules;		/* the target's, loaded */
 	unsigned long long runtime;
 	unsigned long long network;		/* a network target's */
+	unsigned long long storage;		/* md arrays: mdadm, buffers */
 	unsigned long long ram;			/* system RAM */
 	unsigned long long ram_share;
 	unsigned long long needed;
@@ -36,8 +37,17 @@ struct estimate {
  */
 int estimate_capture(int kernel_fd, int initramfs_fd,
 		     unsigned long long ram_bytes,
-		     unsigned long long modules_bytes, enum conf_net net,
+		     unsigned long long modules_bytes,
+		     unsigned long long storage_bytes, enum conf_net net,
 		     struct estimate *ret);
+
+/*
+ * What assembling one md array of this level and size costs the capture
+ * (mdadm while it runs, the array's buffers; see estimate.c): the
+ * storage_bytes of estimate_capture() add one per array.
+ */
+unsigned long long estimate_md_bytes(const char *level,
+				     unsigned int raid_disks);
 
 /*
  * makedumpfile's threads in the capture.  Each thread beyond the first

@@ -74,8 +74,14 @@ static int plan_chain(struct plan *p, dev_t devno, const char *fstype,
 int plan_estimate(const struct plan *p, int kernel_fd, int initramfs_fd,
 		  struct estimate *ret)
 {
+	unsigned long long storage = 0;
+
+	for (unsigned int i = 0; p->chain_known && i < p->chain.n_mds; i++)
+		storage += estimate_md_bytes(p->chain.mds[i].level,
+					     p->chain.mds[i].raid_disks);
 	return estimate_capture(kernel_fd, initramfs_fd, plan_system_ram(),
-				plan_modules_bytes(p), p->conf.net, ret);
+				plan_modules_bytes(p), storage, p->conf.net,
+				ret);
 }
 
 /*

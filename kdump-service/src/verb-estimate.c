@@ -39,6 +39,8 @@ static int estimate_json(struct cli *cli, const struct plan *p,
 	if (m == 0)
 		m = cli_json_int(j, "network_bytes", (long long)e->network);
 	if (m == 0)
+		m = cli_json_int(j, "md_bytes", (long long)e->storage);
+	if (m == 0)
 		m = cli_json_int(j, "ram_bytes", (long long)e->ram);
 	if (m == 0)
 		m = cli_json_int(j, "ram_share_bytes", (long long)e->ram_share);
@@ -141,6 +143,10 @@ int verb_estimate(struct cli *cli, int argc _unused_, char *argv[] _unused_)
 	       p->conf.net == CONF_NET_NONE ? "" :
 	       p->conf.net == CONF_NET_NFS ? "; the NIC's drivers and NFS's" :
 	       "; the NIC's drivers");
+	if (e.storage)
+		printf("md RAID            %7.1f MiB  (%u array%s: mdadm and the arrays' buffers, measured)\n",
+		       mib_f(e.storage), p->chain.n_mds,
+		       p->chain.n_mds == 1 ? "" : "s");
 	printf("run time           %7.1f MiB  (capture kernel, init and makedumpfile, measured)\n",
 	       mib_f(e.runtime));
 	if (p->conf.net != CONF_NET_NONE)

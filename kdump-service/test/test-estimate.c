@@ -41,12 +41,12 @@ static void test_estimate(void)
 
 		CHECK(pwrite(ifd, &isize, 4, 2 * MIB - 4) == 4);
 	}
-	CHECK(estimate_capture(kfd, ifd, 1ULL << 30, 0, CONF_NET_NONE, &e1) == 0);
+	CHECK(estimate_capture(kfd, ifd, 1ULL << 30, 0, 0, CONF_NET_NONE, &e1) == 0);
 	CHECK(e1.kernel == 38 * MIB);
 	CHECK(e1.initramfs == 2 * MIB);
 	CHECK(e1.initramfs_unpacked == 9 * MIB / 2);
 	CHECK(e1.needed > 56 * MIB && e1.needed <= 64 * MIB);
-	CHECK(estimate_capture(kfd, ifd, 4ULL << 30, 0, CONF_NET_NONE, &e4) == 0);
+	CHECK(estimate_capture(kfd, ifd, 4ULL << 30, 0, 0, CONF_NET_NONE, &e4) == 0);
 	CHECK(e4.needed > e1.needed && e4.needed <= 64 * MIB);
 	CHECK(e1.recommended >= e1.needed && e1.recommended % (8 * MIB) == 0);
 
@@ -65,13 +65,13 @@ static void test_estimate(void)
 		k2 = tmpfile_with(kernel, sizeof(kernel), 8 * MIB);
 		i2 = tmpfile_with(initrd, sizeof(initrd), 6 * MIB + 7 * MIB / 10);
 		CHECK(pwrite(i2, &isize, 4, 6 * MIB + 7 * MIB / 10 - 4) == 4);
-		CHECK(estimate_capture(k2, i2, 1ULL << 30, 2780000, CONF_NET_NONE, &s1) == 0);
+		CHECK(estimate_capture(k2, i2, 1ULL << 30, 2780000, 0, CONF_NET_NONE, &s1) == 0);
 		CHECK(s1.modules == 2780000);
 		CHECK(s1.needed > 104 * MIB && s1.needed <= 112 * MIB);
-		CHECK(estimate_capture(k2, i2, 4ULL << 30, 2780000, CONF_NET_NONE, &s4) == 0);
+		CHECK(estimate_capture(k2, i2, 4ULL << 30, 2780000, 0, CONF_NET_NONE, &s4) == 0);
 		CHECK(s4.needed > 104 * MIB && s4.needed <= 112 * MIB);
 		/* Without the modules the estimate falls below what failed. */
-		CHECK(estimate_capture(k2, i2, 1ULL << 30, 0, CONF_NET_NONE, &s1) == 0);
+		CHECK(estimate_capture(k2, i2, 1ULL << 30, 0, 0, CONF_NET_NONE, &s1) == 0);
 		CHECK(s1.needed <= 104 * MIB);
 		close(i2);
 		close(k2);
@@ -89,31 +89,49 @@ static void test_estimate(void)
 		unsigned int isize = 12 * MIB;
 		int i2;
 
-		CHECK(estimate_capture(kfd, ifd, 1ULL << 30, 0, CONF_NET_NONE, &l) == 0);
+		CHECK(estimate_capture(kfd, ifd, 1ULL << 30, 0, 0, CONF_NET_NONE, &l) == 0);
 		CHECK(l.network == 0);
-		CHECK(estimate_capture(kfd, ifd, 1ULL << 30, 0, CONF_NET_NFS, &n) == 0);
+		CHECK(estimate_capture(kfd, ifd, 1ULL << 30, 0, 0, CONF_NET_NFS, &n) == 0);
 		CHECK(n.network > 0);
 		CHECK(n.needed > 64 * MIB && n.needed <= 72 * MIB);
 		CHECK(n.recommended >= n.needed + n.needed / 5);
 		i2 = tmpfile_with(initrd, sizeof(initrd), 5 * MIB + MIB / 10);
 		CHECK(pwrite(i2, &isize, 4, 5 * MIB + MIB / 10 - 4) == 4);
-		CHECK(estimate_capture(kfd, i2, 1ULL << 30, 0, CONF_NET_SSH, &s) == 0);
+		CHECK(estimate_capture(kfd, i2, 1ULL << 30, 0, 0, CONF_NET_SSH, &s) == 0);
 		CHECK(s.network > 0 && s.network < n.network);
 		CHECK(s.needed > 72 * MIB && s.needed <= 80 * MIB);
 		close(i2);
 	}
 
+	/*
+	 * An md array: 4 MiB each, RAID 4/5/6 their stripe cache besides,
+	 * added to what is needed.
+	 */
+	{
+		struct estimate l, m;
+
+		CHECK(estimate_md_bytes("raid1", 2) == 4 * MIB);
+		CHECK(estimate_md_bytes("raid10", 4) == 4 * MIB);
+		CHECK(estimate_md_bytes("raid5", 3) == 4 * MIB + 3 * MIB);
+		CHECK(estimate_md_bytes("raid6", 4) == 4 * MIB + 4 * MIB);
+		CHECK(estimate_capture(kfd, ifd, 1ULL << 30, 0, 0, CONF_NET_NONE, &l) == 0);
+		CHECK(estimate_capture(kfd, ifd, 1ULL << 30, 0, 4 * MIB,
+				       CONF_NET_NONE, &m) == 0);
+		CHECK(l.storage == 0 && m.storage == 4 * MIB);
+		CHECK(m.needed == l.needed + 4 * MIB);
+	}
+
 	/* Without an initramfs size trailer: three times the file. */
 	initrd[0] = 0x28;
 	CHECK(pwrite(ifd, initrd, 2, 0) == 2);
-	CHECK(estimate_capture(kfd, ifd, 1ULL << 30, 0, CONF_NET_NONE, &e1) == 0);
+	CHECK(estimate_capture(kfd, ifd, 1ULL << 30, 0, 0, CONF_NET_NONE, &e1) == 0);
 	CHECK(e1.initramfs_unpacked == 6 * MIB);
 	close(ifd);
 	close(kfd);
 
 	/* Not a kernel: too short to hold a boot header. */
 	kfd = tmpfile_with(kernel, 0x100, 0x100);
-	CHECK(estimate_capture(kfd, -1, 1ULL << 30, 0, CONF_NET_NONE, &e1) == -ENOEXEC);
+	CHECK(estimate_capture(kfd, -1, 1ULL << 30, 0, 0, CONF_NET_NONE, &e1) == -ENOEXEC);
 	close(kfd);
 }
 

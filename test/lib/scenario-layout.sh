@@ -304,6 +304,8 @@ if [ -n "$md_active" ]; then
 	check "next boot: $md_active members working (none added)" \
 		grep -q "KDUMP-FILE-TEST: md after: Working Devices : $md_active\$" "$f"
 	check "next boot: no member failed" grep -q "KDUMP-FILE-TEST: md after: Failed Devices : 0\$" "$f"
+	check "estimate counts the array" \
+		grep -qE "KDUMP-FILE-TEST: +md RAID +[0-9.]+ MiB +\(1 array: mdadm" "$f"
 	for d in $md_members; do
 		check "next boot: $d an active member" \
 			grep -qE "KDUMP-FILE-TEST: md after: [0-9]+ .* active sync.* /dev/$d\$" "$f"
