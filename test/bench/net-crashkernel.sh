@@ -43,11 +43,6 @@ for p in "${pids[@]}"; do
 	wait "$p" || true
 done
 
-# The capture kernel's (the second "Linux version") last OOM or panic line.
-capture_fault() {
-	awk '/Linux version/ { k++ } k >= 2 && /Out of memory|Kernel panic/ { l = $0 } END { print l }' "$1" 2>/dev/null
-}
-
 for size in "$@"; do
 	for n in 1 2 3; do
 		con=$KDUMP_FILE_OUT/bench-net-$flavour-$size/client-$n.log

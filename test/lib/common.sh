@@ -479,6 +479,12 @@ qemu_ready() {
 	grep -q -- "$pattern" "$log.serial" 2>/dev/null
 }
 
+# capture_fault CONSOLE_LOG: the capture kernel's (the second "Linux
+# version" of the log) last OOM or panic line, for the crashkernel= benches.
+capture_fault() {
+	awk '/Linux version/ { k++ } k >= 2 && /Out of memory|Kernel panic/ { l = $0 } END { print l }' "$1" 2>/dev/null
+}
+
 # qmp SOCKET COMMAND: send one QMP command without arguments (e.g.
 # inject-nmi) to a guest; see qmp_exec.
 qmp() {
