@@ -67,7 +67,8 @@ install() {
     # else in the capture runs one.  Its hooks are run by path, and a
     # script hook brings its own interpreter (inst_multiple below:
     # dracut-install resolves a #! line); ssh runs with -F /dev/null, so
-    # no ProxyCommand or LocalCommand; makedumpfile, lvm and mdadm run none.
+    # no ProxyCommand or LocalCommand; makedumpfile, lvm, mdadm and
+    # cryptsetup run none.
     if [ "${KDUMP_FILE_SHELL:-}" = 1 ]; then
         inst_binary sh
     fi
@@ -80,6 +81,12 @@ install() {
     # a configuration the capture writes (never the system's mdadm.conf).
     if [ -n "${KDUMP_FILE_CHAIN:-}" ] && grep -q '^md ' "$KDUMP_FILE_CHAIN"; then
         inst_binary mdadm
+    fi
+    # A target on LUKS: cryptsetup opens just its devices, with the key
+    # the kernel hands over or crypttab's key file read in place; neither
+    # the key nor the key file nor crypttab goes into the initramfs.
+    if [ -n "${KDUMP_FILE_CHAIN:-}" ] && grep -q '^luks ' "$KDUMP_FILE_CHAIN"; then
+        inst_binary cryptsetup
     fi
     if [ "${KDUMP_FILE_NET:-}" = ssh ]; then
         install_ssh

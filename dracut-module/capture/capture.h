@@ -107,6 +107,20 @@ struct capture_md {
 	bool done, run_said;
 };
 
+/* A LUKS device of the chain, unlocked by crypt_step(). */
+#define CAPTURE_CRYPT_MAX 2
+struct capture_crypt {
+	char uuid[40];		/* the LUKS header's */
+	char name[128];		/* /dev/mapper/NAME */
+	bool kernel;		/* the key the kernel hands over */
+	/* Or crypttab's key file: its slot, offset and size (0: all). */
+	int slot;
+	unsigned long long offset, size;
+	char fs_uuid[40], fs_type[16];	/* the filesystem holding it */
+	char path[256];		/* its path there */
+	bool done;
+};
+
 struct capture {
 	struct kdump_conf conf;
 	struct capture_paths paths;
@@ -159,6 +173,10 @@ struct capture {
 	struct capture_md mds[CAPTURE_MD_MAX];
 	unsigned int n_mds;
 	bool mds_read;
+	struct capture_crypt crypts[CAPTURE_CRYPT_MAX];
+	unsigned int n_crypts;
+	bool crypts_read;
+	bool crypt_opened;	/* a device unlocked since the last look */
 	struct capture_module extra[CONF_LIST_MAX];
 	unsigned int n_extra;
 
@@ -298,6 +316,10 @@ void drivers_step(struct capture *cap);
 void raid_step(struct capture *cap);
 /* md's "8-4-4-4-12" UUID as mdadm's "8:8:8:8"; -EINVAL if not one. */
 int raid_mdadm_uuid(const char *uuid, char *buf, size_t size);
+/* crypt.c: one try at each LUKS device of the chain not yet unlocked. */
+void crypt_step(struct capture *cap);
+/* A chain line "luks ..." (without its newline); -EINVAL if not one. */
+int crypt_parse_line(const char *line, struct capture_crypt *ret);
 struct modplan *capture_kmods(struct capture *cap);
 void drivers_summary(struct capture *cap);
 

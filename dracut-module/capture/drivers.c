@@ -140,11 +140,18 @@ void drivers_step(struct capture *cap)
 			capture_say(cap, "loaded %d more modules for devices without a driver",
 				    n);
 	}
-	/* Once a second: the md arrays, then the LVM volumes on them. */
+	/*
+	 * Once a second: the md arrays, the LVM volumes on them, the LUKS
+	 * devices on either, and the LVM volumes on a LUKS device opened.
+	 */
 	if (now_ms() >= cap->next_lvm) {
 		cap->next_lvm = now_ms() + 1000;
 		raid_step(cap);
 		activate_lvs(cap);
+		cap->crypt_opened = false;
+		crypt_step(cap);
+		if (cap->crypt_opened)
+			activate_lvs(cap);
 	}
 }
 

@@ -68,6 +68,8 @@ run "an ssh target: no sh" no KDUMP_FILE_NET=ssh \
 printf 'module raid1\nmd 3b1c2d4e-5f60-7182-93a4-b5c6d7e8f901\nlvm vg/dumps\n' \
     > "$work/chain-md-lvm"
 printf 'module virtio_blk\n' > "$work/chain-plain"
+printf 'module dm_crypt\nluks 01234567-89ab-cdef-0123-456789abcdef dumps kernel\nlvm vg/dumps\n' \
+    > "$work/chain-luks-lvm"
 # tools CHAIN EXPECTED: the binaries install() asks for besides the
 # capture's own, blank-separated, sorted.
 tools() {
@@ -84,4 +86,5 @@ tools() {
 }
 tools "$work/chain-md-lvm" "lvm mdadm "
 tools "$work/chain-plain" ""
+tools "$work/chain-luks-lvm" "cryptsetup lvm "
 exit "$failed"

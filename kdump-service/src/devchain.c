@@ -218,7 +218,79 @@ static int walk_slaves(struct devchain *c, const char *sysfs,
 	return r;
 }
 
-/* A device-mapper device (path, kernel name name): an LVM volume only. */
+/* The name of the one device below the stacked device at path. */
+static int first_slave(const char *path, char *buf, size_t size)
+{
+	char slaves[PATH_MAX];
+	struct dirent *de;
+	int r = -ENOENT;
+	DIR *d;
+
+	if (path_format(slaves, sizeof(slaves), "%s/slaves", path) < 0)
+		return -ENAMETOOLONG;
+	d = opendir(slaves);
+	if (!d)
+		return -errno;
+	while ((de = readdir(d)))
+		if (de->d_name[0] != '.') {
+			r = path_format(buf, size, "%s", de->d_name);
+			break;
+		}
+	closedir(d);
+	return r;
+}
+
+/*
+ * A LUKS device (dm uuid "CRYPT-LUKS2-<32 hex>-<name>"): recorded with its
+ * header's UUID, for the plan to decide how the capture gets the key; then
+ * the device below it.  Other dm-crypt devices (plain, TrueCrypt,
+ * BitLocker) have no header the capture could check a key against.
+ */
+static int walk_crypt(struct devchain *c, const char *sysfs, const char *path,
+		      const char *name, const char *uuid, const char *dmname,
+		      unsigned int depth)
+{
+	struct devchain_crypt cr = { 0 };
+	const char *hex = uuid + strlen("CRYPT-LUKS1-");
+	char dev[32];
+	int r;
+
+	if ((strncmp(uuid, "CRYPT-LUKS1-", 12) != 0 &&
+	     strncmp(uuid, "CRYPT-LUKS2-", 12) != 0) ||
+	    strspn(hex, "0123456789abcdef") != 32 || hex[32] != '-') {
+		set_layer(c, "the capture opens LUKS devices only: set 'path' or 'target' to a filesystem on LUKS or on an unencrypted disk",
+			  "dm-crypt device %s (%s, type %.*s)", dmname, name,
+			  (int)strcspn(uuid + 6, "-"), uuid + 6);
+		return -EMEDIUMTYPE;
+	}
+	memcpy(cr.type, uuid + 6, 5);
+	snprintf(cr.uuid, sizeof(cr.uuid), "%.8s-%.4s-%.4s-%.4s-%.12s", hex,
+		 hex + 8, hex + 12, hex + 16, hex + 20);
+	if (path_format(cr.name, sizeof(cr.name), "%s", dmname) < 0 ||
+	    path_format(cr.kname, sizeof(cr.kname), "%s", name) < 0)
+		return -ENAMETOOLONG;
+	read_attr(path, "dev", dev, sizeof(dev));
+	if (sscanf(dev, "%u:%u", &cr.major, &cr.minor) != 2)
+		return -EIO;
+	r = first_slave(path, cr.backing, sizeof(cr.backing));
+	if (r < 0)
+		return r;
+	r = add_module(c, "dm_mod", "device-mapper, for LUKS device %s", dmname);
+	if (r >= 0)
+		r = add_module(c, "dm_crypt", "dm-crypt, for LUKS device %s",
+			       dmname);
+	if (r < 0)
+		return r;
+	for (unsigned int i = 0; i < c->n_crypts; i++)
+		if (strcmp(c->crypts[i].uuid, cr.uuid) == 0)
+			return walk_slaves(c, sysfs, path, depth);
+	if (c->n_crypts >= DEVCHAIN_CRYPT_MAX)
+		return -E2BIG;
+	c->crypts[c->n_crypts++] = cr;
+	return walk_slaves(c, sysfs, path, depth);
+}
+
+/* A device-mapper device (path, kernel name name): LVM or LUKS. */
 static int walk_dm(struct devchain *c, const char *sysfs, const char *path,
 		   const char *name, unsigned int depth)
 {
@@ -227,13 +299,10 @@ static int walk_dm(struct devchain *c, const char *sysfs, const char *path,
 
 	read_attr(path, "dm/uuid", uuid, sizeof(uuid));
 	read_attr(path, "dm/name", dmname, sizeof(dmname));
-	if (strncmp(uuid, "CRYPT-", 6) == 0) {
-		set_layer(c, "the capture kernel cannot unlock an encrypted disk: set 'path' or 'target' to a filesystem on an unencrypted disk or partition",
-			  "dm-crypt (LUKS) device %s (%s)", dmname, name);
-		return -EMEDIUMTYPE;
-	}
+	if (strncmp(uuid, "CRYPT-", 6) == 0)
+		return walk_crypt(c, sysfs, path, name, uuid, dmname, depth);
 	if (strncmp(uuid, "LVM-", 4) != 0) {
-		set_layer(c, "only LVM logical volumes are activated in the capture: set 'path' or 'target' to a plain partition or an LVM volume",
+		set_layer(c, "only LVM logical volumes and LUKS devices are opened in the capture: set 'path' or 'target' to a plain partition, an LVM volume or a LUKS device",
 			  "device-mapper device %s (%s, uuid %.*s)", dmname, name,
 			  (int)strcspn(uuid, "-"), uuid);
 		return -EMEDIUMTYPE;
@@ -455,38 +524,66 @@ static bool loaded_module(const char *sysfs, const char *name)
 }
 
 /*
- * What each module of c is for the capture kernel; built-in ones need no
- * loading.  -ENOPKG (c->layer) for one the running kernel has as a module
- * and the capture kernel lacks.
+ * What module m is for the capture kernel; built-in ones need no loading.
+ * -ENOPKG (c->layer) for one the running kernel has as a module and the
+ * capture kernel lacks.
  */
+static int resolve_state(const char *sysfs, struct modload *km,
+			 struct devchain *c, struct devchain_module *m)
+{
+	char real[64];
+
+	m->state = modload_lookup(km, m->name, real, sizeof(real), m->deps,
+				  sizeof(m->deps));
+	if (m->state != MODLOAD_MISSING)
+		snprintf(m->name, sizeof(m->name), "%s", real);
+	else if (m->running_module || loaded_module(sysfs, m->name)) {
+		(void)text_format(c->layer, sizeof(c->layer), "%s (%s)",
+				  m->name, m->reason);
+		return -ENOPKG;
+	}
+	/*
+	 * A driver built into the running kernel and unknown to the capture
+	 * kernel's module index: the same kernel, or one that has it built
+	 * in too (its name may differ from the module's).
+	 */
+	if (m->state == MODLOAD_MISSING)
+		m->state = MODLOAD_BUILTIN;
+	return 0;
+}
+
+/* Each module of c resolved for the capture kernel (resolve_state()). */
 static int resolve_states(const char *sysfs, struct modload *km,
 			  struct devchain *c)
 {
-	unsigned int kept = 0;
-
 	for (unsigned int i = 0; i < c->n; i++) {
-		struct devchain_module *m = &c->mods[i];
-		char real[64];
+		int r = resolve_state(sysfs, km, c, &c->mods[i]);
 
-		m->state = modload_lookup(km, m->name, real, sizeof(real),
-					  m->deps, sizeof(m->deps));
-		if (m->state != MODLOAD_MISSING)
-			snprintf(m->name, sizeof(m->name), "%s", real);
-		else if (m->running_module || loaded_module(sysfs, m->name)) {
-			snprintf(c->layer, sizeof(c->layer), "%s (%s)",
-				 m->name, m->reason);
-			return -ENOPKG;
-		}
-		/*
-		 * A driver built into the running kernel and unknown to the
-		 * capture kernel's module index: the same kernel, or one that
-		 * has it built in too (its name may differ from the module's).
-		 */
-		if (m->state == MODLOAD_MISSING)
-			m->state = MODLOAD_BUILTIN;
-		c->mods[kept++] = *m;
+		if (r < 0)
+			return r;
 	}
-	c->n = kept;
+	return 0;
+}
+
+int devchain_add_module(struct devchain *c, const char *sysfs,
+			struct modload *km, const char *name,
+			const char *reason)
+{
+	struct devchain_module m = { 0 };
+	int r;
+
+	for (unsigned int i = 0; i < c->n; i++)
+		if (same_module(c->mods[i].name, name))
+			return 0;
+	if (c->n >= DEVCHAIN_MAX)
+		return -E2BIG;
+	if (path_format(m.name, sizeof(m.name), "%s", name) < 0)
+		return -ENAMETOOLONG;
+	snprintf(m.reason, sizeof(m.reason), "%s", reason);
+	r = resolve_state(sysfs, km, c, &m);
+	if (r < 0)
+		return r;
+	c->mods[c->n++] = m;
 	return 0;
 }
 
@@ -620,7 +717,37 @@ int devchain_merge(struct devchain *dst, const struct devchain *src)
 			return -E2BIG;
 		dst->mds[dst->n_mds++] = src->mds[i];
 	}
+	for (unsigned int i = 0; i < src->n_crypts; i++) {
+		bool dup = false;
+
+		for (unsigned int k = 0; k < dst->n_crypts; k++)
+			dup |= strcmp(dst->crypts[k].uuid, src->crypts[i].uuid) == 0;
+		if (dup)
+			continue;
+		if (dst->n_crypts >= DEVCHAIN_CRYPT_MAX)
+			return -E2BIG;
+		dst->crypts[dst->n_crypts++] = src->crypts[i];
+	}
 	return 0;
+}
+
+/* A LUKS device's chain line, "" when its key is not decided. */
+static int crypt_line(const struct devchain_crypt *cr, char *buf, size_t size)
+{
+	switch (cr->key) {
+	case DEVCHAIN_KEY_KERNEL:
+		return snprintf(buf, size, "luks %s %s kernel\n", cr->uuid,
+				cr->name);
+	case DEVCHAIN_KEY_FILE:
+		return snprintf(buf, size, "luks %s %s file %d %llu %llu %s %s %s\n",
+				cr->uuid, cr->name, cr->key_slot, cr->key_offset,
+				cr->key_size, cr->key_fs_uuid, cr->key_fs_type,
+				cr->key_rel);
+	default:
+		if (size)
+			buf[0] = '\0';
+		return 0;
+	}
 }
 
 /* The length of what devchain_format() writes, without its NUL. */
@@ -633,6 +760,8 @@ static size_t format_len(const struct devchain *c)
 			len += strlen("module \n") + strlen(c->mods[i].name);
 	for (unsigned int i = 0; i < c->n_mds; i++)
 		len += strlen("md \n") + strlen(c->mds[i].uuid);
+	for (unsigned int i = 0; i < c->n_crypts; i++)
+		len += (size_t)crypt_line(&c->crypts[i], NULL, 0);
 	for (unsigned int i = 0; i < c->n_lvs; i++)
 		len += strlen("lvm \n") + strlen(c->lvs[i]);
 	return len;
@@ -653,6 +782,8 @@ int devchain_format(const struct devchain *c, char *buf, size_t size)
 	for (unsigned int i = 0; i < c->n_mds; i++)
 		pos += snprintf(buf + pos, size - pos, "md %s\n",
 				c->mds[i].uuid);
+	for (unsigned int i = 0; i < c->n_crypts; i++)
+		pos += (size_t)crypt_line(&c->crypts[i], buf + pos, size - pos);
 	for (unsigned int i = 0; i < c->n_lvs; i++)
 		pos += snprintf(buf + pos, size - pos, "lvm %s\n", c->lvs[i]);
 	return 0;

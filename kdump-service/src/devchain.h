@@ -12,13 +12,14 @@
  * What the capture kernel needs to open the dump target, read at load time
  * from the running system's sysfs: the drivers of the target block device
  * and of every device above it (bus first), the device-mapper layers below
- * a logical volume, the md RAID arrays below them and the filesystem's
- * module.  Layers the capture cannot open (dm-crypt, loop, network block
- * devices, iSCSI, memory disks, firmware RAID) are refused here, at load
- * time, not found out after a crash.
+ * a logical volume, the md RAID arrays and LUKS devices below them and the
+ * filesystem's module.  Layers the capture cannot open (plain dm-crypt,
+ * loop, network block devices, iSCSI, memory disks, firmware RAID) are
+ * refused here, at load time, not found out after a crash.
  */
 #define DEVCHAIN_MAX 48
 #define DEVCHAIN_MD_MAX 4
+#define DEVCHAIN_CRYPT_MAX 2
 
 /*
  * An md RAID array the target is on: the capture assembles it with mdadm
@@ -31,6 +32,36 @@ struct devchain_md {
 	char members[160];	/* the members now, blank-separated */
 	unsigned int n_members;	/* how many there are now */
 	unsigned int raid_disks;	/* how many the array has */
+};
+
+/* How the capture unlocks a LUKS device (plan-crypt.c decides). */
+enum devchain_key {
+	DEVCHAIN_KEY_NONE,	/* not decided: not written for the capture */
+	DEVCHAIN_KEY_FILE,	/* crypttab's key file, read in place */
+	DEVCHAIN_KEY_KERNEL,	/* the volume key the kernel hands over */
+};
+
+/*
+ * A LUKS (dm-crypt) device the target is on.  devchain_resolve() fills the
+ * first part from sysfs; the plan decides the key.
+ */
+struct devchain_crypt {
+	char uuid[40];		/* the LUKS header's, 8-4-4-4-12 */
+	char type[8];		/* LUKS1 or LUKS2 */
+	char name[128];		/* the dm name, /dev/mapper/NAME */
+	char kname[16];		/* the kernel's name: dm-3 */
+	char backing[32];	/* the device below, with the header: vdb */
+	unsigned int major, minor;	/* the dm device's */
+	enum devchain_key key;
+	/* DEVCHAIN_KEY_FILE: the key file and the slot it opens. */
+	int key_slot;
+	char key_file[256];	/* as /etc/crypttab names it */
+	char key_fs_uuid[40];	/* the filesystem holding it */
+	char key_fs_type[16];
+	char key_rel[256];	/* its path in that filesystem */
+	unsigned long long key_offset, key_size;	/* 0: whole file */
+	char pbkdf[16];		/* the slot's key derivation */
+	unsigned int kdf_memory_kb;	/* Argon2's memory, 0 for PBKDF2 */
 };
 
 struct devchain_module {
@@ -50,6 +81,9 @@ struct devchain {
 	/* md arrays to assemble first, innermost first. */
 	struct devchain_md mds[DEVCHAIN_MD_MAX];
 	unsigned int n_mds;
+	/* LUKS devices to unlock, innermost first. */
+	struct devchain_crypt crypts[DEVCHAIN_CRYPT_MAX];
+	unsigned int n_crypts;
 	/*
 	 * The report of a failure, the only part devchain_resolve() writes
 	 * when it fails: on -EMEDIUMTYPE the layer that cannot work and what
@@ -106,9 +140,21 @@ int devchain_bound_drivers(const char *sysfs, bool net, char *buf,
 			   size_t size);
 
 /*
- * The chain as the capture program reads it: "module NAME", "md UUID" and
- * "lvm VG/LV" lines, in the order the capture takes them.  -ENOBUFS, buf untouched,
- * when it does not fit in size bytes with its NUL.
+ * Add module name (reason) to c, resolved for the capture kernel whose
+ * modules km describes, as devchain_resolve() adds a layer's: a module
+ * the running kernel has and the capture kernel lacks is -ENOPKG
+ * (c->layer).  0 when it was there already.
+ */
+int devchain_add_module(struct devchain *c, const char *sysfs,
+			struct modload *km, const char *name,
+			const char *reason);
+
+/*
+ * The chain as the capture program reads it: "module NAME", "md UUID",
+ * "luks UUID NAME kernel", "luks UUID NAME file SLOT OFFSET SIZE FSUUID
+ * FSTYPE PATH" and "lvm VG/LV" lines, in the order the capture takes them
+ * (a LUKS device whose key is not decided is left out).  -ENOBUFS, buf
+ * untouched, when it does not fit in size bytes with its NUL.
  */
 int devchain_format(const struct devchain *c, char *buf, size_t size);
 

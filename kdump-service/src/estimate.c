@@ -60,6 +60,11 @@
  */
 #define MD_ARRAY_BYTES (4 * MIB)
 #define MD_STRIPES 256ULL
+/*
+ * A LUKS device: cryptsetup (with libcryptsetup and libcrypto mapped)
+ * while it runs, dm-crypt's per-device pools and workqueues.
+ */
+#define LUKS_DEVICE_BYTES (6 * MIB)
 /* Per GiB of the crashed system's RAM (makedumpfile's bitmaps, page tables). */
 #define PER_GIB_BYTES (ESTIMATE_PER_GIB_KIB * 1024ULL)
 /* Headroom above the estimate for the recommendation, in percent. */
@@ -89,6 +94,11 @@ unsigned long long estimate_md_bytes(const char *level,
 	    strcmp(level, "raid6") == 0)
 		b += MD_STRIPES * 4096 * raid_disks;
 	return b;
+}
+
+unsigned long long estimate_luks_bytes(unsigned int kdf_memory_kb)
+{
+	return LUKS_DEVICE_BYTES + kdf_memory_kb * 1024ULL;
 }
 
 int estimate_capture(int kernel_fd, int initramfs_fd,

@@ -50,6 +50,13 @@ unsigned long long estimate_md_bytes(const char *level,
 				     unsigned int raid_disks);
 
 /*
+ * What unlocking one LUKS device costs the capture: cryptsetup while it
+ * runs, dm-crypt's buffers, and the key slot's Argon2 memory (0 for
+ * PBKDF2 or a key the kernel hands over); storage_bytes as md's.
+ */
+unsigned long long estimate_luks_bytes(unsigned int kdf_memory_kb);
+
+/*
  * makedumpfile's threads in the capture.  Each thread beyond the first
  * costs its buffers (makedumpfile 1.7.2: about 1 MiB each) and the CPU
  * the capture kernel brings up to run it: its per-CPU areas, stacks and

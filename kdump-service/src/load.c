@@ -582,6 +582,28 @@ static int net_check(struct cli *cli, const struct plan *p)
 }
 
 /* Every check before the syscall: a refused input leaves the kernel alone. */
+/*
+ * Name to the kernel the LUKS device whose volume key it hands to the
+ * crash kernel (or none): it copies the key at kexec_file_load(2).
+ */
+static int load_crypt_key(struct cli *cli, const struct plan *p)
+{
+	char dev[32];
+	int r;
+
+	r = plan_crypt_select(p, dev, sizeof(dev));
+	if (r == -ENOKEY)
+		log_error(cli, "cannot hand the volume key of LUKS device %s to the capture kernel: the kernel has no valid key for it (a suspended device: cryptsetup luksResume it)",
+			  dev);
+	else if (r == -EOPNOTSUPP)
+		log_error(cli, "cannot hand the volume key of LUKS device %s to the capture kernel: this kernel cannot (an integrity mode, or no /sys/kernel/crash_dm_crypt_device)",
+			  dev);
+	else if (r < 0)
+		log_error(cli, "cannot hand the volume key of LUKS device %s to the capture kernel: /sys/kernel/crash_dm_crypt_device: %s",
+			  dev, strerror(-r));
+	return r;
+}
+
 static int prepare_load(struct cli *cli, struct plan *p,
 			unsigned long long reserved, int *ret_kfd, int *ret_ifd,
 			bool *ret_net)
@@ -602,6 +624,8 @@ static int prepare_load(struct cli *cli, struct plan *p,
 		r = open_capture_initramfs(cli, p, &ifd);
 	if (r >= 0)
 		r = check_fits(cli, p, kfd, ifd, reserved);
+	if (r >= 0)
+		r = load_crypt_key(cli, p);
 	if (r >= 0)
 		r = load_threads(cli, p, kfd, ifd);
 	if (r < 0) {

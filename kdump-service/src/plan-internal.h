@@ -34,6 +34,15 @@ int plan_modules(struct plan *p);
 int plan_helpers(struct plan *p);
 int plan_extra_modules(struct plan *p);
 
+/*
+ * plan-crypt.c: how the capture unlocks each LUKS device of chain c (the
+ * dump target's, named what in messages), or the refusal said; the
+ * cipher's and the key file's filesystem's modules added to c.
+ */
+struct devchain;
+int plan_crypt(struct plan *p, struct modload *km, struct devchain *c,
+	       const char *what);
+
 /* plan-net.c: a network target's plan; the files the fingerprint covers. */
 int plan_target_net(struct plan *p, bool create);
 int plan_net_files(struct plan *p);

@@ -40,6 +40,10 @@ static int plan_fallback(struct plan *p, struct modload *km, bool create)
 	if (!c)
 		return -ENOMEM;
 	r = devchain_resolve("/sys", fs.devno, fs.fstype, km, c);
+	if (r == 0)
+		r = plan_crypt(p, km, c, p->conf.fallback);
+	if (r < 0 && diag_failed(&p->diag))
+		return r;
 	if (r == -EMEDIUMTYPE)
 		(void)diag_fail(&p->diag, r,
 				"cannot use fallback directory %s for the capture: it is on %s: %s (for 'fallback' in %s)",

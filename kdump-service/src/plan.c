@@ -51,7 +51,11 @@ static int plan_chain(struct plan *p, dev_t devno, const char *fstype,
 	if (r < 0)
 		return r;
 	r = devchain_resolve("/sys", devno, fstype, km, &p->chain);
+	if (r == 0)
+		r = plan_crypt(p, km, &p->chain, what);
 	modload_free(km);
+	if (r < 0 && diag_failed(&p->diag))
+		return r;
 	if (r == -EMEDIUMTYPE)
 		return diag_fail(&p->diag, r,
 				 "cannot use dump target %s for the capture: it is on %s: %s in %s",
@@ -71,17 +75,40 @@ static int plan_chain(struct plan *p, dev_t devno, const char *fstype,
 	return plan_chain_text(p);
 }
 
+unsigned long long plan_md_bytes(const struct plan *p)
+{
+	unsigned long long b = 0;
+
+	for (unsigned int i = 0; p->chain_known && i < p->chain.n_mds; i++)
+		b += estimate_md_bytes(p->chain.mds[i].level,
+				       p->chain.mds[i].raid_disks);
+	return b;
+}
+
+unsigned long long plan_luks_bytes(const struct plan *p)
+{
+	unsigned long long b = 0;
+
+	for (unsigned int i = 0; p->chain_known && i < p->chain.n_crypts; i++)
+		b += estimate_luks_bytes(p->chain.crypts[i].kdf_memory_kb);
+	return b;
+}
+
+bool plan_luks_kdf(const struct plan *p)
+{
+	for (unsigned int i = 0; p->chain_known && i < p->chain.n_crypts; i++)
+		if (p->chain.crypts[i].kdf_memory_kb)
+			return true;
+	return false;
+}
+
 int plan_estimate(const struct plan *p, int kernel_fd, int initramfs_fd,
 		  struct estimate *ret)
 {
-	unsigned long long storage = 0;
-
-	for (unsigned int i = 0; p->chain_known && i < p->chain.n_mds; i++)
-		storage += estimate_md_bytes(p->chain.mds[i].level,
-					     p->chain.mds[i].raid_disks);
 	return estimate_capture(kernel_fd, initramfs_fd, plan_system_ram(),
-				plan_modules_bytes(p), storage, p->conf.net,
-				ret);
+				plan_modules_bytes(p),
+				plan_md_bytes(p) + plan_luks_bytes(p),
+				p->conf.net, ret);
 }
 
 /*

@@ -94,6 +94,12 @@ struct plan {
 	struct diag diag;
 };
 
+/* What the chain's md arrays and LUKS devices add to the estimate. */
+unsigned long long plan_md_bytes(const struct plan *p);
+unsigned long long plan_luks_bytes(const struct plan *p);
+/* Whether a LUKS device's key slot needs Argon2's memory in the capture. */
+bool plan_luks_kdf(const struct plan *p);
+
 /*
  * What the capture of *p needs in crashkernel memory (estimate_capture()),
  * from the opened capture kernel and initramfs (-1: none): this system's
@@ -190,5 +196,15 @@ const char *plan_violation_text(const struct input_violation *bad);
 struct target_identity;
 void plan_raw_identity_warn(struct plan *p, const char *dev,
 			    const struct target_identity *id);
+
+/*
+ * Name to the running kernel the LUKS device whose volume key it hands to
+ * the crash kernel at the next kexec_file_load(2) ("none" when the plan
+ * has none), written into ret_dev (MAJ:MIN or "none") when not NULL.
+ * -EOPNOTSUPP when the plan wants one and this kernel has no such file;
+ * otherwise the write's errno (-ENODEV, -ENOKEY, -EOPNOTSUPP: the kernel's
+ * refusal of that device).
+ */
+int plan_crypt_select(const struct plan *p, char *ret_dev, size_t size);
 
 #endif

@@ -39,7 +39,9 @@ static int estimate_json(struct cli *cli, const struct plan *p,
 	if (m == 0)
 		m = cli_json_int(j, "network_bytes", (long long)e->network);
 	if (m == 0)
-		m = cli_json_int(j, "md_bytes", (long long)e->storage);
+		m = cli_json_int(j, "md_bytes", (long long)plan_md_bytes(p));
+	if (m == 0)
+		m = cli_json_int(j, "luks_bytes", (long long)plan_luks_bytes(p));
 	if (m == 0)
 		m = cli_json_int(j, "ram_bytes", (long long)e->ram);
 	if (m == 0)
@@ -143,10 +145,15 @@ int verb_estimate(struct cli *cli, int argc _unused_, char *argv[] _unused_)
 	       p->conf.net == CONF_NET_NONE ? "" :
 	       p->conf.net == CONF_NET_NFS ? "; the NIC's drivers and NFS's" :
 	       "; the NIC's drivers");
-	if (e.storage)
+	if (plan_md_bytes(p))
 		printf("md RAID            %7.1f MiB  (%u array%s: mdadm and the arrays' buffers, measured)\n",
-		       mib_f(e.storage), p->chain.n_mds,
+		       mib_f(plan_md_bytes(p)), p->chain.n_mds,
 		       p->chain.n_mds == 1 ? "" : "s");
+	if (plan_luks_bytes(p))
+		printf("LUKS               %7.1f MiB  (%u device%s: cryptsetup, dm-crypt's buffers%s)\n",
+		       mib_f(plan_luks_bytes(p)), p->chain.n_crypts,
+		       p->chain.n_crypts == 1 ? "" : "s",
+		       plan_luks_kdf(p) ? " and the key slot's Argon2" : "");
 	printf("run time           %7.1f MiB  (capture kernel, init and makedumpfile, measured)\n",
 	       mib_f(e.runtime));
 	if (p->conf.net != CONF_NET_NONE)

@@ -202,6 +202,70 @@ static int show_net_json(const struct plan *p, struct json_object *j)
 	return cli_json_add(j, "network", n);
 }
 
+/* How the capture unlocks a LUKS device, as show says it. */
+static void show_crypt(const struct devchain_crypt *cr)
+{
+	char kdf[48];
+
+	if (cr->key == DEVCHAIN_KEY_KERNEL) {
+		printf("unlock %s device %s as %s with the volume key the kernel hands over (no key file, no key derivation)\n",
+		       cr->type, cr->uuid, cr->name);
+		return;
+	}
+	if (cr->kdf_memory_kb)
+		snprintf(kdf, sizeof(kdf), "%s %u MiB", cr->pbkdf,
+			 cr->kdf_memory_kb / 1024);
+	else
+		snprintf(kdf, sizeof(kdf), "%s", cr->pbkdf);
+	printf("unlock %s device %s as %s with key file %s (key slot %d, %s, read in place on %s UUID=%s)\n",
+	       cr->type, cr->uuid, cr->name, cr->key_file, cr->key_slot, kdf,
+	       cr->key_fs_type, cr->key_fs_uuid);
+}
+
+/* show --json: "luks_devices", the LUKS devices the capture unlocks. */
+static int show_crypt_json(const struct plan *p, struct json_object *j)
+{
+	struct json_object *a = json_object_new_array();
+	int r = a ? 0 : -ENOMEM;
+
+	for (unsigned int i = 0;
+	     p->chain_known && i < p->chain.n_crypts && r == 0; i++) {
+		const struct devchain_crypt *cr = &p->chain.crypts[i];
+		bool file = cr->key == DEVCHAIN_KEY_FILE;
+		struct json_object *o = json_object_new_object();
+
+		r = o ? 0 : -ENOMEM;
+		if (r == 0)
+			r = json_set_text(o, "uuid", cr->uuid);
+		if (r == 0)
+			r = json_set_text(o, "type", cr->type);
+		if (r == 0)
+			r = json_set_text(o, "name", cr->name);
+		if (r == 0)
+			r = json_set_text(o, "key", file ? "key_file" : "kernel");
+		if (r == 0 && file)
+			r = json_set_text(o, "key_file", cr->key_file);
+		if (r == 0 && file)
+			r = json_set_int(o, "key_slot", cr->key_slot);
+		if (r == 0 && file)
+			r = json_set_text(o, "pbkdf", cr->pbkdf);
+		if (r == 0 && file)
+			r = json_set_int(o, "kdf_memory_kib", cr->kdf_memory_kb);
+		if (r == 0 && file)
+			r = json_set_text(o, "key_filesystem_uuid",
+					  cr->key_fs_uuid);
+		if (r == 0)
+			r = json_object_array_add(a, o) ? -ENOMEM : 0;
+		else
+			json_object_put(o);
+	}
+	if (r < 0) {
+		json_object_put(a);
+		return r;
+	}
+	return cli_json_add(j, "luks_devices", a);
+}
+
 /* show --json: "md_arrays", the md RAID arrays the capture assembles. */
 static int show_md_json(const struct plan *p, struct json_object *j)
 {
@@ -296,6 +360,8 @@ static int show_json(struct cli *cli, const struct plan *p,
 		r = json_set_bool(j, "chain_known", p->chain_known);
 	if (r == 0)
 		r = show_md_json(p, j);
+	if (r == 0)
+		r = show_crypt_json(p, j);
 	if (r == 0)
 		r = json_set_int(j, "plan_modules", p->modplan_count);
 	for (unsigned int i = 0; p->chain_known && i < p->chain.n && r == 0; i++) {
@@ -405,6 +471,8 @@ static void show_text(struct cli *cli, const struct plan *p)
 		       md->uuid, md->level, md->n_members, md->raid_disks,
 		       md->members[0] ? md->members : "none");
 	}
+	for (unsigned int i = 0; i < p->chain.n_crypts; i++)
+		show_crypt(&p->chain.crypts[i]);
 	for (unsigned int i = 0; i < p->chain.n_lvs; i++)
 		printf("activate LVM volume %s\n", p->chain.lvs[i]);
 }

@@ -7,7 +7,7 @@ set -euo pipefail
 packages=(
 	# the product
 	build-essential pkg-config libblkid-dev libmount-dev libkmod-dev zlib1g-dev
-	libjson-c-dev libsystemd-dev libssl-dev
+	libjson-c-dev libsystemd-dev libssl-dev libcryptsetup-dev
 	libkdumpfile-dev
 	# the kernel build
 	linux-source-6.1 flex bison bc libelf-dev libssl-dev rsync cpio

@@ -36,10 +36,21 @@
 #               /dev/vdd
 #   lvm-on-md   /var/crash on xfs on an LVM logical volume whose PV is md
 #               RAID1 over /dev/vdb and /dev/vdc
+#   luks-keyfile
+#               /var/crash on ext4 on LUKS2 (/dev/vdb) that /etc/crypttab
+#               opens with a key file on the root filesystem, in key slot
+#               1 (slot 0 a passphrase, Argon2id): the capture opens it
+#               with that key file; in the same boot, LUKS volumes the
+#               capture could not open (/dev/vdc) are refused by load
+#   luks2-handoff
+#               (ours) /var/crash on ext4 on LUKS2 (/dev/vdb) opened with
+#               a passphrase, in no crypttab: the capture opens it with
+#               the volume key the kernel hands over
 #
 # On md the host checks that kdump-file show and the capture name the
 # array (its UUID as mdadm gives it, level, members) and that at the next
-# boot the array is as it was before the crash.
+# boot the array is as it was before the crash; on LUKS, the volume by the
+# UUID cryptsetup gives, and at the next boot its header unchanged.
 # shellcheck source=test/lib/common.sh
 . "$(dirname "$0")/common.sh"
 
@@ -62,16 +73,21 @@ else
 fi
 disk=$out/disk.img
 scenario_disk "$img" "$disk"
-# The extra disks, empty (sparse): 512 MiB each for md, else vdb 1 GiB and
-# vdc 64 MiB.
+# The extra disks, empty (sparse): 512 MiB each for md, vdb 512 MiB and
+# vdc 64 MiB for LUKS, else vdb 1 GiB and vdc 64 MiB.
 disks=(vdb vdc)
 [ "$layout" != md-raid5 ] || disks+=(vdd)
+[ "$layout" != luks2-handoff ] || disks=(vdb)
 rm -f "$out"/vd[b-z].img
 case "$layout" in
 md-* | lvm-on-md)
 	for d in "${disks[@]}"; do
 		truncate -s 512M "$out/$d.img"
 	done
+	;;
+luks*)
+	truncate -s 512M "$out/vdb.img"
+	[ "${#disks[@]}" = 1 ] || truncate -s 64M "$out/vdc.img"
 	;;
 *)
 	truncate -s 1G "$out/vdb.img"
@@ -155,12 +171,54 @@ check_md() {
 	check "capture: the array named by its UUID" test "${mdadm_uuid:-none}" = "$capture_uuid"
 }
 
+# check_refused LOG CASE LABEL WHAT REGEX: the checks of a kdump-file load
+# that must be refused (luks_case CASE in the guest): exit 1, one error,
+# naming the dump target on the dm-crypt device kdump-luks and matching
+# REGEX (WHAT in words), and the capture kernel loaded before still loaded
+# and named so.
+check_refused() {
+	local b=$1 name=$2 label=$3 what=$4 re=$5 line
+	line=$(grep -m1 "KDUMP-FILE-TEST: case $name:" "$b" || true)
+	log "$name: $line"
+	check "$label: kdump-file load exits 1" grep -q "case $name: rc=1 " <<<"$line"
+	check "$label: one error" grep -q " errors=1 " <<<"$line"
+	check "$label: the capture kernel loaded before named as still loaded" \
+		grep -q "KDUMP-FILE-TEST: $name load: kdump-file: still loaded: " "$b"
+	check "$label: the message names dm-crypt and $what" \
+		grep -qE "$name load: kdump-file: error: cannot use dump target /dev/[^ ]+ for the capture: it is on dm-crypt \(LUKS\) device kdump-luks .*$re" "$b"
+	check "$label: the earlier capture kernel still loaded" \
+		grep -qE "case $name: .* loaded=1 kernel-before=(/[^ ]+) kernel-after=\1\$" <<<"$line"
+}
+
+# check_luks LOG: the checks of a boot that put /var/crash on ext4 on the
+# LUKS2 volume kdump-crypt (/dev/vdb) and crashed: dm_crypt among the
+# modules kdump-file show names (built in on ours), the capture mounted the
+# filesystem; sets luks_uuid, the volume's UUID as cryptsetup luksUUID
+# gave it in that boot ("none" if it did not), for the layout's checks of
+# show and the capture.
+check_luks() {
+	local b=$1
+	luks_uuid=$(sed -n 's/.*KDUMP-FILE-TEST: luksUUID: //p' "$b" | head -n 1)
+	[[ $luks_uuid =~ ^$uuid_re$ ]] || luks_uuid=none
+	log "LUKS UUID: $luks_uuid"
+	check "cryptsetup gave the volume's LUKS UUID" test "$luks_uuid" != none
+	check "kdump-file.service active" grep -q "KDUMP-FILE-TEST: is-active: active" "$b"
+	if [ "$flavour" = ours ]; then
+		check "show: dm_crypt built in, for the volume" grep -qE "KDUMP-FILE-TEST: +built-in dm_crypt " "$b"
+	else
+		check "show: dm_crypt loaded for the volume" grep -qE "KDUMP-FILE-TEST: +module dm_crypt " "$b"
+	fi
+	check "capture: ext4 mounted" grep -qE "kdump-file: .* mounted UUID=.* ext4\)" "$b"
+}
+
 # The array's state in the fetch boot, expected by the layout below: how
 # many members active (md_active), which (md_members), which not there
 # (md_gone).
 md_active=
 md_members=
 md_gone=
+# Set by a layout on LUKS: the boot that crashed.
+luks_boot=
 
 case "$layout" in
 lvm-xfs)
@@ -176,16 +234,7 @@ lvm-xfs)
 		grep -qE "KDUMP-FILE-TEST: +module virtio_blk +driver virtio_blk of virtio" "$b"
 	check "show: the LVM volume activated" \
 		grep -q "KDUMP-FILE-TEST:   activate LVM volume kdvg/dumps" "$b"
-	luks=$(grep -m1 "KDUMP-FILE-TEST: case luks:" "$b" || true)
-	log "luks: $luks"
-	check "LUKS target: kdump-file load exits 1" grep -q "case luks: rc=1 " <<<"$luks"
-	check "LUKS target: one error" grep -q " errors=1 " <<<"$luks"
-	check "LUKS target: the capture kernel loaded before named as still loaded" \
-		grep -q "KDUMP-FILE-TEST: luks load: kdump-file: still loaded: " "$b"
-	check "LUKS target: the message names dm-crypt and the fix" \
-		grep -qE "luks load: kdump-file: error: cannot use dump target /dev/[^ ]+ for the capture: it is on dm-crypt \(LUKS\) device kdump-luks .*unencrypted" "$b"
-	check "LUKS target: the earlier capture kernel still loaded" \
-		grep -qE "case luks: .* loaded=1 kernel-before=(/[^ ]+) kernel-after=\1\$" <<<"$luks"
+	check_refused "$b" luks "LUKS target" "the fix" unencrypted
 	check "capture: the LVM volume activated" grep -q "kdump-file: .* activated LVM volume kdvg/dumps" "$b"
 	check "capture: xfs mounted" grep -qE "kdump-file: .* mounted UUID=.* xfs\)" "$b"
 	;;
@@ -282,8 +331,54 @@ lvm-on-md)
 	check "capture: xfs mounted" grep -qE "kdump-file: .* mounted UUID=.* xfs\)" "$b"
 	md_active=2 md_members="vdb vdc"
 	;;
+luks-keyfile)
+	boot layout-luks-keyfile "${disks[@]}"
+	last_boot >"$out/boot1.log"
+	b=$out/boot1.log
+	check_luks "$b"
+	check "the key file opens key slot 1" grep -q "KDUMP-FILE-TEST: the key file opens key slot 1\$" "$b"
+	check "key slot 0 (the passphrase) Argon2id at 256 MiB" \
+		grep -q "KDUMP-FILE-TEST: keyslot 0: argon2id memory 262144\$" "$b"
+	check "key slot 1 (the key file) PBKDF2" grep -q "KDUMP-FILE-TEST: keyslot 1: pbkdf2\$" "$b"
+	# The filesystem of the key file: "TYPE UUID" (the root's).
+	keyfs=$(sed -n 's/.*KDUMP-FILE-TEST: key file on: //p' "$b" | head -n 1)
+	log "key file on: ${keyfs:-unknown}"
+	keyfs=${keyfs:-none none}
+	check "show: unlocks with the key file crypttab names (key slot 1, pbkdf2, on ${keyfs%% *})" \
+		grep -qE "KDUMP-FILE-TEST: +unlock LUKS2 device $luks_uuid as kdump-crypt with key file /etc/keys/dump\.key \(key slot 1, pbkdf2, read in place on ${keyfs%% *} UUID=${keyfs#* }\)" "$b"
+	check "capture: unlocked with the key file (key slot 1)" \
+		grep -qE "kdump-file: .* unlocked LUKS2 device $luks_uuid \(/dev/vdb\) as kdump-crypt with key file /etc/keys/dump\.key \(key slot 1\)" "$b"
+	check_refused "$b" not-listed "LUKS not in crypttab" "/etc/crypttab" /etc/crypttab
+	check_refused "$b" passphrase "LUKS with a passphrase" "the passphrase" passphrase
+	check_refused "$b" argon2 "LUKS key slot with Argon2id at 128 MiB" "luksConvertKey" \
+		"luksConvertKey .*--pbkdf pbkdf2"
+	check_refused "$b" encrypted-key "LUKS key file on the volume itself" "the key file" \
+		"/mnt/luks/keys/inner\.key"
+	luks_boot=$b
+	;;
+luks2-handoff)
+	boot layout-luks2-handoff "${disks[@]}"
+	last_boot >"$out/boot1.log"
+	b=$out/boot1.log
+	check_luks "$b"
+	check "show: unlocks with the volume key the kernel hands over" \
+		grep -qE "KDUMP-FILE-TEST: +unlock LUKS2 device $luks_uuid as kdump-crypt with the volume key the kernel hands over \(no key file, no key derivation\)" "$b"
+	kernel_dev=$(sed -n 's/.*KDUMP-FILE-TEST: crash_dm_crypt_device: //p' "$b" | head -n 1)
+	dm_dev=$(sed -n 's/.*KDUMP-FILE-TEST: kdump-crypt device: *//p' "$b" | head -n 1)
+	log "/sys/kernel/crash_dm_crypt_device: ${kernel_dev:-none}; kdump-crypt: ${dm_dev:-none}"
+	[[ $dm_dev =~ ^[0-9]+:[0-9]+$ ]] || dm_dev=none
+	check "load: kdump-crypt's MAJ:MIN in /sys/kernel/crash_dm_crypt_device" \
+		test "$dm_dev" = "${kernel_dev:-missing}"
+	check "capture: unlocked with the volume key from the kernel" \
+		grep -qE "kdump-file: .* unlocked LUKS2 device $luks_uuid \(/dev/vdb\) as kdump-crypt with the volume key from the kernel" "$b"
+	check "capture: then the kernel's copy of the volume key wiped" \
+		awk '!u && /kdump-file: .* unlocked LUKS2 device .* with the volume key from the kernel/{u=NR}
+			u && !w && /kdump-file: .* the kernel.s copy of the volume key is wiped/{w=NR}
+			END{exit !(u && w)}' "$b"
+	luks_boot=$b
+	;;
 *)
-	echo "usage: scenario-layout.sh NAME lvm-xfs|var-btrfs|rounds|md-raid1|md-raid1-degraded|md-raid1-lost|md-raid5|lvm-on-md [ours]" >&2
+	echo "usage: scenario-layout.sh NAME lvm-xfs|var-btrfs|rounds|md-raid1|md-raid1-degraded|md-raid1-lost|md-raid5|lvm-on-md|luks-keyfile|luks2-handoff [ours]" >&2
 	exit 2
 	;;
 esac
@@ -315,6 +410,17 @@ if [ -n "$md_active" ]; then
 			bash -c "! grep -q 'KDUMP-FILE-TEST: md after: .*/dev/$d\$' '$f'"
 		check "next boot: its slot still empty" grep -qE "KDUMP-FILE-TEST: md after: - .* removed\$" "$f"
 	done
+fi
+if [ -n "$luks_boot" ]; then
+	f=$out/fetch.log
+	log "$(grep -m1 -E "KDUMP-FILE-TEST: luks: /var/crash (mounted after|not mounted after 90 s)" "$f" ||
+		echo "the volume opened and mounted by the test's passphrase")"
+	hdr_before=$(sed -n 's/.*KDUMP-FILE-TEST: luks header before: //p' "$luks_boot" | head -n 1)
+	hdr_after=$(sed -n 's/.*KDUMP-FILE-TEST: luks header after: //p' "$f" | head -n 1)
+	log "LUKS header: before the crash ${hdr_before:-none}; at the next boot ${hdr_after:-none}"
+	check "next boot: the LUKS header as it was before the crash" \
+		test "${hdr_before:-none}" = "${hdr_after:-missing}"
+	check "estimate counts the LUKS volume" grep -qE "KDUMP-FILE-TEST: +LUKS +[0-9.]+ MiB" "$f"
 fi
 dump_fetch "$disk" /root fetched "$out/dump"
 if [ "$flavour" = ours ]; then

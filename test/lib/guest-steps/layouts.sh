@@ -4,7 +4,7 @@
 # Guest steps of the disk layout scenarios on Debian's stock kernel, sourced
 # by the guest driver (which provides say, run and crash_now).  The disks
 # beyond the root disk are empty when a setup step starts: /dev/vdb, then
-# /dev/vdc (and /dev/vdd for RAID5).
+# /dev/vdc (and /dev/vdd for RAID5; luks2-handoff has /dev/vdb alone).
 
 # The fstab line of a filesystem mounted at boot, by UUID.
 fstab_add() {
@@ -13,26 +13,41 @@ fstab_add() {
     printf 'UUID=%s %s %s %s 0 0\n' "$uuid" "$mnt" "$type" "$opts" >> /etc/fstab
 }
 
-# kdump-file load with the dump directory on a LUKS volume on /dev/vdc: it
-# must fail with one message naming dm-crypt, the capture kernel loaded
-# before staying loaded.
-luks_refused() {
+# luks_case NAME: kdump-file load with the configuration /tmp/luks.conf
+# (its dump directory on a LUKS volume), its output ("NAME load: " lines),
+# then its status, the number of errors it printed and the capture kernel
+# loaded before it and after it ("case NAME: " line).
+luks_case() {
     before=$(sed -n 's/^kernel=//p' /run/kdump-file/loaded 2> /dev/null)
-    printf 'kdump-file-test' > /tmp/luks.key
-    run cryptsetup luksFormat --batch-mode --type luks2 --pbkdf pbkdf2 \
-        --pbkdf-force-iterations 1000 --key-file /tmp/luks.key /dev/vdc || return
-    run cryptsetup open --key-file /tmp/luks.key /dev/vdc kdump-luks || return
-    run mkfs.ext4 -q /dev/mapper/kdump-luks || return
+    kdump-file -c /tmp/luks.conf load > /tmp/luks.out 2>&1
+    rc=$?
+    while IFS= read -r line; do say "$1 load: $line"; done < /tmp/luks.out
+    say "case $1: rc=$rc errors=$(grep -c 'error:' /tmp/luks.out) loaded=$(cat /sys/kernel/kexec_crash_loaded) kernel-before=$before kernel-after=$(sed -n 's/^kernel=//p' /run/kdump-file/loaded 2> /dev/null)"
+}
+
+# luks_dir DEV NAME KEYFILE: DEV opened as /dev/mapper/NAME with KEYFILE,
+# ext4 on it mounted at /mnt/luks, and /tmp/luks.conf: the configuration
+# of the running system with its dump directory there.
+luks_dir() {
+    run cryptsetup open --key-file "$3" "$1" "$2" || return
+    run mkfs.ext4 -q "/dev/mapper/$2" || return
     mkdir -p /mnt/luks
-    run mount /dev/mapper/kdump-luks /mnt/luks || return
+    run mount "/dev/mapper/$2" /mnt/luks || return
     mkdir -p /mnt/luks/crash
     sed 's/^path = .*//' /etc/kdump-file.conf > /tmp/luks.conf
     echo "path = /mnt/luks/crash" >> /tmp/luks.conf
     chmod 0600 /tmp/luks.conf
-    kdump-file -c /tmp/luks.conf load > /tmp/luks.out 2>&1
-    rc=$?
-    while IFS= read -r line; do say "luks load: $line"; done < /tmp/luks.out
-    say "case luks: rc=$rc errors=$(grep -c 'error:' /tmp/luks.out) loaded=$(cat /sys/kernel/kexec_crash_loaded) kernel-before=$before kernel-after=$(sed -n 's/^kernel=//p' /run/kdump-file/loaded 2> /dev/null)"
+}
+
+# kdump-file load with the dump directory on a LUKS volume on /dev/vdc: it
+# must fail with one message naming dm-crypt, the capture kernel loaded
+# before staying loaded.
+luks_refused() {
+    printf 'kdump-file-test' > /tmp/luks.key
+    run cryptsetup luksFormat --batch-mode --type luks2 --pbkdf pbkdf2 \
+        --pbkdf-force-iterations 1000 --key-file /tmp/luks.key /dev/vdc || return
+    luks_dir /dev/vdc kdump-luks /tmp/luks.key || return
+    luks_case luks
     run kdump-file status
     umount /mnt/luks
     cryptsetup close kdump-luks
@@ -117,12 +132,20 @@ step_layout_rounds() {
 
 # After the capture: the newest dump below /var/crash, as the first kernel
 # sees it, copied to /root/fetched on the root disk for the host to read.
-# On an md array, first its state at this boot (md_after).
+# On an md array, first its state at this boot (md_after); on LUKS, the
+# volume opened (by systemd from crypttab, else with the test's
+# passphrase) and its header at this boot.
 step_layout_fetch() {
     if [ -n "$(md_name)" ]; then
         md_wait_mounted
         md_after
     fi
+    if grep -q '^kdump-crypt ' /etc/crypttab 2> /dev/null; then
+        luks_wait_mounted
+    elif [ -e /root/luks-passphrase ]; then
+        luks_open && run mount /dev/mapper/kdump-crypt /var/crash
+    fi
+    [ ! -e /dev/mapper/kdump-crypt ] || luks_header /dev/vdb after
     run findmnt /var/crash
     newest=$(find /var/crash -mindepth 1 -maxdepth 1 -type d -name '2*' | sort | tail -n 1)
     say "dumps: $(find /var/crash -mindepth 1 -maxdepth 1 -type d -name '2*' | wc -l) newest: $newest"
@@ -297,4 +320,164 @@ step_layout_lvm_on_md() {
     run mount /var/crash || return
     md_show
     step_layout_crash
+}
+
+# LUKS2 (dm-crypt): /var/crash on ext4 on a LUKS2 volume of /dev/vdb,
+# opened as /dev/mapper/kdump-crypt.  On the stock kernel the capture opens
+# it with the key file /etc/crypttab names; on this project's kernel with
+# the volume key the kernel hands over.  Argon2id at 256 MiB, 4 passes,
+# takes about 10 s under TCG for each key slot it guards, tried or made.
+
+# luks_show DEV: DEV's LUKS UUID, its key slots ("keyslot N: PBKDF",
+# with "memory KiB" for Argon2) and its header (luks_header).
+luks_show() {
+    say "luksUUID: $(cryptsetup luksUUID "$1")"
+    run cryptsetup luksDump "$1"
+    cryptsetup luksDump "$1" | awk '
+        function flush() {
+            if (n != "")
+                print "keyslot " n ": " kdf (mem != "" ? " memory " mem : "")
+            n = ""; kdf = ""; mem = ""
+        }
+        /^[A-Za-z]/ { flush(); keyslots = /^Keyslots:/; next }
+        keyslots && /^  [0-9]+: / { flush(); n = $1; sub(/:$/, "", n); next }
+        keyslots && $1 == "PBKDF:" { kdf = $2 }
+        keyslots && $1 == "Memory:" { mem = $2 }
+        END { flush() }' |
+        while IFS= read -r line; do say "$line"; done
+    luks_header "$1" before
+}
+
+# luks_header DEV WHEN: the sha256 of DEV's LUKS2 header (the bytes before
+# its data segment), for the host to compare before the crash and at the
+# next boot: neither the capture nor the boot after may write to it.
+luks_header() {
+    luks_off=$(cryptsetup luksDump "$1" |
+        awk '/^Data segments:/ { d = 1 } d && $1 == "offset:" { print $2; exit }')
+    say "luks header $2: $luks_off bytes, sha256 $(head -c "${luks_off:-0}" "$1" | sha256sum | cut -d' ' -f1)"
+}
+
+# LUKS2 on /dev/vdb as an administrator sets one up for data: a passphrase
+# in key slot 0 with Argon2id at 256 MiB (more than the capture may
+# spend), a key file added later in key slot 1 with PBKDF2, the key file
+# on the root filesystem (not encrypted); /etc/crypttab names it and
+# systemd-cryptsetup opens the volume at boot, fstab mounts its ext4
+# (nofail).  libcryptsetup tries slot 0 first: kdump-file must find the
+# key file's slot itself.  Then the refusals (luks_refusals) and the crash.
+step_layout_luks_keyfile() {
+    mkdir -m 0700 /etc/keys
+    head -c 64 /dev/urandom > /etc/keys/dump.key
+    chmod 0400 /etc/keys/dump.key
+    printf 'kdump-file-test passphrase' > /tmp/luks-passphrase
+    run cryptsetup luksFormat --batch-mode --type luks2 --pbkdf argon2id \
+        --pbkdf-memory 262144 --pbkdf-force-iterations 4 \
+        --key-file /tmp/luks-passphrase /dev/vdb || return
+    run cryptsetup luksAddKey --batch-mode --key-file /tmp/luks-passphrase \
+        --key-slot 1 --pbkdf pbkdf2 --pbkdf-force-iterations 1000 \
+        /dev/vdb /etc/keys/dump.key || return
+    if cryptsetup open --test-passphrase --key-file /etc/keys/dump.key \
+        --key-slot 1 /dev/vdb; then
+        say "the key file opens key slot 1"
+    fi
+    printf 'kdump-crypt UUID=%s /etc/keys/dump.key luks\n' \
+        "$(cryptsetup luksUUID /dev/vdb)" >> /etc/crypttab
+    run cat /etc/crypttab
+    run cryptsetup open --key-file /etc/keys/dump.key /dev/vdb kdump-crypt || return
+    run mkfs.ext4 -q /dev/mapper/kdump-crypt || return
+    fstab_add /dev/mapper/kdump-crypt /var/crash ext4 defaults,nofail
+    run mount /var/crash || return
+    say "key file on: $(findmnt -n -r -o FSTYPE,UUID --target /etc/keys/dump.key)"
+    luks_show /dev/vdb
+    step_layout_crash luks_refusals
+}
+
+# kdump-file load with the dump directory on another LUKS2 volume
+# (/dev/vdc, opened as kdump-luks with a key file in key slot 0, Argon2id
+# at 128 MiB), four ways it must refuse, each with one message, the
+# capture kernel loaded before staying loaded: the volume not in
+# /etc/crypttab; listed with a passphrase (key "none"); listed with its
+# key file, whose slot's key derivation needs more memory than the capture
+# may spend; listed with a key file (key slot 1, PBKDF2) that lies on the
+# volume's own filesystem, which the capture could not read before
+# opening it.  /etc/crypttab is as it was afterwards.
+luks_refusals() {
+    head -c 64 /dev/urandom > /etc/keys/other.key
+    chmod 0400 /etc/keys/other.key
+    run cryptsetup luksFormat --batch-mode --type luks2 --pbkdf argon2id \
+        --pbkdf-memory 131072 --pbkdf-force-iterations 4 \
+        --key-file /etc/keys/other.key /dev/vdc || return
+    luks_dir /dev/vdc kdump-luks /etc/keys/other.key || return
+    luks_uuid=$(cryptsetup luksUUID /dev/vdc)
+    cp /etc/crypttab /tmp/crypttab
+    luks_case not-listed
+    printf 'kdump-luks UUID=%s none luks\n' "$luks_uuid" >> /etc/crypttab
+    luks_case passphrase
+    cp /tmp/crypttab /etc/crypttab
+    printf 'kdump-luks UUID=%s /etc/keys/other.key luks\n' "$luks_uuid" >> /etc/crypttab
+    luks_case argon2
+    mkdir -m 0700 /mnt/luks/keys
+    head -c 64 /dev/urandom > /mnt/luks/keys/inner.key
+    run cryptsetup luksAddKey --batch-mode --key-file /etc/keys/other.key \
+        --key-slot 1 --pbkdf pbkdf2 --pbkdf-force-iterations 1000 \
+        /dev/vdc /mnt/luks/keys/inner.key || return
+    cp /tmp/crypttab /etc/crypttab
+    printf 'kdump-luks UUID=%s /mnt/luks/keys/inner.key luks\n' "$luks_uuid" >> /etc/crypttab
+    luks_case encrypted-key
+    cp /tmp/crypttab /etc/crypttab
+    run kdump-file status
+    umount /mnt/luks
+    cryptsetup close kdump-luks
+}
+
+# LUKS2 on /dev/vdb with a passphrase only (Argon2id at 256 MiB), in no
+# crypttab: the volume key the kernel hands over is all the capture needs.
+# The passphrase in /root/luks-passphrase is the test's, for the fetch
+# boot (luks_open); then the crash.
+step_layout_luks2_handoff() {
+    printf 'kdump-file-test passphrase' > /root/luks-passphrase
+    chmod 0600 /root/luks-passphrase
+    run cryptsetup luksFormat --batch-mode --type luks2 --pbkdf argon2id \
+        --pbkdf-memory 262144 --pbkdf-force-iterations 4 \
+        --key-file /root/luks-passphrase /dev/vdb || return
+    luks_open || return
+    run mkfs.ext4 -q /dev/mapper/kdump-crypt || return
+    run mount /dev/mapper/kdump-crypt /var/crash || return
+    luks_show /dev/vdb
+    step_layout_crash luks_handoff_device
+}
+
+# The volume luks2-handoff made, opened with the test's passphrase.
+luks_open() {
+    mkdir -p /var/crash
+    run cryptsetup open --key-file /root/luks-passphrase /dev/vdb kdump-crypt
+}
+
+# After load: the device whose volume key the kernel is to hand over, as
+# kdump-file wrote it to the kernel, and kdump-crypt's MAJ:MIN.
+luks_handoff_device() {
+    say "crash_dm_crypt_device: $(cat /sys/kernel/crash_dm_crypt_device 2>&1)"
+    say "kdump-crypt device: $(dmsetup info -c -o major,minor --noheadings --separator : kdump-crypt)"
+}
+
+# Wait (120 s at most) for /var/crash to be mounted from the volume
+# crypttab names, opened by systemd-cryptsetup at boot; should it not be
+# after 90 s, the test opens and mounts it (and says so).
+luks_wait_mounted() {
+    luks_i=0
+    while ! findmnt /var/crash > /dev/null 2>&1; do
+        if [ "$luks_i" -ge 120 ]; then
+            say "FAIL: luks: /var/crash not mounted after 120 s"
+            run systemctl status --no-pager 'systemd-cryptsetup@*'
+            return 1
+        fi
+        if [ "$luks_i" = 90 ]; then
+            say "luks: /var/crash not mounted after 90 s, opened and mounted by the test"
+            [ -e /dev/mapper/kdump-crypt ] ||
+                run cryptsetup open --key-file /etc/keys/dump.key /dev/vdb kdump-crypt
+            run mount /var/crash
+        fi
+        sleep 1
+        luks_i=$((luks_i + 1))
+    done
+    say "luks: /var/crash mounted after $luks_i s"
 }
