@@ -15,7 +15,10 @@
 #include "target.h"
 #include "util.h"
 
-/* Probe one device's filesystem superblock for a tag ("UUID", "LABEL", "TYPE"). */
+/*
+ * Probe one device's filesystem superblock for a tag ("UUID", "LABEL",
+ * "TYPE", "VERSION": a LUKS header's 1 or 2).
+ */
 int target_probe_tag(const char *dev, const char *tag, char *buf, size_t size)
 {
 	const char *val = NULL;
@@ -28,7 +31,8 @@ int target_probe_tag(const char *dev, const char *tag, char *buf, size_t size)
 	blkid_probe_enable_superblocks(pr, 1);
 	blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_UUID |
 						      BLKID_SUBLKS_LABEL |
-						      BLKID_SUBLKS_TYPE);
+						      BLKID_SUBLKS_TYPE |
+						      BLKID_SUBLKS_VERSION);
 	r = blkid_do_safeprobe(pr);
 	if (r == 0 && blkid_probe_lookup_value(pr, tag, &val, NULL) == 0 &&
 	    strlen(val) < size) {

@@ -5,7 +5,7 @@
 # the series applied, in QEMU (TCG) through the kernel's kunit.py.
 #
 #   kunit-run.sh [FILTER]   FILTER is a kunit.py suite glob (default crash*:
-#                           crash_mem and crash_x86_elf)
+#                           crash_mem, crash_x86_elf and crash_dm_crypt_key)
 #
 # Layout under $KDUMP_FILE_CACHE/kunit (default /var/cache/kdump-file/kunit):
 #   linux-<ver>/   pristine unpacked source (per package version)
