@@ -55,6 +55,7 @@ kmake() { make -C "$src" O="$obj" -s "$@"; }
 configure() {
 	ksrc_configure "$src" "$obj" -d DEBUG_INFO -d DEBUG_INFO_DWARF4 \
 		-e DEBUG_INFO_NONE -e CRASH_MEM_KUNIT_TEST -e X86_CRASH_KUNIT_TEST \
+		-e CRASH_DM_CRYPT_KEY_KUNIT_TEST \
 		--set-str SYSTEM_TRUSTED_KEYS ""
 }
 configure
