@@ -9,11 +9,13 @@
 
 /*
  * x86's COMMAND_LINE_SIZE is 2048 and the kernel prepends
- * "elfcorehdr=0x<addr>K " (arch/x86/kernel/kexec-bzimage64.c), so the
- * command line we pass must leave room for it.
+ * "elfcorehdr=0x<addr>K " (arch/x86/kernel/kexec-bzimage64.c), and a
+ * kernel that hands a dm-crypt volume key over "dmcryptkey=0x<addr> "
+ * (kdump-file's kernel series), each up to 30 bytes, so the command line
+ * we pass must leave room for both.
  */
 #define CMDLINE_KERNEL_MAX 2048
-#define CMDLINE_ELFCOREHDR_RESERVE 32
+#define CMDLINE_ELFCOREHDR_RESERVE 64
 
 /*
  * Parameters a capture kernel always gets (before cmdline_append).  panic=10

@@ -644,16 +644,26 @@ static int prepare_load(struct cli *cli, struct plan *p,
 static void load_refused(struct cli *cli, const struct plan *p, int kfd,
 			 int ifd, unsigned long long reserved, int r)
 {
-	char lockdown[4096] = "", why[1024];
+	char lockdown[4096] = "", why[1024], crypt_key[160] = "";
 	struct kexec_context ctx;
 	struct estimate e;
+
+	/* Errors the key's hand-over shares with the rest of the load. */
+	for (unsigned int i = 0; p->chain_known && i < p->chain.n_crypts; i++)
+		if (p->chain.crypts[i].key == DEVCHAIN_KEY_KERNEL &&
+		    (r == -ENOKEY || r == -EINVAL || r == -ENODEV ||
+		     r == -EOPNOTSUPP))
+			snprintf(crypt_key, sizeof(crypt_key), "%s",
+				 p->chain.crypts[i].name);
 
 	fill_context(&ctx, p, kfd, reserved, lockdown, sizeof(lockdown));
 	if (plan_estimate(p, kfd, ifd, &e) == 0)
 		ctx.needed = e.needed;
 	kexec_explain(-r, &ctx, why, sizeof(why));
-	log_error(cli, "cannot load capture kernel '%s' with initramfs '%s': kexec_file_load: %s: %s",
-		  p->kernel, p->initramfs, strerror(-r), why);
+	log_error(cli, "cannot load capture kernel '%s' with initramfs '%s': kexec_file_load: %s: %s%s%s%s",
+		  p->kernel, p->initramfs, strerror(-r), why,
+		  crypt_key[0] ? " (or the kernel could not hand over the volume key of LUKS device " : "",
+		  crypt_key, crypt_key[0] ? ": the kernel log says which)" : "");
 }
 
 /*

@@ -371,9 +371,9 @@ luks2-handoff)
 		test "$dm_dev" = "${kernel_dev:-missing}"
 	check "capture: unlocked with the volume key from the kernel" \
 		grep -qE "kdump-file: .* unlocked LUKS2 device $luks_uuid \(/dev/vdb\) as kdump-crypt with the volume key from the kernel" "$b"
-	check "capture: then the kernel's copy of the volume key wiped" \
-		awk '!u && /kdump-file: .* unlocked LUKS2 device .* with the volume key from the kernel/{u=NR}
-			u && !w && /kdump-file: .* the kernel.s copy of the volume key is wiped/{w=NR}
+	check "capture: the kernel's copy of the volume key wiped once read, before the unlock" \
+		awk '!w && /kdump-file: .* the kernel.s copy of the volume key is wiped/{w=NR}
+			w && !u && /kdump-file: .* unlocked LUKS2 device .* with the volume key from the kernel/{u=NR}
 			END{exit !(u && w)}' "$b"
 	luks_boot=$b
 	;;
