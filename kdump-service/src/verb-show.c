@@ -222,74 +222,71 @@ static void show_crypt(const struct devchain_crypt *cr)
 	       cr->key_fs_type, cr->key_fs_uuid);
 }
 
-/* show --json: "luks_devices", the LUKS devices the capture unlocks. */
-static int show_crypt_json(const struct plan *p, struct json_object *j)
+/* One LUKS device of "luks_devices" into o. */
+static int crypt_json(const struct plan *p, unsigned int i,
+		      struct json_object *o)
 {
-	struct json_object *a = json_object_new_array();
-	int r = a ? 0 : -ENOMEM;
+	const struct devchain_crypt *cr = &p->chain.crypts[i];
+	bool file = cr->key == DEVCHAIN_KEY_FILE;
+	int r;
 
-	for (unsigned int i = 0;
-	     p->chain_known && i < p->chain.n_crypts && r == 0; i++) {
-		const struct devchain_crypt *cr = &p->chain.crypts[i];
-		bool file = cr->key == DEVCHAIN_KEY_FILE;
-		struct json_object *o = json_object_new_object();
-
-		r = o ? 0 : -ENOMEM;
-		if (r == 0)
-			r = json_set_text(o, "uuid", cr->uuid);
-		if (r == 0)
-			r = json_set_text(o, "type", cr->type);
-		if (r == 0)
-			r = json_set_text(o, "name", cr->name);
-		if (r == 0)
-			r = json_set_text(o, "key", file ? "key_file" : "kernel");
-		if (r == 0 && file)
-			r = json_set_text(o, "key_file", cr->key_file);
-		if (r == 0 && file)
-			r = json_set_int(o, "key_slot", cr->key_slot);
-		if (r == 0 && file)
-			r = json_set_text(o, "pbkdf", cr->pbkdf);
-		if (r == 0 && file)
-			r = json_set_int(o, "kdf_memory_kib", cr->kdf_memory_kb);
-		if (r == 0 && file)
-			r = json_set_text(o, "key_filesystem_uuid",
-					  cr->key_fs_uuid);
-		if (r == 0)
-			r = json_object_array_add(a, o) ? -ENOMEM : 0;
-		else
-			json_object_put(o);
-	}
-	if (r < 0) {
-		json_object_put(a);
-		return r;
-	}
-	return cli_json_add(j, "luks_devices", a);
+	r = json_set_text(o, "uuid", cr->uuid);
+	if (r == 0)
+		r = json_set_text(o, "type", cr->type);
+	if (r == 0)
+		r = json_set_text(o, "name", cr->name);
+	if (r == 0)
+		r = json_set_text(o, "key", file ? "key_file" : "kernel");
+	if (r == 0 && file)
+		r = json_set_text(o, "key_file", cr->key_file);
+	if (r == 0 && file)
+		r = json_set_int(o, "key_slot", cr->key_slot);
+	if (r == 0 && file)
+		r = json_set_text(o, "pbkdf", cr->pbkdf);
+	if (r == 0 && file)
+		r = json_set_int(o, "kdf_memory_kib", cr->kdf_memory_kb);
+	if (r == 0 && file)
+		r = json_set_text(o, "key_filesystem_uuid", cr->key_fs_uuid);
+	return r;
 }
 
-/* show --json: "md_arrays", the md RAID arrays the capture assembles. */
-static int show_md_json(const struct plan *p, struct json_object *j)
+/* One md array of "md_arrays" into o. */
+static int md_json(const struct plan *p, unsigned int i, struct json_object *o)
+{
+	const struct devchain_md *md = &p->chain.mds[i];
+	int r;
+
+	r = json_set_text(o, "uuid", md->uuid);
+	if (r == 0)
+		r = json_set_text(o, "device", md->name);
+	if (r == 0)
+		r = json_set_text(o, "level", md->level);
+	if (r == 0)
+		r = json_set_int(o, "raid_disks", md->raid_disks);
+	if (r == 0)
+		r = json_set_int(o, "members_now", md->n_members);
+	if (r == 0)
+		r = json_set_text(o, "members", md->members);
+	return r;
+}
+
+/*
+ * show --json: key, an array of n objects of the chain's layers (md
+ * arrays, LUKS devices), each filled by one(); empty when the chain is
+ * not known.
+ */
+static int layers_json(const struct plan *p, struct json_object *j,
+		       const char *key, unsigned int n,
+		       int (*one)(const struct plan *, unsigned int,
+				  struct json_object *))
 {
 	struct json_object *a = json_object_new_array();
 	int r = a ? 0 : -ENOMEM;
 
-	for (unsigned int i = 0; p->chain_known && i < p->chain.n_mds && r == 0;
-	     i++) {
-		const struct devchain_md *md = &p->chain.mds[i];
+	for (unsigned int i = 0; p->chain_known && i < n && r == 0; i++) {
 		struct json_object *o = json_object_new_object();
 
-		r = o ? 0 : -ENOMEM;
-		if (r == 0)
-			r = json_set_text(o, "uuid", md->uuid);
-		if (r == 0)
-			r = json_set_text(o, "device", md->name);
-		if (r == 0)
-			r = json_set_text(o, "level", md->level);
-		if (r == 0)
-			r = json_set_int(o, "raid_disks", md->raid_disks);
-		if (r == 0)
-			r = json_set_int(o, "members_now", md->n_members);
-		if (r == 0)
-			r = json_set_text(o, "members", md->members);
+		r = o ? one(p, i, o) : -ENOMEM;
 		if (r == 0)
 			r = json_object_array_add(a, o) ? -ENOMEM : 0;
 		else
@@ -299,7 +296,7 @@ static int show_md_json(const struct plan *p, struct json_object *j)
 		json_object_put(a);
 		return r;
 	}
-	return cli_json_add(j, "md_arrays", a);
+	return cli_json_add(j, key, a);
 }
 
 /* show --json: the plan as one object. */
@@ -359,9 +356,10 @@ static int show_json(struct cli *cli, const struct plan *p,
 	if (r == 0)
 		r = json_set_bool(j, "chain_known", p->chain_known);
 	if (r == 0)
-		r = show_md_json(p, j);
+		r = layers_json(p, j, "md_arrays", p->chain.n_mds, md_json);
 	if (r == 0)
-		r = show_crypt_json(p, j);
+		r = layers_json(p, j, "luks_devices", p->chain.n_crypts,
+				crypt_json);
 	if (r == 0)
 		r = json_set_int(j, "plan_modules", p->modplan_count);
 	for (unsigned int i = 0; p->chain_known && i < p->chain.n && r == 0; i++) {
