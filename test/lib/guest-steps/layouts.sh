@@ -144,6 +144,10 @@ step_layout_fetch() {
         luks_wait_mounted
     elif [ -e /root/luks-passphrase ]; then
         luks_open && run mount /dev/mapper/kdump-crypt /var/crash
+        # Loaded at boot for /var/crash on the root disk: loaded again
+        # for the volume, so that its capture initramfs and estimate are
+        # the LUKS target's.
+        run systemctl reload kdump-file
     fi
     [ ! -e /dev/mapper/kdump-crypt ] || luks_header /dev/vdb after
     run findmnt /var/crash
