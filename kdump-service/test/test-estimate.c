@@ -114,9 +114,9 @@ static void test_estimate(void)
 		CHECK(estimate_md_bytes("raid10", 4) == 4 * MIB);
 		CHECK(estimate_md_bytes("raid5", 3) == 4 * MIB + 3 * MIB);
 		CHECK(estimate_md_bytes("raid6", 4) == 4 * MIB + 4 * MIB);
-		/* A LUKS device: 1 MiB, and its key slot's Argon2 memory. */
-		CHECK(estimate_luks_bytes(0) == MIB);
-		CHECK(estimate_luks_bytes(65536) == MIB + 64 * MIB);
+		/* A LUKS device: 3 MiB, and its key slot's Argon2 memory. */
+		CHECK(estimate_luks_bytes(0) == 3 * MIB);
+		CHECK(estimate_luks_bytes(65536) == 3 * MIB + 64 * MIB);
 		CHECK(estimate_capture(kfd, ifd, 1ULL << 30, 0, 0, CONF_NET_NONE, &l) == 0);
 		CHECK(estimate_capture(kfd, ifd, 1ULL << 30, 0, 4 * MIB,
 				       CONF_NET_NONE, &m) == 0);
