@@ -21,7 +21,7 @@ check "systemctl start: active" grep -q "KDUMP-FILE-TEST: is-active: active" "$c
 sandbox=$(grep "KDUMP-FILE-TEST: sandbox: " "$con")
 check "a local target: the unit without network, no drop-in ($sandbox)" \
 	bash -c "grep -q ' PrivateNetwork=yes ' <<<'$sandbox' && grep -q ' IPAddressAllow= ' <<<'$sandbox' &&
-		grep -q ' RestrictAddressFamilies=AF_UNIX ' <<<'$sandbox' && grep -qE ' IPAddressDeny=[^ ]+' <<<'$sandbox' &&
+		grep -q ' RestrictAddressFamilies=AF_ALG AF_UNIX ' <<<'$sandbox' && grep -qE ' IPAddressDeny=[^ ]+' <<<'$sandbox' &&
 		! grep -q 50-network-target <<<'$sandbox'"
 check "status shows the initramfs is current" \
 	grep -q "KDUMP-FILE-TEST:   initramfs .*(current)" "$con"
