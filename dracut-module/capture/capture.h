@@ -121,6 +121,18 @@ struct capture_crypt {
 	bool done;
 };
 
+/* A multipath device of the chain, made by mpath_step(). */
+#define CAPTURE_MPATH_MAX 2
+struct capture_mpath {
+	char uuid[136];		/* dm uuid: mpath-... */
+	char name[128];		/* dm name */
+	char wwid[256];		/* its paths' device/wwid */
+	unsigned long long sectors;
+	unsigned int n_paths;	/* at load time */
+	unsigned long long since;	/* first looked for */
+	bool done, none_said;
+};
+
 struct capture {
 	struct kdump_conf conf;
 	struct capture_paths paths;
@@ -170,6 +182,9 @@ struct capture {
 	bool kmods_tried;
 	bool chain_done;
 	unsigned long long next_lvm, rounds_from;
+	struct capture_mpath mpaths[CAPTURE_MPATH_MAX];
+	unsigned int n_mpaths;
+	bool mpaths_read;
 	struct capture_md mds[CAPTURE_MD_MAX];
 	unsigned int n_mds;
 	bool mds_read;
@@ -312,6 +327,15 @@ void watchdog_disarm(struct capture *cap);
 int phase_helpers(struct capture *cap);
 int phase_extra_modules(struct capture *cap);
 void drivers_step(struct capture *cap);
+/* mpath.c: one try at each multipath device of the chain not yet made. */
+void mpath_step(struct capture *cap);
+/* Whether whole disk name is a path of a multipath device not made yet. */
+bool mpath_pending_path(struct capture *cap, const char *name);
+/* A chain line "mpath ..."; -EINVAL if not one. */
+int mpath_parse_line(const char *line, struct capture_mpath *ret);
+/* dm-multipath's table for m over the n paths devs ("MAJ:MIN"). */
+int mpath_table(const struct capture_mpath *m, const char devs[][16],
+		unsigned int n, char *buf, size_t size);
 /* raid.c: one try at each md array of the chain not yet running. */
 void raid_step(struct capture *cap);
 /* md's "8-4-4-4-12" UUID as mdadm's "8:8:8:8"; -EINVAL if not one. */

@@ -5,8 +5,8 @@
  * libkmod in the capture): first the modules the dump target needs;
  * then, round after round, the drivers of every device still without
  * one, because a bus driver loaded in one round creates the devices whose
- * drivers the next round finds; and the md arrays (raid.c) and LVM
- * volumes the target is on.  Also the helpers chosen at load time (pstore
+ * drivers the next round finds; and the multipath devices (mpath.c), md
+ * arrays (raid.c), LUKS devices (crypt.c) and LVM volumes the target is on.  Also the helpers chosen at load time (pstore
  * backend, watchdog) and extra_modules.
  */
 #include <errno.h>
@@ -141,11 +141,13 @@ void drivers_step(struct capture *cap)
 				    n);
 	}
 	/*
-	 * Once a second: the md arrays, the LVM volumes on them, the LUKS
-	 * devices on either, and the LVM volumes on a LUKS device opened.
+	 * Once a second: the multipath devices, the md arrays, the LVM
+	 * volumes on them, the LUKS devices on either, and the LVM volumes on
+	 * a LUKS device opened.
 	 */
 	if (now_ms() >= cap->next_lvm) {
 		cap->next_lvm = now_ms() + 1000;
+		mpath_step(cap);
 		raid_step(cap);
 		activate_lvs(cap);
 		cap->crypt_opened = false;

@@ -37,6 +37,10 @@ int capture_wait_device(struct capture *cap, const char *spec, char *dev,
 	capture_say(cap, "waiting up to %us for %s", timeout, spec);
 	for (;;) {
 		r = target_find_device(spec, dev, size, fstype, fsize);
+		/* A path of a multipath device: the device is the target. */
+		if (r == 0 && strncmp(dev, "/dev/", 5) == 0 &&
+		    mpath_pending_path(cap, dev + 5))
+			r = -ENODEV;
 		if (r != -ENODEV || now_ms() >= deadline)
 			break;
 		drivers_step(cap);

@@ -70,6 +70,8 @@ printf 'module raid1\nmd 3b1c2d4e-5f60-7182-93a4-b5c6d7e8f901\nlvm vg/dumps\n' \
 printf 'module virtio_blk\n' > "$work/chain-plain"
 printf 'module dm_crypt\nluks 01234567-89ab-cdef-0123-456789abcdef dumps kernel\nlvm vg/dumps\n' \
     > "$work/chain-luks-lvm"
+printf 'module dm_multipath\nmpath mpath-3500 mpatha 8 2 naa.500\nmd 3b1c2d4e-5f60-7182-93a4-b5c6d7e8f901\n' \
+    > "$work/chain-mpath-md"
 # tools CHAIN EXPECTED: the binaries install() asks for besides the
 # capture's own, blank-separated, sorted.
 tools() {
@@ -87,4 +89,5 @@ tools() {
 tools "$work/chain-md-lvm" "lvm mdadm "
 tools "$work/chain-plain" ""
 tools "$work/chain-luks-lvm" "cryptsetup lvm "
+tools "$work/chain-mpath-md" "dmsetup mdadm "
 exit "$failed"

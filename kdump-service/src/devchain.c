@@ -290,7 +290,105 @@ static int walk_crypt(struct devchain *c, const char *sysfs, const char *path,
 	return walk_slaves(c, sysfs, path, depth);
 }
 
-/* A device-mapper device (path, kernel name name): LVM or LUKS. */
+/* No blank, no control character: one word of a chain line. */
+static bool one_word(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if ((unsigned char)*s <= ' ' || *s == 0x7f)
+			return false;
+	return true;
+}
+
+/*
+ * A multipath device (dm uuid "mpath-..."): recorded with its paths' WWID,
+ * which the capture finds them by, and size; then each path, whose drivers
+ * the capture needs.  A partition on it (kpartx's "partN-mpath-...") is
+ * refused: the capture makes no partition maps.
+ */
+static int walk_mpath(struct devchain *c, const char *sysfs, const char *path,
+		      const char *name, const char *uuid, const char *dmname,
+		      unsigned int depth)
+{
+	struct devchain_mpath mp = { 0 };
+	char slaves[PATH_MAX], size[32];
+	struct dirent *de;
+	DIR *d;
+	int r = 0;
+
+	if (!one_word(uuid) || !one_word(dmname) || strlen(uuid) >= sizeof(mp.uuid) ||
+	    strlen(dmname) >= sizeof(mp.name)) {
+		set_layer(c, "rename the map in /etc/multipath.conf (alias) to a name without blanks",
+			  "multipath device %s (%s) whose name or uuid has blanks or is too long",
+			  dmname, name);
+		return -EMEDIUMTYPE;
+	}
+	memcpy(mp.uuid, uuid, strlen(uuid) + 1);
+	memcpy(mp.name, dmname, strlen(dmname) + 1);
+	read_attr(path, "size", size, sizeof(size));
+	mp.sectors = strtoull(size, NULL, 10);
+	if (path_format(slaves, sizeof(slaves), "%s/slaves", path) < 0)
+		return -ENAMETOOLONG;
+	d = opendir(slaves);
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		char sp[PATH_MAX], wwid[256];
+		size_t l = strlen(mp.paths);
+
+		if (de->d_name[0] == '.')
+			continue;
+		if (path_format(sp, sizeof(sp), "%s/%s/device", slaves,
+				de->d_name) < 0) {
+			r = -ENAMETOOLONG;
+			break;
+		}
+		read_attr(sp, "wwid", wwid, sizeof(wwid));
+		/* sysfs pads some with blanks: compared without them. */
+		for (size_t e = strlen(wwid); e && wwid[e - 1] == ' '; e--)
+			wwid[e - 1] = '\0';
+		if (!wwid[0] || (mp.wwid[0] && strcmp(wwid, mp.wwid) != 0)) {
+			set_layer(c, "set 'path' or 'target' to a filesystem on a multipath device of SCSI disks, or on a plain disk",
+				  "multipath device %s (%s) whose path %s has %s WWID",
+				  dmname, name, de->d_name,
+				  wwid[0] ? "another" : "no SCSI");
+			r = -EMEDIUMTYPE;
+			break;
+		}
+		memcpy(mp.wwid, wwid, strlen(wwid) + 1);
+		mp.n_paths++;
+		if (l + strlen(de->d_name) + 2 <= sizeof(mp.paths)) {
+			if (l)
+				mp.paths[l++] = ' ';
+			memcpy(mp.paths + l, de->d_name, strlen(de->d_name) + 1);
+		}
+	}
+	closedir(d);
+	if (r < 0)
+		return r;
+	if (!mp.n_paths || !mp.sectors)
+		return -EIO;
+	r = add_module(c, "dm_mod", "device-mapper, for multipath device %s",
+		       dmname);
+	if (r >= 0)
+		r = add_module(c, "dm_multipath",
+			       "dm-multipath, for multipath device %s", dmname);
+	if (r >= 0)
+		r = add_module(c, "dm_round_robin",
+			       "path selector, for multipath device %s", dmname);
+	if (r < 0)
+		return r;
+	for (unsigned int i = 0; i < c->n_mpaths; i++)
+		if (strcmp(c->mpaths[i].uuid, mp.uuid) == 0)
+			return walk_slaves(c, sysfs, path, depth);
+	if (c->n_mpaths >= DEVCHAIN_MPATH_MAX)
+		return -E2BIG;
+	c->mpaths[c->n_mpaths++] = mp;
+	return walk_slaves(c, sysfs, path, depth);
+}
+
+/* A device-mapper device (path, kernel name name): LVM, LUKS or multipath. */
 static int walk_dm(struct devchain *c, const char *sysfs, const char *path,
 		   const char *name, unsigned int depth)
 {
@@ -301,8 +399,15 @@ static int walk_dm(struct devchain *c, const char *sysfs, const char *path,
 	read_attr(path, "dm/name", dmname, sizeof(dmname));
 	if (strncmp(uuid, "CRYPT-", 6) == 0)
 		return walk_crypt(c, sysfs, path, name, uuid, dmname, depth);
+	if (strncmp(uuid, "mpath-", 6) == 0)
+		return walk_mpath(c, sysfs, path, name, uuid, dmname, depth);
+	if (strncmp(uuid, "part", 4) == 0 && strstr(uuid, "-mpath-")) {
+		set_layer(c, "put the filesystem (or an LVM physical volume) on the whole multipath device, or set 'path' or 'target' to a filesystem on a plain disk",
+			  "partition %s (%s) of a multipath device", dmname, name);
+		return -EMEDIUMTYPE;
+	}
 	if (strncmp(uuid, "LVM-", 4) != 0) {
-		set_layer(c, "only LVM logical volumes and LUKS devices are opened in the capture: set 'path' or 'target' to a plain partition, an LVM volume or a LUKS device",
+		set_layer(c, "only LVM logical volumes, LUKS and multipath devices are opened in the capture: set 'path' or 'target' to a plain partition, an LVM volume, a LUKS or a multipath device",
 			  "device-mapper device %s (%s, uuid %.*s)", dmname, name,
 			  (int)strcspn(uuid, "-"), uuid);
 		return -EMEDIUMTYPE;
@@ -728,7 +833,24 @@ int devchain_merge(struct devchain *dst, const struct devchain *src)
 			return -E2BIG;
 		dst->crypts[dst->n_crypts++] = src->crypts[i];
 	}
+	for (unsigned int i = 0; i < src->n_mpaths; i++) {
+		bool dup = false;
+
+		for (unsigned int k = 0; k < dst->n_mpaths; k++)
+			dup |= strcmp(dst->mpaths[k].uuid, src->mpaths[i].uuid) == 0;
+		if (dup)
+			continue;
+		if (dst->n_mpaths >= DEVCHAIN_MPATH_MAX)
+			return -E2BIG;
+		dst->mpaths[dst->n_mpaths++] = src->mpaths[i];
+	}
 	return 0;
+}
+
+static int mpath_line(const struct devchain_mpath *mp, char *buf, size_t size)
+{
+	return snprintf(buf, size, "mpath %s %s %llu %u %s\n", mp->uuid,
+			mp->name, mp->sectors, mp->n_paths, mp->wwid);
 }
 
 /* A LUKS device's chain line, "" when its key is not decided. */
@@ -758,6 +880,8 @@ static size_t format_len(const struct devchain *c)
 	for (unsigned int i = 0; i < c->n; i++)
 		if (c->mods[i].state == MODLOAD_MODULE)
 			len += strlen("module \n") + strlen(c->mods[i].name);
+	for (unsigned int i = 0; i < c->n_mpaths; i++)
+		len += (size_t)mpath_line(&c->mpaths[i], NULL, 0);
 	for (unsigned int i = 0; i < c->n_mds; i++)
 		len += strlen("md \n") + strlen(c->mds[i].uuid);
 	for (unsigned int i = 0; i < c->n_crypts; i++)
@@ -779,6 +903,8 @@ int devchain_format(const struct devchain *c, char *buf, size_t size)
 		if (c->mods[i].state == MODLOAD_MODULE)
 			pos += snprintf(buf + pos, size - pos, "module %s\n",
 					c->mods[i].name);
+	for (unsigned int i = 0; i < c->n_mpaths; i++)
+		pos += (size_t)mpath_line(&c->mpaths[i], buf + pos, size - pos);
 	for (unsigned int i = 0; i < c->n_mds; i++)
 		pos += snprintf(buf + pos, size - pos, "md %s\n",
 				c->mds[i].uuid);

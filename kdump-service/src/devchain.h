@@ -12,14 +12,15 @@
  * What the capture kernel needs to open the dump target, read at load time
  * from the running system's sysfs: the drivers of the target block device
  * and of every device above it (bus first), the device-mapper layers below
- * a logical volume, the md RAID arrays and LUKS devices below them and the
- * filesystem's module.  Layers the capture cannot open (plain dm-crypt,
+ * a logical volume, the md RAID arrays, LUKS devices and multipath devices
+ * below them and the filesystem's module.  Layers the capture cannot open (plain dm-crypt,
  * loop, network block devices, iSCSI, memory disks, firmware RAID) are
  * refused here, at load time, not found out after a crash.
  */
 #define DEVCHAIN_MAX 48
 #define DEVCHAIN_MD_MAX 4
 #define DEVCHAIN_CRYPT_MAX 2
+#define DEVCHAIN_MPATH_MAX 2
 
 /*
  * An md RAID array the target is on: the capture assembles it with mdadm
@@ -32,6 +33,21 @@ struct devchain_md {
 	char members[160];	/* the members now, blank-separated */
 	unsigned int n_members;	/* how many there are now */
 	unsigned int raid_disks;	/* how many the array has */
+};
+
+/*
+ * A multipath device (dm-multipath) the target is on: the capture makes
+ * its own map over the paths it finds by their WWID (the SCSI VPD
+ * identifier sysfs gives as device/wwid) and can read, one priority group
+ * with round-robin, no queueing when every path is gone.
+ */
+struct devchain_mpath {
+	char uuid[136];		/* dm/uuid: mpath-<multipath's WWID> */
+	char name[128];		/* dm/name: mpatha, or the WWID */
+	char wwid[256];		/* every path's device/wwid */
+	char paths[160];	/* the paths now, blank-separated */
+	unsigned int n_paths;
+	unsigned long long sectors;	/* the map's size, 512-byte sectors */
 };
 
 /* How the capture unlocks a LUKS device (plan-crypt.c decides). */
@@ -84,6 +100,9 @@ struct devchain {
 	/* LUKS devices to unlock, innermost first. */
 	struct devchain_crypt crypts[DEVCHAIN_CRYPT_MAX];
 	unsigned int n_crypts;
+	/* multipath devices to make first, below everything else. */
+	struct devchain_mpath mpaths[DEVCHAIN_MPATH_MAX];
+	unsigned int n_mpaths;
 	/*
 	 * The report of a failure, the only part devchain_resolve() writes
 	 * when it fails: on -EMEDIUMTYPE the layer that cannot work and what
@@ -150,7 +169,8 @@ int devchain_add_module(struct devchain *c, const char *sysfs,
 			const char *reason);
 
 /*
- * The chain as the capture program reads it: "module NAME", "md UUID",
+ * The chain as the capture program reads it: "module NAME", "mpath UUID
+ * NAME SECTORS PATHS WWID" (the WWID, which may hold blanks, last), "md UUID",
  * "luks UUID NAME kernel", "luks UUID NAME file SLOT OFFSET SIZE FSUUID
  * FSTYPE PATH" and "lvm VG/LV" lines, in the order the capture takes them
  * (a LUKS device whose key is not decided is left out).  -ENOBUFS, buf

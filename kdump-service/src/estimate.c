@@ -74,6 +74,12 @@
  * bracket, 105.5 just above the 96-104 one; and its key slot's Argon2.
  */
 #define LUKS_DEVICE_BYTES (3 * MIB)
+/*
+ * A multipath device: dmsetup and libdevmapper in the capture initramfs
+ * (counted there), dmsetup while it runs, dm-multipath's request pools and
+ * its workqueues (kmpathd, kmpath_handlerd).
+ */
+#define MPATH_DEVICE_BYTES (2 * MIB)
 /* Per GiB of the crashed system's RAM (makedumpfile's bitmaps, page tables). */
 #define PER_GIB_BYTES (ESTIMATE_PER_GIB_KIB * 1024ULL)
 /* Headroom above the estimate for the recommendation, in percent. */
@@ -108,6 +114,11 @@ unsigned long long estimate_md_bytes(const char *level,
 unsigned long long estimate_luks_bytes(unsigned int kdf_memory_kb)
 {
 	return LUKS_DEVICE_BYTES + kdf_memory_kb * 1024ULL;
+}
+
+unsigned long long estimate_mpath_bytes(void)
+{
+	return MPATH_DEVICE_BYTES;
 }
 
 int estimate_capture(int kernel_fd, int initramfs_fd,

@@ -57,6 +57,12 @@ unsigned long long estimate_md_bytes(const char *level,
 unsigned long long estimate_luks_bytes(unsigned int kdf_memory_kb);
 
 /*
+ * What making one multipath device costs the capture: dmsetup while it
+ * runs and dm-multipath's pools; storage_bytes as md's.
+ */
+unsigned long long estimate_mpath_bytes(void);
+
+/*
  * makedumpfile's threads in the capture.  Each thread beyond the first
  * costs its buffers (makedumpfile 1.7.2: about 1 MiB each) and the CPU
  * the capture kernel brings up to run it: its per-CPU areas, stacks and

@@ -85,6 +85,11 @@ unsigned long long plan_md_bytes(const struct plan *p)
 	return b;
 }
 
+unsigned long long plan_mpath_bytes(const struct plan *p)
+{
+	return p->chain_known ? p->chain.n_mpaths * estimate_mpath_bytes() : 0;
+}
+
 unsigned long long plan_luks_bytes(const struct plan *p)
 {
 	unsigned long long b = 0;
@@ -107,7 +112,8 @@ int plan_estimate(const struct plan *p, int kernel_fd, int initramfs_fd,
 {
 	return estimate_capture(kernel_fd, initramfs_fd, plan_system_ram(),
 				plan_modules_bytes(p),
-				plan_md_bytes(p) + plan_luks_bytes(p),
+				plan_md_bytes(p) + plan_luks_bytes(p) +
+					plan_mpath_bytes(p),
 				p->conf.net, ret);
 }
 

@@ -94,9 +94,10 @@ struct plan {
 	struct diag diag;
 };
 
-/* What the chain's md arrays and LUKS devices add to the estimate. */
+/* What the chain's md arrays, LUKS and multipath devices add to the estimate. */
 unsigned long long plan_md_bytes(const struct plan *p);
 unsigned long long plan_luks_bytes(const struct plan *p);
+unsigned long long plan_mpath_bytes(const struct plan *p);
 /* Whether a LUKS device's key slot needs Argon2's memory in the capture. */
 bool plan_luks_kdf(const struct plan *p);
 

@@ -43,6 +43,9 @@ static int estimate_json(struct cli *cli, const struct plan *p,
 	if (m == 0)
 		m = cli_json_int(j, "luks_bytes", (long long)plan_luks_bytes(p));
 	if (m == 0)
+		m = cli_json_int(j, "multipath_bytes",
+				 (long long)plan_mpath_bytes(p));
+	if (m == 0)
 		m = cli_json_int(j, "ram_bytes", (long long)e->ram);
 	if (m == 0)
 		m = cli_json_int(j, "ram_share_bytes", (long long)e->ram_share);
@@ -145,6 +148,10 @@ int verb_estimate(struct cli *cli, int argc _unused_, char *argv[] _unused_)
 	       p->conf.net == CONF_NET_NONE ? "" :
 	       p->conf.net == CONF_NET_NFS ? "; the NIC's drivers and NFS's" :
 	       "; the NIC's drivers");
+	if (plan_mpath_bytes(p))
+		printf("multipath          %7.1f MiB  (%u device%s: dmsetup and dm-multipath's pools)\n",
+		       mib_f(plan_mpath_bytes(p)), p->chain.n_mpaths,
+		       p->chain.n_mpaths == 1 ? "" : "s");
 	if (plan_md_bytes(p))
 		printf("md RAID            %7.1f MiB  (%u array%s: mdadm and the arrays' buffers, measured)\n",
 		       mib_f(plan_md_bytes(p)), p->chain.n_mds,

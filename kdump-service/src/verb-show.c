@@ -270,10 +270,31 @@ static int md_json(const struct plan *p, unsigned int i, struct json_object *o)
 	return r;
 }
 
+/* One multipath device of "multipath_devices" into o. */
+static int mpath_json(const struct plan *p, unsigned int i,
+		      struct json_object *o)
+{
+	const struct devchain_mpath *mp = &p->chain.mpaths[i];
+	int r;
+
+	r = json_set_text(o, "name", mp->name);
+	if (r == 0)
+		r = json_set_text(o, "uuid", mp->uuid);
+	if (r == 0)
+		r = json_set_text(o, "wwid", mp->wwid);
+	if (r == 0)
+		r = json_set_int(o, "sectors", (long long)mp->sectors);
+	if (r == 0)
+		r = json_set_int(o, "paths_now", mp->n_paths);
+	if (r == 0)
+		r = json_set_text(o, "paths", mp->paths);
+	return r;
+}
+
 /*
- * show --json: key, an array of n objects of the chain's layers (md
- * arrays, LUKS devices), each filled by one(); empty when the chain is
- * not known.
+ * show --json: key, an array of n objects of the chain's layers
+ * (multipath devices, md arrays, LUKS devices), each filled by one();
+ * empty when the chain is not known.
  */
 static int layers_json(const struct plan *p, struct json_object *j,
 		       const char *key, unsigned int n,
@@ -355,6 +376,9 @@ static int show_json(struct cli *cli, const struct plan *p,
 		r = show_net_json(p, j);
 	if (r == 0)
 		r = json_set_bool(j, "chain_known", p->chain_known);
+	if (r == 0)
+		r = layers_json(p, j, "multipath_devices", p->chain.n_mpaths,
+				mpath_json);
 	if (r == 0)
 		r = layers_json(p, j, "md_arrays", p->chain.n_mds, md_json);
 	if (r == 0)
@@ -462,6 +486,12 @@ static void show_text(struct cli *cli, const struct plan *p)
 		if (p->chain.mods[i].state == MODLOAD_BUILTIN)
 			printf("built-in %-14s %s\n", p->chain.mods[i].name,
 			       p->chain.mods[i].reason);
+	for (unsigned int i = 0; i < p->chain.n_mpaths; i++) {
+		const struct devchain_mpath *mp = &p->chain.mpaths[i];
+
+		printf("make multipath device %s (%s) with dmsetup over the readable paths of WWID %s (%u now: %s), round-robin\n",
+		       mp->name, mp->uuid, mp->wwid, mp->n_paths, mp->paths);
+	}
 	for (unsigned int i = 0; i < p->chain.n_mds; i++) {
 		const struct devchain_md *md = &p->chain.mds[i];
 

@@ -155,8 +155,8 @@ expect "show --json" 0 -- "$kf" -c "$t/conf" --json show
 json "show --json: the capture's keep" '.capture_config.keep == "2"'
 json "show --json: the kernel" '.kernel | startswith("/")'
 json "show --json: the schema" '.schema == 1'
-json "show --json: md arrays and LUKS devices, arrays" \
-	'(.md_arrays | type == "array") and (.luks_devices | type == "array")'
+json "show --json: md arrays, LUKS and multipath devices, arrays" \
+	'(.md_arrays | type == "array") and (.luks_devices | type == "array") and (.multipath_devices | type == "array")'
 
 # Network targets: show reads the route, the interface and its drivers
 # from a stand-in root (KDUMP_FILE_NET_ROOT: proc/net/route, sys/class/net,

@@ -117,6 +117,7 @@ static void test_estimate(void)
 		/* A LUKS device: 3 MiB, and its key slot's Argon2 memory. */
 		CHECK(estimate_luks_bytes(0) == 3 * MIB);
 		CHECK(estimate_luks_bytes(65536) == 3 * MIB + 64 * MIB);
+		CHECK(estimate_mpath_bytes() == 2 * MIB);
 		CHECK(estimate_capture(kfd, ifd, 1ULL << 30, 0, 0, CONF_NET_NONE, &l) == 0);
 		CHECK(estimate_capture(kfd, ifd, 1ULL << 30, 0, 4 * MIB,
 				       CONF_NET_NONE, &m) == 0);

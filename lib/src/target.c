@@ -237,6 +237,25 @@ int target_find_device(const char *spec, char *ret_dev, size_t dev_size,
 	return r < 0 ? r : 0;
 }
 
+/* Whether the block device at sysdir has holders (dm or md above it). */
+static bool held(const char *sysdir)
+{
+	char p[PATH_MAX];
+	struct dirent *de;
+	bool r = false;
+	DIR *d;
+
+	if ((size_t)snprintf(p, sizeof(p), "%s/holders", sysdir) >= sizeof(p))
+		return false;
+	d = opendir(p);
+	if (!d)
+		return false;
+	while (!r && (de = readdir(d)))
+		r = de->d_name[0] != '.';
+	closedir(d);
+	return r;
+}
+
 int target_find_device_n(const char *spec, char *ret_dev, size_t dev_size,
 			 char *ret_fstype, size_t fstype_size)
 {
@@ -293,6 +312,13 @@ int target_find_device_n(const char *spec, char *ret_dev, size_t dev_size,
 		snprintf(dev, sizeof(dev), "/dev/%s", de->d_name);
 		snprintf(sysdir, sizeof(sysdir), "/sys/class/block/%s",
 			 de->d_name);
+		/*
+		 * A filesystem seen on a device that another holds (a path of
+		 * a multipath device, a member of an md array whose superblock
+		 * is at the end) is the holder's.
+		 */
+		if (!sysid && held(sysdir))
+			continue;
 		if ((sysid ? target_device_id(sysdir, dev, tag, val, sizeof(val)) :
 			     target_probe_tag(dev, tag, val, sizeof(val))) < 0 ||
 		    strcmp(val, want) != 0)

@@ -12,8 +12,8 @@
 
 /*
  * Find the block device named by spec (UUID=, LABEL= or /dev/...) by
- * probing every block device, or PARTUUID=, SERIAL=, WWID= by sysfs, without
- * udev. Returns -ENODEV when absent.
+ * probing every block device that no other device holds, or PARTUUID=,
+ * SERIAL=, WWID= by sysfs, without udev. Returns -ENODEV when absent.
  */
 int target_find_device(const char *spec, char *ret_dev, size_t dev_size,
 		       char *ret_fstype, size_t fstype_size);

@@ -42,6 +42,11 @@
 #               1 (slot 0 a passphrase, Argon2id): the capture opens it
 #               with that key file; in the same boot, LUKS volumes the
 #               capture could not open (/dev/vdc) are refused by load
+#   multipath   /var/crash on ext4 on a multipath device (multipathd's
+#               mpatha) over two paths to one disk, a LUN with one WWN
+#               behind each of two virtio-scsi HBAs; the second path's
+#               backend deleted as the guest crashes: the capture makes
+#               the map over the path left
 #   luks2-handoff
 #               (ours) /var/crash on ext4 on LUKS2 (/dev/vdb) opened with
 #               a passphrase, in no crypttab: the capture opens it with
@@ -67,6 +72,10 @@ if [ "$flavour" = ours ]; then
 	kernel=$kdir/bzImage
 	initrd=()
 	release=$(cat "$kdir/release")
+elif [ "$layout" = multipath ]; then
+	# multipath-tools on the stock rootfs (san-base.sh).
+	img=$("$KDUMP_FILE_LIB/guest-image.sh" --stock "$("$KDUMP_FILE_LIB/san-base.sh")")
+	stock_boot
 else
 	img=$(stock_image)
 	stock_boot
@@ -78,8 +87,12 @@ scenario_disk "$img" "$disk"
 disks=(vdb vdc)
 [ "$layout" != md-raid5 ] || disks+=(vdd)
 [ "$layout" != luks2-handoff ] || disks=(vdb)
-rm -f "$out"/vd[b-z].img
+[ "$layout" != multipath ] || disks=()
+rm -f "$out"/vd[b-z].img "$out/mpath.img"
 case "$layout" in
+multipath)
+	truncate -s 512M "$out/mpath.img"
+	;;
 md-* | lvm-on-md)
 	for d in "${disks[@]}"; do
 		truncate -s 512M "$out/$d.img"
@@ -107,7 +120,7 @@ boot() {
 	for d in "$@"; do
 		drives+=(-drive "file=$out/$d.img,format=raw,if=virtio,id=$d")
 	done
-	drives+=("${boot_extra[@]}")
+	drives+=("${mpath_paths[@]}" "${boot_extra[@]}")
 	# shellcheck disable=SC2031 # stock_boot set them in this shell
 	qemu_boot "$con" "${KDUMP_FILE_BOOT_TIMEOUT:-1500}" bios 1024 "$kernel" \
 		"root=/dev/vda rw console=ttyS0 crashkernel=${KDUMP_FILE_LAYOUT_CRASHKERNEL:-256M} panic=-1 kdump_file_test=$step" \
@@ -117,6 +130,19 @@ boot() {
 
 # QEMU arguments boot() adds (a QMP socket).
 boot_extra=()
+
+# The multipath disk: one image reached through two virtio-scsi HBAs, a LUN
+# behind each with the same WWN and serial, as a SAN array's two ports show
+# one LUN (two drives on one file: QEMU's image locking off).
+mpath_paths=()
+mpath_wwn=0x5000c50015ea71ac
+if [ "$layout" = multipath ]; then
+	for i in 0 1; do
+		mpath_paths+=(-device "virtio-scsi-pci,id=hba$i"
+			-drive "file=$out/mpath.img,format=raw,if=none,id=path$i,file.locking=off"
+			-device "scsi-hd,bus=hba$i.0,drive=path$i,wwn=$mpath_wwn,serial=KDMPATH0001,share-rw=on")
+	done
+fi
 
 # lose_member DISK: when the guest says it is crashing, DISK's backend is
 # deleted (drive_del): the device stays, every read of it fails, as when a
@@ -356,6 +382,36 @@ luks-keyfile)
 		"/mnt/luks/keys/inner\.key"
 	luks_boot=$b
 	;;
+multipath)
+	boot_extra=(-qmp "unix:$out/qmp.sock,server=on,wait=off")
+	lose_member path1 &
+	watcher=$!
+	boot layout-multipath
+	wait "$watcher" || true
+	boot_extra=()
+	last_boot >"$out/boot1.log"
+	b=$out/boot1.log
+	mp_wwid=$(sed -n 's/.*KDUMP-FILE-TEST: mpath wwid: //p' "$b" | head -n 1)
+	mp_uuid=$(sed -n 's/.*KDUMP-FILE-TEST: mpath uuid: //p' "$b" | head -n 1)
+	log "multipath: WWID ${mp_wwid:-none}, dm uuid ${mp_uuid:-none}; $(grep -m1 -o 'mpath paths: .*' "$b" || echo 'no paths')"
+	check "the paths' WWID is the LUN's WWN" test "${mp_wwid:-none}" = "naa.${mpath_wwn#0x}"
+	check "multipathd made mpatha over the two paths" \
+		grep -qE "KDUMP-FILE-TEST: mpath paths: sd[a-z] sd[a-z] \$" "$b"
+	check "kdump-file.service active" grep -q "KDUMP-FILE-TEST: is-active: active" "$b"
+	check "show: dm_multipath loaded for the map" \
+		grep -qE "KDUMP-FILE-TEST: +module dm_multipath +dm-multipath, for multipath device mpatha" "$b"
+	check "show: virtio_scsi loaded for the paths" \
+		grep -qE "KDUMP-FILE-TEST: +module virtio_scsi +driver virtio_scsi of virtio[0-9]+ \(holds sd[a-z]\)" "$b"
+	check "show: the map made with dmsetup over its paths" \
+		grep -qF "make multipath device mpatha (${mp_uuid:-none}) with dmsetup over the readable paths of WWID ${mp_wwid:-none} (2 now: " "$b"
+	check "path1's backend deleted as the guest crashed" test -s "$out/lost"
+	check "capture: the map made over the path left" \
+		grep -qF "made multipath device mpatha (${mp_wwid:-none}) over 1 of 2 paths: sd" "$b"
+	check "capture: the failed path left out" \
+		grep -qE "kdump-file: .* made multipath device mpatha .* \(left out: sd[a-z]: [^)]+\)" "$b"
+	check "capture: ext4 mounted from the map, not a path" \
+		grep -qE "kdump-file: .* mounted UUID=.* \(/dev/dm-[0-9]+, ext4\)" "$b"
+	;;
 luks2-handoff)
 	boot layout-luks2-handoff "${disks[@]}"
 	last_boot >"$out/boot1.log"
@@ -378,7 +434,7 @@ luks2-handoff)
 	luks_boot=$b
 	;;
 *)
-	echo "usage: scenario-layout.sh NAME lvm-xfs|var-btrfs|rounds|md-raid1|md-raid1-degraded|md-raid1-lost|md-raid5|lvm-on-md|luks-keyfile|luks2-handoff [ours]" >&2
+	echo "usage: scenario-layout.sh NAME lvm-xfs|var-btrfs|rounds|md-raid1|md-raid1-degraded|md-raid1-lost|md-raid5|lvm-on-md|multipath|luks-keyfile|luks2-handoff [ours]" >&2
 	exit 2
 	;;
 esac

@@ -4,7 +4,8 @@
 # Guest steps of the disk layout scenarios on Debian's stock kernel, sourced
 # by the guest driver (which provides say, run and crash_now).  The disks
 # beyond the root disk are empty when a setup step starts: /dev/vdb, then
-# /dev/vdc (and /dev/vdd for RAID5; luks2-handoff has /dev/vdb alone).
+# /dev/vdc (and /dev/vdd for RAID5; luks2-handoff has /dev/vdb alone;
+# multipath has no extra virtio disk but one on two SCSI paths).
 
 # The fstab line of a filesystem mounted at boot, by UUID.
 fstab_add() {
@@ -132,13 +133,18 @@ step_layout_rounds() {
 
 # After the capture: the newest dump below /var/crash, as the first kernel
 # sees it, copied to /root/fetched on the root disk for the host to read.
-# On an md array, first its state at this boot (md_after); on LUKS, the
+# On multipath, the map made by multipathd at boot and mounted; on an md
+# array, first its state at this boot (md_after); on LUKS, the
 # volume opened (by systemd from crypttab, else with the test's
 # passphrase) and its header at this boot.
 step_layout_fetch() {
     if [ -n "$(md_name)" ]; then
         md_wait_mounted
         md_after
+    fi
+    if [ -e /etc/multipath.conf ]; then
+        mpath_wait_mounted
+        mpath_show
     fi
     if grep -q '^kdump-crypt ' /etc/crypttab 2> /dev/null; then
         luks_wait_mounted
@@ -484,4 +490,66 @@ luks_wait_mounted() {
         luks_i=$((luks_i + 1))
     done
     say "luks: /var/crash mounted after $luks_i s"
+}
+
+# multipath: one disk reached through two SCSI HBAs (sda and sdb, one WWN),
+# made one device, /dev/mapper/mpatha, by multipathd as an administrator
+# configures it: every disk with a WWID multipathed, the virtio disks left
+# alone.  ext4 on it at /var/crash.
+mpath_conf() {
+    cat > /etc/multipath.conf << 'CONF'
+defaults {
+    user_friendly_names yes
+    find_multipaths no
+}
+blacklist {
+    devnode "^vd[a-z]"
+}
+CONF
+}
+
+# The map as multipath -ll shows it, its paths and their WWID.
+mpath_show() {
+    run multipath -ll
+    mp_dm=$(basename "$(readlink -f /dev/mapper/mpatha)")
+    say "mpath paths: $(find "/sys/block/$mp_dm/slaves/" -mindepth 1 -maxdepth 1 -printf '%f\n' | sort | tr '\n' ' ')"
+    say "mpath wwid: $(cat /sys/block/sda/device/wwid)"
+    say "mpath uuid: $(cat "/sys/block/$mp_dm/dm/uuid")"
+}
+
+# Wait (60 s at most) for multipathd to make mpatha, mounted at /var/crash
+# by its fstab line; after 30 s the test mounts it (and says so).
+mpath_wait_mounted() {
+    mp_i=0
+    while ! findmnt /var/crash > /dev/null 2>&1; do
+        if [ "$mp_i" -ge 60 ]; then
+            say "FAIL: mpath: /var/crash not mounted after 60 s"
+            run multipath -ll
+            return 1
+        fi
+        if [ "$mp_i" = 30 ] && [ -b /dev/mapper/mpatha ]; then
+            say "mpath: /var/crash not mounted after 30 s, mounted by the test"
+            run mount /var/crash
+        fi
+        sleep 1
+        mp_i=$((mp_i + 1))
+    done
+    say "mpath: /var/crash mounted after $mp_i s"
+}
+
+step_layout_multipath() {
+    mpath_conf
+    run systemctl restart multipathd || return
+    run multipath || return
+    udevadm settle --timeout=30
+    mp_i=0
+    while [ ! -b /dev/mapper/mpatha ] && [ "$mp_i" -lt 30 ]; do
+        sleep 1
+        mp_i=$((mp_i + 1))
+    done
+    mpath_show
+    run mkfs.ext4 -q /dev/mapper/mpatha || return
+    echo '/dev/mapper/mpatha /var/crash ext4 defaults,nofail 0 0' >> /etc/fstab
+    run mount /var/crash || return
+    step_layout_crash
 }
