@@ -77,11 +77,6 @@ install() {
     if [ -n "${KDUMP_FILE_CHAIN:-}" ] && grep -q '^lvm ' "$KDUMP_FILE_CHAIN"; then
         inst_binary lvm
     fi
-    # A target on multipath: dmsetup makes just its maps, over the paths
-    # the capture finds by their WWID (no multipathd, no multipath.conf).
-    if [ -n "${KDUMP_FILE_CHAIN:-}" ] && grep -q '^mpath ' "$KDUMP_FILE_CHAIN"; then
-        inst_binary dmsetup
-    fi
     # A target on md RAID: mdadm assembles just its arrays, by UUID, from
     # a configuration the capture writes (never the system's mdadm.conf).
     if [ -n "${KDUMP_FILE_CHAIN:-}" ] && grep -q '^md ' "$KDUMP_FILE_CHAIN"; then

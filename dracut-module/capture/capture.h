@@ -329,13 +329,20 @@ int phase_extra_modules(struct capture *cap);
 void drivers_step(struct capture *cap);
 /* mpath.c: one try at each multipath device of the chain not yet made. */
 void mpath_step(struct capture *cap);
+/* Whether a multipath device of the chain is not made yet. */
+bool mpath_pending(struct capture *cap);
 /* Whether whole disk name is a path of a multipath device not made yet. */
 bool mpath_pending_path(struct capture *cap, const char *name);
 /* A chain line "mpath ..."; -EINVAL if not one. */
 int mpath_parse_line(const char *line, struct capture_mpath *ret);
-/* dm-multipath's table for m over the n paths devs ("MAJ:MIN"). */
-int mpath_table(const struct capture_mpath *m, const char devs[][16],
-		unsigned int n, char *buf, size_t size);
+/* dm-multipath's table arguments over the n paths devs ("MAJ:MIN"). */
+int mpath_table(const char devs[][16], unsigned int n, char *buf, size_t size);
+/*
+ * The DM_TABLE_LOAD buffer of map m with those arguments into buf: its
+ * length (a multiple of 8), or -ENOBUFS when size bytes are too few.
+ */
+int mpath_load_buffer(const struct capture_mpath *m, const char *params,
+		      void *buf, size_t size);
 /* raid.c: one try at each md array of the chain not yet running. */
 void raid_step(struct capture *cap);
 /* md's "8-4-4-4-12" UUID as mdadm's "8:8:8:8"; -EINVAL if not one. */

@@ -148,6 +148,9 @@ void drivers_step(struct capture *cap)
 	if (now_ms() >= cap->next_lvm) {
 		cap->next_lvm = now_ms() + 1000;
 		mpath_step(cap);
+		/* The layers above read the map, never one of its paths. */
+		if (mpath_pending(cap))
+			return;
 		raid_step(cap);
 		activate_lvs(cap);
 		cap->crypt_opened = false;

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The multipath devices the dump target is on (the chain's "mpath" lines,
- * written at load time by kdump-file(8)), made with dmsetup as PID 1 only,
- * before the md arrays, LUKS devices and LVM volumes above them.
+ * written at load time by kdump-file(8)), made as PID 1 only, before the md
+ * arrays, LUKS devices and LVM volumes above them, with device-mapper's
+ * own ioctls: no dmsetup or libdevmapper in the capture initramfs, whose
+ * libraries would cost the capture kernel more memory than the map.
  *
  * No multipathd, no udev: the paths are the disks whose device/wwid is the
  * one load recorded.  Each is read once (4 KiB, O_DIRECT) before it goes
@@ -21,7 +23,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <dirent.h>
+#include <stdint.h>
+#include <sys/ioctl.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
+#include <linux/dm-ioctl.h>
 
 #include "capture.h"
 #include "process.h"
@@ -30,6 +36,7 @@
 /* How long a map with paths missing waits for them. */
 #define MPATH_WAIT_MS 10000ULL
 #define MPATH_PATHS_MAX 8
+#define DM_CONTROL "/dev/mapper/control"
 
 int mpath_parse_line(const char *line, struct capture_mpath *ret)
 {
@@ -44,7 +51,8 @@ int mpath_parse_line(const char *line, struct capture_mpath *ret)
 	while (l && (line[n + l - 1] == ' ' || line[n + l - 1] == '\n'))
 		l--;
 	if (!l || l >= sizeof(m.wwid) || !m.sectors || !m.n_paths ||
-	    m.n_paths > MPATH_PATHS_MAX || strncmp(m.uuid, "mpath-", 6) != 0)
+	    m.n_paths > MPATH_PATHS_MAX || strncmp(m.uuid, "mpath-", 6) != 0 ||
+	    strlen(m.uuid) >= DM_UUID_LEN || strlen(m.name) >= DM_NAME_LEN)
 		return -EINVAL;
 	memcpy(m.wwid, line + n, l);
 	m.wwid[l] = '\0';
@@ -52,8 +60,7 @@ int mpath_parse_line(const char *line, struct capture_mpath *ret)
 	return 0;
 }
 
-int mpath_table(const struct capture_mpath *m, const char devs[][16],
-		unsigned int n, char *buf, size_t size)
+int mpath_table(const char devs[][16], unsigned int n, char *buf, size_t size)
 {
 	size_t pos;
 	int r;
@@ -61,8 +68,7 @@ int mpath_table(const struct capture_mpath *m, const char devs[][16],
 	if (!n)
 		return -EINVAL;
 	/* No features, no hardware handler, one group of n paths. */
-	r = snprintf(buf, size, "0 %llu multipath 0 0 1 1 round-robin 0 %u 1",
-		     m->sectors, n);
+	r = snprintf(buf, size, "0 0 1 1 round-robin 0 %u 1", n);
 	if (r < 0 || (size_t)r >= size)
 		return -ENOBUFS;
 	pos = (size_t)r;
@@ -73,6 +79,82 @@ int mpath_table(const struct capture_mpath *m, const char devs[][16],
 		pos += (size_t)r;
 	}
 	return 0;
+}
+
+/* The header of a device-mapper ioctl on map m, size bytes in all. */
+static void dm_header(struct dm_ioctl *io, size_t size,
+		      const struct capture_mpath *m)
+{
+	memset(io, 0, size);
+	io->version[0] = DM_VERSION_MAJOR;
+	io->data_size = (uint32_t)size;
+	io->data_start = sizeof(*io);
+	memcpy(io->name, m->name, strlen(m->name) + 1);
+}
+
+int mpath_load_buffer(const struct capture_mpath *m, const char *params,
+		      void *buf, size_t size)
+{
+	struct dm_target_spec *t;
+	size_t need = sizeof(struct dm_ioctl) + sizeof(*t) + strlen(params) + 1;
+
+	need = (need + 7) & ~(size_t)7;
+	if (need > size)
+		return -ENOBUFS;
+	dm_header(buf, need, m);
+	((struct dm_ioctl *)buf)->target_count = 1;
+	t = (struct dm_target_spec *)((char *)buf + sizeof(struct dm_ioctl));
+	t->sector_start = 0;
+	t->length = m->sectors;
+	t->next = 0;
+	memcpy(t->target_type, "multipath", sizeof("multipath"));
+	memcpy(t + 1, params, strlen(params) + 1);
+	return (int)need;
+}
+
+/*
+ * Map m made live with table params: created with its name and uuid, the
+ * table loaded, resumed; removed again when a step fails.  0 with its
+ * minor (dm-N), or -errno with the step that failed in *step.
+ */
+static int dm_make(const struct capture_mpath *m, const char *params,
+		   unsigned int *minor, const char **step)
+{
+	union {
+		struct dm_ioctl io;
+		uint64_t align;
+		char buf[2048];
+	} u;
+	int fd, r;
+
+	*step = "open " DM_CONTROL;
+	fd = open(DM_CONTROL, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	dm_header(&u.io, sizeof(u.io), m);
+	memcpy(u.io.uuid, m->uuid, strlen(m->uuid) + 1);
+	*step = "DM_DEV_CREATE";
+	r = ioctl(fd, DM_DEV_CREATE, &u.io) < 0 ? -errno : 0;
+	if (r < 0)
+		goto out;
+	/* The kernel's huge_encode_dev(): minor bits 0-7 and 20-31. */
+	*minor = (unsigned int)((u.io.dev & 0xff) | ((u.io.dev >> 12) & 0xfff00));
+	*step = "DM_TABLE_LOAD";
+	r = mpath_load_buffer(m, params, u.buf, sizeof(u.buf));
+	if (r >= 0)
+		r = ioctl(fd, DM_TABLE_LOAD, &u.io) < 0 ? -errno : 0;
+	if (r == 0) {
+		*step = "DM_DEV_SUSPEND (resume)";
+		dm_header(&u.io, sizeof(u.io), m);
+		r = ioctl(fd, DM_DEV_SUSPEND, &u.io) < 0 ? -errno : 0;
+	}
+	if (r < 0) {
+		dm_header(&u.io, sizeof(u.io), m);
+		(void)ioctl(fd, DM_DEV_REMOVE, &u.io);
+	}
+out:
+	close(fd);
+	return r;
 }
 
 /* The chain's maps into cap->mpaths, once. */
@@ -169,9 +251,15 @@ static void scan(struct capture *cap, const struct capture_mpath *m,
 		p->n_seen++;
 		if (path_format(a, sizeof(a), "%s/%s/size",
 				cap->paths.sys_class_block, de->d_name) < 0 ||
-		    read_line_file(a, size, sizeof(size)) < 0 ||
-		    strtoull(size, NULL, 10) != m->sectors) {
-			note_bad(p, de->d_name, "not the size load recorded");
+		    read_line_file(a, size, sizeof(size)) < 0)
+			size[0] = '\0';
+		if (strtoull(size, NULL, 10) != m->sectors) {
+			char why[80];
+
+			snprintf(why, sizeof(why),
+				 "%llu sectors, not the map's %llu",
+				 strtoull(size, NULL, 10), m->sectors);
+			note_bad(p, de->d_name, why);
 			continue;
 		}
 		if (path_format(a, sizeof(a), "%s/%s/dev",
@@ -189,45 +277,12 @@ static void scan(struct capture *cap, const struct capture_mpath *m,
 	closedir(d);
 }
 
-/* The last line dmsetup printed: why it failed. */
-static void on_line(const char *line, size_t len, void *userdata)
-{
-	char *last = userdata;
-
-	(void)len;
-	if (line[0])
-		(void)text_format(last, 256, "%s", line);
-}
-
-/* dmsetup create: 0, or -EIO with why (256 bytes) said. */
-static int dmsetup_create(const struct capture_mpath *m, const char *table,
-			  char *why)
-{
-	/* No udev: libdevmapper makes the device node itself. */
-	char *const env[] = { "DM_DISABLE_UDEV=1", NULL };
-	char *const argv[] = { "dmsetup", "create", (char *)m->name,
-			       "--uuid", (char *)m->uuid, "--noudevsync",
-			       "--table", (char *)table, NULL };
-	struct process_opts o = PROCESS_OPTS_INIT;
-	struct process_result res;
-	int r;
-
-	o.env_add = env;
-	o.on_line = on_line;
-	o.userdata = why;
-	o.timeout_ms = 30000;
-	r = process_run(argv, &o, &res);
-	if (r < 0)
-		return r;
-	if (res.timed_out)
-		snprintf(why, 256, "no answer in 30s");
-	return process_succeeded(&res) ? 0 : -EIO;
-}
-
 /* One try at map m: made when its paths are there, or the wait is over. */
 static void make_map(struct capture *cap, struct capture_mpath *m)
 {
-	char table[512], names[160] = "", why[256] = "";
+	char table[512], names[160] = "";
+	const char *step = "";
+	unsigned int minor = 0;
 	struct paths p;
 	bool waited;
 	int r;
@@ -251,18 +306,17 @@ static void make_map(struct capture *cap, struct capture_mpath *m)
 		snprintf(names + l, sizeof(names) - l, "%s%s", l ? " " : "",
 			 p.names[i]);
 	}
-	r = mpath_table(m, p.good, p.n_good, table, sizeof(table));
+	r = mpath_table(p.good, p.n_good, table, sizeof(table));
 	if (r == 0)
-		r = dmsetup_create(m, table, why);
+		r = dm_make(m, table, &minor, &step);
 	m->done = true;
 	if (r < 0) {
-		capture_say(cap, "warning: cannot make multipath device %s (%s) over %s: %s",
-			    m->name, m->wwid, names,
-			    why[0] ? why : strerror(-r));
+		capture_say(cap, "warning: cannot make multipath device %s (%s) over %s: %s: %s",
+			    m->name, m->wwid, names, step, strerror(-r));
 		return;
 	}
-	capture_say(cap, "made multipath device %s (%s) over %u of %u paths: %s%s%s%s",
-		    m->name, m->wwid, p.n_good, m->n_paths, names,
+	capture_say(cap, "made multipath device %s (%s) as dm-%u over %u of %u paths: %s%s%s%s",
+		    m->name, m->wwid, minor, p.n_good, m->n_paths, names,
 		    p.bad[0] ? " (left out: " : "", p.bad, p.bad[0] ? ")" : "");
 }
 
@@ -281,6 +335,16 @@ bool mpath_pending_path(struct capture *cap, const char *name)
 		wwid[e - 1] = '\0';
 	for (unsigned int i = 0; i < cap->n_mpaths; i++)
 		if (!cap->mpaths[i].done && strcmp(cap->mpaths[i].wwid, wwid) == 0)
+			return true;
+	return false;
+}
+
+bool mpath_pending(struct capture *cap)
+{
+	if (!cap->mpaths_read)
+		read_maps(cap);
+	for (unsigned int i = 0; i < cap->n_mpaths; i++)
+		if (!cap->mpaths[i].done)
 			return true;
 	return false;
 }

@@ -89,5 +89,6 @@ tools() {
 tools "$work/chain-md-lvm" "lvm mdadm "
 tools "$work/chain-plain" ""
 tools "$work/chain-luks-lvm" "cryptsetup lvm "
-tools "$work/chain-mpath-md" "dmsetup mdadm "
+# multipath: the capture makes the map itself, no dmsetup.
+tools "$work/chain-mpath-md" "mdadm "
 exit "$failed"

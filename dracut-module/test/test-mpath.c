@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <linux/dm-ioctl.h>
 
 #include "capture.h"
 #include "tests.h"
@@ -58,14 +59,50 @@ int main(void)
 
 	/* The table: one group, round-robin, each path once. */
 	CHECK(mpath_parse_line(LINE, &m) == 0);
-	CHECK(mpath_table(&m, devs, 2, buf, sizeof(buf)) == 0);
-	CHECK(strcmp(buf, "0 1048576 multipath 0 0 1 1 round-robin 0 2 1 8:0 1 8:16 1") == 0);
-	CHECK(mpath_table(&m, devs, 1, buf, sizeof(buf)) == 0);
-	CHECK(strcmp(buf, "0 1048576 multipath 0 0 1 1 round-robin 0 1 1 8:0 1") == 0);
-	CHECK(mpath_table(&m, devs, 0, buf, sizeof(buf)) == -EINVAL);
-	CHECK(mpath_table(&m, devs, 2, buf, 50) == -ENOBUFS);
-	CHECK(mpath_table(&m, devs, 2, buf, 58) == -ENOBUFS);
-	CHECK(mpath_table(&m, devs, 2, buf, 59) == 0);
+	CHECK(mpath_table(devs, 2, buf, sizeof(buf)) == 0);
+	CHECK(strcmp(buf, "0 0 1 1 round-robin 0 2 1 8:0 1 8:16 1") == 0);
+	CHECK(mpath_table(devs, 1, buf, sizeof(buf)) == 0);
+	CHECK(strcmp(buf, "0 0 1 1 round-robin 0 1 1 8:0 1") == 0);
+	CHECK(mpath_table(devs, 0, buf, sizeof(buf)) == -EINVAL);
+	CHECK(mpath_table(devs, 2, buf, 20) == -ENOBUFS);
+	CHECK(mpath_table(devs, 2, buf, 38) == -ENOBUFS);
+	CHECK(mpath_table(devs, 2, buf, 39) == 0);
+
+	/* The DM_TABLE_LOAD buffer: header, one target, its arguments. */
+	{
+		union {
+			struct dm_ioctl io;
+			char b[1024];
+		} u;
+		const struct dm_target_spec *t;
+		int n;
+
+		memset(u.b, 0x5a, sizeof(u.b));
+		n = mpath_load_buffer(&m, buf, u.b, sizeof(u.b));
+		CHECK(n > 0 && n % 8 == 0);
+		CHECK((size_t)n >= sizeof(u.io) + sizeof(*t) + strlen(buf) + 1);
+		CHECK(u.io.version[0] == DM_VERSION_MAJOR);
+		CHECK(u.io.data_size == (unsigned int)n);
+		CHECK(u.io.data_start == sizeof(u.io));
+		CHECK(u.io.target_count == 1);
+		CHECK(strcmp(u.io.name, "mpatha") == 0);
+		t = (const struct dm_target_spec *)(u.b + sizeof(u.io));
+		CHECK(t->sector_start == 0 && t->length == 1048576 && t->next == 0);
+		CHECK(strcmp(t->target_type, "multipath") == 0);
+		CHECK(strcmp((const char *)(t + 1), buf) == 0);
+		CHECK(mpath_load_buffer(&m, buf, u.b, (size_t)n - 1) == -ENOBUFS);
+		CHECK(mpath_load_buffer(&m, buf, u.b, (size_t)n) == n);
+	}
+	/* Longer than device-mapper takes. */
+	{
+		char line[400];
+
+		/* A uuid of DM_UUID_LEN - 1 characters, then one more. */
+		snprintf(line, sizeof(line), "mpath mpath-%0122d n 8 1 w", 0);
+		CHECK(mpath_parse_line(line, &m) == 0);
+		snprintf(line, sizeof(line), "mpath mpath-%0123d n 8 1 w", 0);
+		CHECK(mpath_parse_line(line, &m) == -EINVAL);
+	}
 
 	/*
 	 * sda and sdb are paths (sdb's WWID padded with blanks, as sysfs
@@ -89,9 +126,11 @@ int main(void)
 	CHECK(!mpath_pending_path(&cap, "sda1"));
 	CHECK(!mpath_pending_path(&cap, "nonexistent"));
 	CHECK(cap.n_mpaths == 1);
+	CHECK(mpath_pending(&cap));
 	/* Made: its paths are no longer kept from the search. */
 	cap.mpaths[0].done = true;
 	CHECK(!mpath_pending_path(&cap, "sda"));
+	CHECK(!mpath_pending(&cap));
 	/* Not PID 1: nothing made. */
 	cap.mpaths[0].done = false;
 	mpath_step(&cap);

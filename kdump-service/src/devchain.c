@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -787,64 +788,61 @@ int devchain_resolve_net(const char *sysfs, const char *ifname,
 	return 0;
 }
 
+/*
+ * Add the src_n items of src (each size bytes, a string key at offset key)
+ * that dst (*dst_n of at most max) does not have.
+ */
+static int merge_items(void *dst, unsigned int *dst_n, unsigned int max,
+		       const void *src, unsigned int src_n, size_t size,
+		       size_t key)
+{
+	for (unsigned int i = 0; i < src_n; i++) {
+		const char *s = (const char *)src + i * size;
+		bool dup = false;
+
+		for (unsigned int k = 0; k < *dst_n && !dup; k++)
+			dup = strcmp((const char *)dst + k * size + key,
+				     s + key) == 0;
+		if (dup)
+			continue;
+		if (*dst_n >= max)
+			return -E2BIG;
+		memcpy((char *)dst + (size_t)(*dst_n)++ * size, s, size);
+	}
+	return 0;
+}
+
 int devchain_merge(struct devchain *dst, const struct devchain *src)
 {
+	int r = 0;
+
 	for (unsigned int i = 0; i < src->n; i++) {
 		unsigned int before = dst->n;
-		int r = add_module(dst, src->mods[i].name, "%s",
-				   src->mods[i].reason);
 
+		r = add_module(dst, src->mods[i].name, "%s", src->mods[i].reason);
 		if (r < 0)
 			return r;
 		/* New: with its state and dependencies as resolved. */
 		if (dst->n > before)
 			dst->mods[r] = src->mods[i];
 	}
-	for (unsigned int i = 0; i < src->n_lvs; i++) {
-		bool dup = false;
-
-		for (unsigned int k = 0; k < dst->n_lvs; k++)
-			dup |= strcmp(dst->lvs[k], src->lvs[i]) == 0;
-		if (dup)
-			continue;
-		if (dst->n_lvs >= 4)
-			return -E2BIG;
-		memcpy(dst->lvs[dst->n_lvs++], src->lvs[i], sizeof(dst->lvs[0]));
-	}
-	for (unsigned int i = 0; i < src->n_mds; i++) {
-		bool dup = false;
-
-		for (unsigned int k = 0; k < dst->n_mds; k++)
-			dup |= strcmp(dst->mds[k].uuid, src->mds[i].uuid) == 0;
-		if (dup)
-			continue;
-		if (dst->n_mds >= DEVCHAIN_MD_MAX)
-			return -E2BIG;
-		dst->mds[dst->n_mds++] = src->mds[i];
-	}
-	for (unsigned int i = 0; i < src->n_crypts; i++) {
-		bool dup = false;
-
-		for (unsigned int k = 0; k < dst->n_crypts; k++)
-			dup |= strcmp(dst->crypts[k].uuid, src->crypts[i].uuid) == 0;
-		if (dup)
-			continue;
-		if (dst->n_crypts >= DEVCHAIN_CRYPT_MAX)
-			return -E2BIG;
-		dst->crypts[dst->n_crypts++] = src->crypts[i];
-	}
-	for (unsigned int i = 0; i < src->n_mpaths; i++) {
-		bool dup = false;
-
-		for (unsigned int k = 0; k < dst->n_mpaths; k++)
-			dup |= strcmp(dst->mpaths[k].uuid, src->mpaths[i].uuid) == 0;
-		if (dup)
-			continue;
-		if (dst->n_mpaths >= DEVCHAIN_MPATH_MAX)
-			return -E2BIG;
-		dst->mpaths[dst->n_mpaths++] = src->mpaths[i];
-	}
-	return 0;
+	r = merge_items(dst->lvs, &dst->n_lvs, 4, src->lvs, src->n_lvs,
+			sizeof(dst->lvs[0]), 0);
+	if (r == 0)
+		r = merge_items(dst->mds, &dst->n_mds, DEVCHAIN_MD_MAX, src->mds,
+				src->n_mds, sizeof(dst->mds[0]),
+				offsetof(struct devchain_md, uuid));
+	if (r == 0)
+		r = merge_items(dst->crypts, &dst->n_crypts, DEVCHAIN_CRYPT_MAX,
+				src->crypts, src->n_crypts,
+				sizeof(dst->crypts[0]),
+				offsetof(struct devchain_crypt, uuid));
+	if (r == 0)
+		r = merge_items(dst->mpaths, &dst->n_mpaths, DEVCHAIN_MPATH_MAX,
+				src->mpaths, src->n_mpaths,
+				sizeof(dst->mpaths[0]),
+				offsetof(struct devchain_mpath, uuid));
+	return r;
 }
 
 static int mpath_line(const struct devchain_mpath *mp, char *buf, size_t size)

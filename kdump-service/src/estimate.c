@@ -75,9 +75,9 @@
  */
 #define LUKS_DEVICE_BYTES (3 * MIB)
 /*
- * A multipath device: dmsetup and libdevmapper in the capture initramfs
- * (counted there), dmsetup while it runs, dm-multipath's request pools and
- * its workqueues (kmpathd, kmpath_handlerd).
+ * A multipath device: dm-multipath's request pools and its workqueues
+ * (kmpathd, kmpath_handlerd); the capture makes the map itself, and the
+ * SCSI modules of its paths are counted with the modules.
  */
 #define MPATH_DEVICE_BYTES (2 * MIB)
 /* Per GiB of the crashed system's RAM (makedumpfile's bitmaps, page tables). */

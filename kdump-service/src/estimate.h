@@ -57,8 +57,8 @@ unsigned long long estimate_md_bytes(const char *level,
 unsigned long long estimate_luks_bytes(unsigned int kdf_memory_kb);
 
 /*
- * What making one multipath device costs the capture: dmsetup while it
- * runs and dm-multipath's pools; storage_bytes as md's.
+ * What making one multipath device costs the capture: dm-multipath's
+ * pools; storage_bytes as md's.
  */
 unsigned long long estimate_mpath_bytes(void);
 

@@ -149,7 +149,7 @@ int verb_estimate(struct cli *cli, int argc _unused_, char *argv[] _unused_)
 	       p->conf.net == CONF_NET_NFS ? "; the NIC's drivers and NFS's" :
 	       "; the NIC's drivers");
 	if (plan_mpath_bytes(p))
-		printf("multipath          %7.1f MiB  (%u device%s: dmsetup and dm-multipath's pools)\n",
+		printf("multipath          %7.1f MiB  (%u device%s: dm-multipath's pools)\n",
 		       mib_f(plan_mpath_bytes(p)), p->chain.n_mpaths,
 		       p->chain.n_mpaths == 1 ? "" : "s");
 	if (plan_md_bytes(p))

@@ -489,7 +489,7 @@ static void show_text(struct cli *cli, const struct plan *p)
 	for (unsigned int i = 0; i < p->chain.n_mpaths; i++) {
 		const struct devchain_mpath *mp = &p->chain.mpaths[i];
 
-		printf("make multipath device %s (%s) with dmsetup over the readable paths of WWID %s (%u now: %s), round-robin\n",
+		printf("make multipath device %s (%s) over the readable paths of WWID %s (%u now: %s), round-robin\n",
 		       mp->name, mp->uuid, mp->wwid, mp->n_paths, mp->paths);
 	}
 	for (unsigned int i = 0; i < p->chain.n_mds; i++) {

@@ -402,11 +402,11 @@ multipath)
 		grep -qE "KDUMP-FILE-TEST: +module dm_multipath +dm-multipath, for multipath device mpatha" "$b"
 	check "show: virtio_scsi loaded for the paths" \
 		grep -qE "KDUMP-FILE-TEST: +module virtio_scsi +driver virtio_scsi of virtio[0-9]+ \(holds sd[a-z]\)" "$b"
-	check "show: the map made with dmsetup over its paths" \
-		grep -qF "make multipath device mpatha (${mp_uuid:-none}) with dmsetup over the readable paths of WWID ${mp_wwid:-none} (2 now: " "$b"
+	check "show: the map made over its paths" \
+		grep -qF "make multipath device mpatha (${mp_uuid:-none}) over the readable paths of WWID ${mp_wwid:-none} (2 now: " "$b"
 	check "path1's backend deleted as the guest crashed" test -s "$out/lost"
 	check "capture: the map made over the path left" \
-		grep -qF "made multipath device mpatha (${mp_wwid:-none}) over 1 of 2 paths: sd" "$b"
+		grep -qE "kdump-file: .* made multipath device mpatha \(${mp_wwid:-none}\) as dm-[0-9]+ over 1 of 2 paths: sd[a-z] " "$b"
 	check "capture: the failed path left out" \
 		grep -qE "kdump-file: .* made multipath device mpatha .* \(left out: sd[a-z]: [^)]+\)" "$b"
 	check "capture: ext4 mounted from the map, not a path" \
@@ -478,6 +478,14 @@ if [ -n "$luks_boot" ]; then
 		test "${hdr_before:-none}" = "${hdr_after:-missing}"
 	check "estimate counts the LUKS volume" grep -qE "KDUMP-FILE-TEST: +LUKS +[0-9.]+ MiB" "$f"
 fi
+if [ "$layout" = multipath ]; then
+	f=$out/fetch.log
+	log "$(grep -m1 -E "KDUMP-FILE-TEST: mpath: /var/crash (mounted after|not mounted after 30 s)" "$f" || echo "mpath: /var/crash not mounted")"
+	check "next boot: multipathd made mpatha over both paths again" \
+		grep -qE "KDUMP-FILE-TEST: mpath paths: sd[a-z] sd[a-z] \$" "$f"
+	check "estimate counts the multipath device" \
+		grep -qE "KDUMP-FILE-TEST: +multipath +[0-9.]+ MiB +\(1 device: dm-multipath" "$f"
+fi
 dump_fetch "$disk" /root fetched "$out/dump"
 if [ "$flavour" = ours ]; then
 	vmlinux=$kdir/vmlinux
@@ -487,5 +495,5 @@ fi
 check "metadata names kernel $release" \
 	grep -q "\"kernel_release\": \"$release\"" "$out/dump/metadata.json"
 check_dump "$layout" "$vmlinux" "$out/dump"
-rm -f "$disk" "$out"/vd[b-z].img
+rm -f "$disk" "$out"/vd[b-z].img "$out/mpath.img"
 finish

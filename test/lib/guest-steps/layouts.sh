@@ -145,6 +145,10 @@ step_layout_fetch() {
     if [ -e /etc/multipath.conf ]; then
         mpath_wait_mounted
         mpath_show
+        # The nofail mount may come after kdump-file.service loaded for
+        # /var/crash on the root disk: loaded again for the map, so that
+        # the capture initramfs and estimate are the multipath target's.
+        run systemctl reload kdump-file
     fi
     if grep -q '^kdump-crypt ' /etc/crypttab 2> /dev/null; then
         luks_wait_mounted
