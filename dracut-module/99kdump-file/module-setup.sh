@@ -18,8 +18,9 @@
 # Its /init is kdump-file-capture itself: it mounts /proc, /sys and /dev,
 # loads the drivers of this machine's devices from the module plan
 # (--add-drivers puts them in the image: first the target's, then round by
-# round those of devices without a driver), assembles the target's md RAID
-# arrays and activates its LVM volume, waits for the dump target, saves
+# round those of devices without a driver), logs in to the target's iSCSI
+# session, assembles the target's md RAID arrays and activates its LVM
+# volume, waits for the dump target, saves
 # dmesg and vmcore with makedumpfile, and reboots (or takes the configured
 # action).  Neither
 # dracut's shell init nor udev nor systemd is included: in crashkernel
@@ -87,6 +88,11 @@ install() {
     # the key nor the key file nor crypttab goes into the initramfs.
     if [ -n "${KDUMP_FILE_CHAIN:-}" ] && grep -q '^luks ' "$KDUMP_FILE_CHAIN"; then
         inst_binary cryptsetup
+    fi
+    # A target on an iSCSI disk: iscsistart logs in to just its target
+    # (kdump-file(8) recorded the session); no iscsid, no node records.
+    if [ -n "${KDUMP_FILE_CHAIN:-}" ] && grep -q '^iscsi ' "$KDUMP_FILE_CHAIN"; then
+        inst_binary iscsistart
     fi
     if [ "${KDUMP_FILE_NET:-}" = ssh ]; then
         install_ssh

@@ -377,6 +377,24 @@ int capture_makedumpfile_text(struct capture *cap, const char *out,
 
 /* net.c */
 int phase_network(struct capture *cap);
+/*
+ * A chain's "net MAC ADDR/PREFIX GATEWAY" line into n: 1, 0 when its
+ * values are not valid, -ENOENT for another line.
+ */
+int capture_net_link_line(const char *line, struct capture_net *n);
+/*
+ * The NIC with n's MAC found (loading drivers meanwhile), up with n's
+ * address, a host route to n->collector (peer in words: "collector",
+ * "iSCSI portal") through the gateway, all within net_timeout; why says
+ * what failed.
+ */
+int capture_net_up(struct capture *cap, const char *peer, struct diag *why);
+/*
+ * A local target on an iSCSI disk (the chain's iscsi and net lines): the
+ * network up to the portal, then iscsistart logs in to the target.
+ * Nothing for a chain without an iscsi line.
+ */
+int phase_iscsi(struct capture *cap);
 int phase_nfs_mount(struct capture *cap);
 int phase_ssh_begin(struct capture *cap);
 int phase_ssh_dmesg(struct capture *cap);

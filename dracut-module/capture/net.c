@@ -85,6 +85,17 @@ static bool ipv4_valid(const char *s)
 	return inet_pton(AF_INET, s, &a) == 1;
 }
 
+int capture_net_link_line(const char *line, struct capture_net *n)
+{
+	char addr[40];
+
+	if (sscanf(line, "net %17s %39s %15s", n->mac, addr, n->gateway) != 3)
+		return -ENOENT;
+	return sscanf(addr, "%15[0-9.]/%u", n->addr, &n->prefix) == 2 &&
+	       n->prefix <= 32 && ipv4_valid(n->addr) &&
+	       (strcmp(n->gateway, "-") == 0 || ipv4_valid(n->gateway));
+}
+
 /* The chain's net, collector, hostdir and fallback lines. */
 static int net_chain_read(struct capture *cap, struct diag *d)
 {
@@ -102,15 +113,10 @@ static int net_chain_read(struct capture *cap, struct diag *d)
 				 strerror(-r));
 	}
 	while (fgets(line, sizeof(line), f)) {
-		char addr[40];
+		int l = capture_net_link_line(line, n);
 
-		if (sscanf(line, "net %17s %39s %15s", n->mac, addr,
-			   n->gateway) == 3) {
-			have_net = sscanf(addr, "%15[0-9.]/%u", n->addr,
-					  &n->prefix) == 2 &&
-				   n->prefix <= 32 && ipv4_valid(n->addr) &&
-				   (strcmp(n->gateway, "-") == 0 ||
-				    ipv4_valid(n->gateway));
+		if (l >= 0) {
+			have_net = l > 0;
 		} else if (sscanf(line, "collector %15s", n->collector) == 1) {
 			continue;
 		} else if (sscanf(line, "hostdir %255s", n->hostdir) == 1) {
@@ -295,47 +301,57 @@ static int route_add(struct capture *cap, struct diag *d)
  * The NIC with the chain's MAC, up with the chain's address, and a route
  * to the collector, all within net_timeout.
  */
-int phase_network(struct capture *cap)
+int capture_net_up(struct capture *cap, const char *peer, struct diag *why)
 {
 	struct capture_net *n = &cap->net;
 	unsigned long long t0 = now_ms(), t;
 	unsigned long long end = t0 + cap->conf.net_timeout * 1000ULL;
+	int r;
+
+	capture_say(cap, "waiting up to %us for the network interface with MAC %s",
+		    cap->conf.net_timeout, n->mac);
+	r = nic_wait(cap, end, why);
+	if (r < 0)
+		return r;
+	capture_say(cap, "found %s (MAC %s) in %.1fs", n->ifname, n->mac,
+		    (now_ms() - t0) / 1000.0);
+	t = now_ms();
+	r = nic_configure(cap, why);
+	if (r == 0)
+		r = link_wait(cap, end, why);
+	if (r < 0)
+		return r;
+	n->t_link = now_ms() - t;
+	capture_say(cap, "link up on %s in %.1fs: address %s/%u",
+		    n->ifname, n->t_link / 1000.0, n->addr, n->prefix);
+	t = now_ms();
+	r = route_add(cap, why);
+	if (r < 0)
+		return r;
+	n->t_addr = now_ms() - t;
+	if (strcmp(n->gateway, "-") == 0)
+		capture_say(cap, "%s %s is on-link", peer, n->collector);
+	else
+		capture_say(cap, "route to the %s %s via %s", peer, n->collector,
+			    n->gateway);
+	capture_say(cap, "network up in %.1fs", (now_ms() - t0) / 1000.0);
+	return 0;
+}
+
+int phase_network(struct capture *cap)
+{
+	struct capture_net *n = &cap->net;
 	struct diag why = DIAG_INIT;
 	int r;
 
 	snprintf(n->url, sizeof(n->url), "%s", cap->conf.target);
 	capture_step(cap, "bringing up the network");
 	r = net_chain_read(cap, &why);
-	if (r < 0)
-		return net_failed(cap, &why);
-	capture_say(cap, "waiting up to %us for the network interface with MAC %s",
-		    cap->conf.net_timeout, n->mac);
-	r = nic_wait(cap, end, &why);
-	if (r < 0)
-		return net_failed(cap, &why);
-	capture_say(cap, "found %s (MAC %s) in %.1fs", n->ifname, n->mac,
-		    (now_ms() - t0) / 1000.0);
-	t = now_ms();
-	r = nic_configure(cap, &why);
 	if (r == 0)
-		r = link_wait(cap, end, &why);
+		r = capture_net_up(cap, "collector", &why);
 	if (r < 0)
 		return net_failed(cap, &why);
-	n->t_link = now_ms() - t;
-	capture_say(cap, "link up on %s in %.1fs: address %s/%u",
-		    n->ifname, n->t_link / 1000.0, n->addr, n->prefix);
-	t = now_ms();
-	r = route_add(cap, &why);
-	if (r < 0)
-		return net_failed(cap, &why);
-	n->t_addr = now_ms() - t;
-	if (strcmp(n->gateway, "-") == 0)
-		capture_say(cap, "collector %s is on-link", n->collector);
-	else
-		capture_say(cap, "route to the collector %s via %s", n->collector,
-			    n->gateway);
 	cap->t_dev = now_ms();
-	capture_say(cap, "network up in %.1fs", (cap->t_dev - t0) / 1000.0);
 	return 0;
 }
 

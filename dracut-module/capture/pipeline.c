@@ -28,7 +28,8 @@
  * files in a local staging directory and sends each to the collector once
  * written.  When the network, the NFS mount or ssh's begin fails and
  * fallback is set, the kind becomes LOCAL (net.c) and the local phases
- * that follow take over.
+ * that follow take over.  A local or raw target on an iSCSI disk first
+ * brings up the NIC to its portal and logs in (iscsi.c).
  */
 const struct capture_phase capture_phases[] = {
 	{ "configuration", phase_config, PHASE_ANY },
@@ -38,6 +39,7 @@ const struct capture_phase capture_phases[] = {
 	{ "network", phase_network, PHASE_NET },
 	{ "mount", phase_nfs_mount, PHASE_NFS },
 	{ "ssh begin", phase_ssh_begin, PHASE_SSH },
+	{ "iscsi", phase_iscsi, PHASE_LOCAL | PHASE_RAW },
 	{ "target", phase_target, PHASE_LOCAL },
 	{ "mount", phase_mount, PHASE_LOCAL },
 	{ "dump directory", phase_dump_dir, PHASE_FILE },

@@ -72,6 +72,8 @@ printf 'module dm_crypt\nluks 01234567-89ab-cdef-0123-456789abcdef dumps kernel\
     > "$work/chain-luks-lvm"
 printf 'module dm_multipath\nmpath mpath-3500 mpatha 8 2 naa.500\nmd 3b1c2d4e-5f60-7182-93a4-b5c6d7e8f901\n' \
     > "$work/chain-mpath-md"
+printf 'net 52:54:00:00:43:02 10.0.43.2/24 -\nmodule iscsi_tcp\niscsi 1 10.0.43.1 3260 iqn.2026-12.test:dumps iqn.1993-08.org.debian:01:abc\n' \
+    > "$work/chain-iscsi"
 # tools CHAIN EXPECTED: the binaries install() asks for besides the
 # capture's own, blank-separated, sorted.
 tools() {
@@ -91,4 +93,6 @@ tools "$work/chain-plain" ""
 tools "$work/chain-luks-lvm" "cryptsetup lvm "
 # multipath: the capture makes the map itself, no dmsetup.
 tools "$work/chain-mpath-md" "mdadm "
+# iSCSI: iscsistart logs in, the capture brings the NIC up itself.
+tools "$work/chain-iscsi" "iscsistart "
 exit "$failed"

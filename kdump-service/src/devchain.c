@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
+#include <arpa/inet.h>
 
 #include "devchain.h"
 #include "util.h"
@@ -571,11 +572,149 @@ static int refuse_layer(struct devchain *c, const char *path,
 			  "memory disk %s", name);
 		return -EMEDIUMTYPE;
 	}
-	if (strstr(path, "/session") && strstr(path, "/host")) {
-		set_layer(c, "the capture kernel has no network: set 'path' or 'target' to a filesystem on a local disk",
-			  "iSCSI disk %s", name);
+	return 0;
+}
+
+static int add_word(char *buf, size_t size, const char *name);
+
+/*
+ * The iSCSI session directory in the sysfs path of a disk
+ * (.../hostH/sessionN/targetH:0:0/H:0:0:L/block/sdX) into buf: 0, or
+ * -ENOENT for a disk on no session.
+ */
+static int iscsi_session_dir(const char *path, char *buf, size_t size)
+{
+	for (const char *s = strstr(path, "/session"); s;
+	     s = strstr(s + 1, "/session")) {
+		size_t d = strspn(s + 8, "0123456789");
+
+		if (d && s[8 + d] == '/')
+			return path_format(buf, size, "%.*s",
+					   (int)(s + 8 + d - path), path);
+	}
+	return -ENOENT;
+}
+
+/* The first connection of session directory sdir (connectionN:M). */
+static int iscsi_connection(const char *sdir, char *buf, size_t size)
+{
+	struct dirent *de;
+	int r = -ENOENT;
+	DIR *d;
+
+	d = opendir(sdir);
+	if (!d)
+		return -errno;
+	while ((de = readdir(d)))
+		if (strncmp(de->d_name, "connection", 10) == 0) {
+			r = path_format(buf, size, "%s/%s/iscsi_connection/%s",
+					sdir, de->d_name, de->d_name);
+			break;
+		}
+	closedir(d);
+	return r;
+}
+
+/* An unsigned decimal attribute no larger than max; -EIO when not one. */
+static int read_uint(const char *dir, const char *name, unsigned long max,
+		     unsigned int *ret)
+{
+	char v[32], *end;
+	unsigned long n;
+
+	read_attr(dir, name, v, sizeof(v));
+	errno = 0;
+	n = strtoul(v, &end, 10);
+	if (!v[0] || *end || errno || n > max)
+		return -EIO;
+	*ret = (unsigned int)n;
+	return 0;
+}
+
+/*
+ * A disk on an iSCSI session: the session recorded (target, portal,
+ * portal group, initiator) for the capture to log in again, the software
+ * initiator's module added; then the disk's own drivers (sd_mod).  An
+ * offload adapter (its own firmware logs in: qla4xxx, be2iscsi, bnx2i...)
+ * or an IPv6 portal is refused.
+ */
+static int walk_iscsi(struct devchain *c, const char *devices,
+		      const char *path, const char *name, const char *sdir)
+{
+	struct devchain_iscsi is = { 0 };
+	char sattr[PATH_MAX], cattr[PATH_MAX], hattr[PATH_MAX], hdir[PATH_MAX];
+	char proc[64], v[256];
+	const char *host;
+	struct in_addr a;
+	int r;
+
+	/* The session's parent is its SCSI host: .../hostH/sessionN. */
+	if (path_format(is.session, sizeof(is.session), "%s",
+			base_name(sdir)) < 0)
+		return -ENAMETOOLONG;
+	snprintf(hdir, sizeof(hdir), "%.*s", (int)(base_name(sdir) - 1 - sdir),
+		 sdir);
+	host = base_name(hdir);
+	if (path_format(sattr, sizeof(sattr), "%s/iscsi_session/%s", sdir,
+			is.session) < 0 ||
+	    path_format(hattr, sizeof(hattr), "%s/scsi_host/%s", hdir,
+			host) < 0)
+		return -ENAMETOOLONG;
+	read_attr(hattr, "proc_name", proc, sizeof(proc));
+	if (strcmp(proc, "iscsi_tcp") != 0) {
+		set_layer(c, "the capture logs in with the software initiator (iscsi_tcp) alone: set 'path' or 'target' to a filesystem on a local disk, or log in to the target with open-iscsi's iscsi_tcp",
+			  "iSCSI disk %s of adapter %s (%s)", name, host,
+			  proc[0] ? proc : "unknown driver");
 		return -EMEDIUMTYPE;
 	}
+	r = iscsi_connection(sdir, cattr, sizeof(cattr));
+	if (r < 0)
+		return r;
+	read_attr(sattr, "targetname", is.target, sizeof(is.target));
+	read_attr(sattr, "initiatorname", v, sizeof(v));
+	if (one_word(v) && strcmp(v, "(null)") != 0 &&
+	    strlen(v) < sizeof(is.initiator))
+		memcpy(is.initiator, v, strlen(v) + 1);
+	read_attr(cattr, "persistent_address", v, sizeof(v));
+	if (!one_word(is.target) || strcmp(is.target, "(null)") == 0 ||
+	    read_uint(sattr, "tpgt", 65535, &is.tpgt) < 0 ||
+	    read_uint(cattr, "persistent_port", 65535, &is.port) < 0 ||
+	    !is.port)
+		return -EIO;
+	if (inet_pton(AF_INET, v, &a) != 1) {
+		set_layer(c, "the capture reaches iSCSI portals over IPv4 alone: log in to the target at an IPv4 portal, or set 'path' or 'target' to a filesystem on a local disk",
+			  "iSCSI disk %s of target %s at portal %s", name,
+			  is.target, v);
+		return -EMEDIUMTYPE;
+	}
+	if (path_format(is.addr, sizeof(is.addr), "%s", v) < 0)
+		return -EIO;
+	r = add_module(c, "iscsi_tcp", "iSCSI over TCP, for %s (%s)",
+		       is.session, is.target);
+	if (r < 0)
+		return r;
+	r = add_drivers(c, devices, path, NULL);
+	if (r < 0)
+		return r;
+	for (unsigned int i = 0; i < c->n_iscsis; i++) {
+		struct devchain_iscsi *o = &c->iscsis[i];
+
+		if (strcmp(o->target, is.target) != 0 ||
+		    strcmp(o->addr, is.addr) != 0 || o->port != is.port)
+			continue;
+		if (add_word(o->disks, sizeof(o->disks), name) < 0)
+			return -E2BIG;
+		return 0;
+	}
+	if (c->n_iscsis >= DEVCHAIN_ISCSI_MAX) {
+		set_layer(c, "the capture logs in to one iSCSI target: put the filesystem on disks of one target and portal, or set 'path' or 'target' to a filesystem on a local disk",
+			  "iSCSI disk %s of target %s at portal %s:%u, a second session",
+			  name, is.target, is.addr, is.port);
+		return -EMEDIUMTYPE;
+	}
+	if (path_format(is.disks, sizeof(is.disks), "%s", name) < 0)
+		return -ENAMETOOLONG;
+	c->iscsis[c->n_iscsis++] = is;
 	return 0;
 }
 
@@ -612,6 +751,8 @@ static int walk(struct devchain *c, const char *sysfs, unsigned int maj,
 	}
 	if (exists(path, "md"))
 		return walk_md(c, sysfs, path, base_name(path), depth);
+	if (iscsi_session_dir(path, tmp, sizeof(tmp)) == 0)
+		return walk_iscsi(c, devices, path, base_name(path), tmp);
 	return add_drivers(c, devices, path, NULL);
 }
 
@@ -842,6 +983,11 @@ int devchain_merge(struct devchain *dst, const struct devchain *src)
 				src->mpaths, src->n_mpaths,
 				sizeof(dst->mpaths[0]),
 				offsetof(struct devchain_mpath, uuid));
+	if (r == 0)
+		r = merge_items(dst->iscsis, &dst->n_iscsis, DEVCHAIN_ISCSI_MAX,
+				src->iscsis, src->n_iscsis,
+				sizeof(dst->iscsis[0]),
+				offsetof(struct devchain_iscsi, target));
 	return r;
 }
 
@@ -849,6 +995,14 @@ static int mpath_line(const struct devchain_mpath *mp, char *buf, size_t size)
 {
 	return snprintf(buf, size, "mpath %s %s %llu %u %s\n", mp->uuid,
 			mp->name, mp->sectors, mp->n_paths, mp->wwid);
+}
+
+/* An iSCSI session's chain line. */
+static int iscsi_line(const struct devchain_iscsi *is, char *buf, size_t size)
+{
+	return snprintf(buf, size, "iscsi %u %s %u %s %s\n", is->tpgt,
+			is->addr, is->port, is->target,
+			is->initiator[0] ? is->initiator : "-");
 }
 
 /* A LUKS device's chain line, "" when its key is not decided. */
@@ -878,6 +1032,8 @@ static size_t format_len(const struct devchain *c)
 	for (unsigned int i = 0; i < c->n; i++)
 		if (c->mods[i].state == MODLOAD_MODULE)
 			len += strlen("module \n") + strlen(c->mods[i].name);
+	for (unsigned int i = 0; i < c->n_iscsis; i++)
+		len += (size_t)iscsi_line(&c->iscsis[i], NULL, 0);
 	for (unsigned int i = 0; i < c->n_mpaths; i++)
 		len += (size_t)mpath_line(&c->mpaths[i], NULL, 0);
 	for (unsigned int i = 0; i < c->n_mds; i++)
@@ -901,6 +1057,8 @@ int devchain_format(const struct devchain *c, char *buf, size_t size)
 		if (c->mods[i].state == MODLOAD_MODULE)
 			pos += snprintf(buf + pos, size - pos, "module %s\n",
 					c->mods[i].name);
+	for (unsigned int i = 0; i < c->n_iscsis; i++)
+		pos += (size_t)iscsi_line(&c->iscsis[i], buf + pos, size - pos);
 	for (unsigned int i = 0; i < c->n_mpaths; i++)
 		pos += (size_t)mpath_line(&c->mpaths[i], buf + pos, size - pos);
 	for (unsigned int i = 0; i < c->n_mds; i++)

@@ -13,14 +13,16 @@
  * from the running system's sysfs: the drivers of the target block device
  * and of every device above it (bus first), the device-mapper layers below
  * a logical volume, the md RAID arrays, LUKS devices and multipath devices
- * below them and the filesystem's module.  Layers the capture cannot open (plain dm-crypt,
- * loop, network block devices, iSCSI, memory disks, firmware RAID) are
+ * below them, the iSCSI sessions of its disks and the filesystem's module.
+ * Layers the capture cannot open (plain dm-crypt, loop, network block
+ * devices, iSCSI offload adapters, memory disks, firmware RAID) are
  * refused here, at load time, not found out after a crash.
  */
 #define DEVCHAIN_MAX 48
 #define DEVCHAIN_MD_MAX 4
 #define DEVCHAIN_CRYPT_MAX 2
 #define DEVCHAIN_MPATH_MAX 2
+#define DEVCHAIN_ISCSI_MAX 1
 
 /*
  * An md RAID array the target is on: the capture assembles it with mdadm
@@ -48,6 +50,22 @@ struct devchain_mpath {
 	char paths[160];	/* the paths now, blank-separated */
 	unsigned int n_paths;
 	unsigned long long sectors;	/* the map's size, 512-byte sectors */
+};
+
+/*
+ * An iSCSI session (the kernel's software initiator, iscsi_tcp) a disk of
+ * the target is on: the capture logs in to the same target at the same
+ * portal with iscsistart, after bringing up the interface the plan routes
+ * the portal through (plan-net.c).
+ */
+struct devchain_iscsi {
+	char session[32];	/* the running kernel's: session1 */
+	char target[224];	/* targetname: an IQN or EUI name */
+	char initiator[224];	/* initiatorname, "" when sysfs has none */
+	char addr[48];		/* the connection's persistent_address */
+	unsigned int port;	/* its persistent_port */
+	unsigned int tpgt;	/* the target portal group tag */
+	char disks[64];		/* its disks on the way, blank-separated */
 };
 
 /* How the capture unlocks a LUKS device (plan-crypt.c decides). */
@@ -103,6 +121,9 @@ struct devchain {
 	/* multipath devices to make first, below everything else. */
 	struct devchain_mpath mpaths[DEVCHAIN_MPATH_MAX];
 	unsigned int n_mpaths;
+	/* iSCSI sessions to log in to, before everything else. */
+	struct devchain_iscsi iscsis[DEVCHAIN_ISCSI_MAX];
+	unsigned int n_iscsis;
 	/*
 	 * The report of a failure, the only part devchain_resolve() writes
 	 * when it fails: on -EMEDIUMTYPE the layer that cannot work and what
@@ -169,7 +190,8 @@ int devchain_add_module(struct devchain *c, const char *sysfs,
 			const char *reason);
 
 /*
- * The chain as the capture program reads it: "module NAME", "mpath UUID
+ * The chain as the capture program reads it: "module NAME", "iscsi TPGT
+ * ADDR PORT TARGET INITIATOR" (the initiator "-" when not known), "mpath UUID
  * NAME SECTORS PATHS WWID" (the WWID, which may hold blanks, last), "md UUID",
  * "luks UUID NAME kernel", "luks UUID NAME file SLOT OFFSET SIZE FSUUID
  * FSTYPE PATH" and "lvm VG/LV" lines, in the order the capture takes them

@@ -80,6 +80,14 @@
  * SCSI modules of its paths are counted with the modules.
  */
 #define MPATH_DEVICE_BYTES (2 * MIB)
+/*
+ * An iSCSI session: the NIC brought up to its portal (its rings and
+ * sockets, NET_BYTES as for a network target) and the session itself
+ * (iscsistart while it logs in, libiscsi's task pools and the TCP
+ * connection's buffers); the NIC's and iscsi_tcp's modules are counted
+ * with the modules, iscsistart with the initramfs.
+ */
+#define ISCSI_SESSION_BYTES (NET_BYTES + 2 * MIB)
 /* Per GiB of the crashed system's RAM (makedumpfile's bitmaps, page tables). */
 #define PER_GIB_BYTES (ESTIMATE_PER_GIB_KIB * 1024ULL)
 /* Headroom above the estimate for the recommendation, in percent. */
@@ -119,6 +127,11 @@ unsigned long long estimate_luks_bytes(unsigned int kdf_memory_kb)
 unsigned long long estimate_mpath_bytes(void)
 {
 	return MPATH_DEVICE_BYTES;
+}
+
+unsigned long long estimate_iscsi_bytes(void)
+{
+	return ISCSI_SESSION_BYTES;
 }
 
 int estimate_capture(int kernel_fd, int initramfs_fd,

@@ -61,6 +61,8 @@ unsigned long long estimate_luks_bytes(unsigned int kdf_memory_kb);
  * pools; storage_bytes as md's.
  */
 unsigned long long estimate_mpath_bytes(void);
+/* What an iSCSI session of the target adds: the way to it, the session. */
+unsigned long long estimate_iscsi_bytes(void);
 
 /*
  * makedumpfile's threads in the capture.  Each thread beyond the first

@@ -312,8 +312,8 @@ int net_resolve_host(const char *host, struct in_addr *ret, struct diag *d)
 	return 0;
 }
 
-int net_resolve(const struct kdump_conf *c, const struct net_paths *np,
-		struct net_plan *ret, struct diag *d)
+int net_resolve_addr(const struct net_paths *np, const char *host,
+		     struct in_addr dest, struct net_plan *ret, struct diag *d)
 {
 	_cleanup_free_ char *text = NULL;
 	char ip[INET_ADDRSTRLEN];
@@ -322,9 +322,7 @@ int net_resolve(const struct kdump_conf *c, const struct net_paths *np,
 	struct net_route rt;
 	int r;
 
-	r = net_resolve_host(c->net_host, &n.collector, d);
-	if (r < 0)
-		return r;
+	n.collector = dest;
 	net_addr_text(n.collector, false, ip, sizeof(ip));
 	r = read_file_max(np->route, &text, 1 << 20);
 	if (r < 0)
@@ -333,13 +331,13 @@ int net_resolve(const struct kdump_conf *c, const struct net_paths *np,
 	r = net_route_find(text, n.collector, &rt);
 	if (r < 0)
 		return diag_fail(d, r,
-				 r == -ENETUNREACH ? "there is no IPv4 route to %s (%s): connect this machine to the collector's network (the capture reaches it the same way)" : "cannot read the routes to %s (%s) in %s: not the kernel's route table",
-				 c->net_host, ip, np->route);
-	r = net_iface_check(np, rt.ifname, c->net_host, n.collector, d);
+				 r == -ENETUNREACH ? "there is no IPv4 route to %s (%s): connect this machine to its network (the capture reaches it the same way)" : "cannot read the routes to %s (%s) in %s: not the kernel's route table",
+				 host, ip, np->route);
+	r = net_iface_check(np, rt.ifname, host, n.collector, d);
 	if (r == -ENODEV)
 		(void)diag_fail(d, r,
 				"the route to %s (%s) goes through %s, which %s/class/net does not show",
-				c->net_host, ip, rt.ifname, np->sysfs);
+				host, ip, rt.ifname, np->sysfs);
 	if (r < 0)
 		return r;
 	snprintf(n.ifname, sizeof(n.ifname), "%s", rt.ifname);
@@ -348,16 +346,34 @@ int net_resolve(const struct kdump_conf *c, const struct net_paths *np,
 		       n.collector, &ia);
 	if (r < 0)
 		return diag_fail(d, r,
-				 r == -EADDRNOTAVAIL ? "interface %s, the route to %s (%s), has no IPv4 address, and the capture gives it the one it has now: give it one (DHCP or static), or route the collector through an interface that has one" : "cannot read the addresses of interface %s (the route to %s, %s): %s",
-				 rt.ifname, c->net_host, ip, strerror(-r));
+				 r == -EADDRNOTAVAIL ? "interface %s, the route to %s (%s), has no IPv4 address, and the capture gives it the one it has now: give it one (DHCP or static), or route %s through an interface that has one" : "cannot read the addresses of interface %s (the route to %s, %s): %s",
+				 rt.ifname, host, ip,
+				 r == -EADDRNOTAVAIL ? host : strerror(-r));
 	n.addr = ia.addr;
 	n.prefix = ia.prefix;
 	r = iface_mac(np, rt.ifname, n.mac, sizeof(n.mac));
 	if (r < 0)
 		return diag_fail(d, r,
 				 "interface %s, the route to %s (%s), has no Ethernet address the capture could find it by: %s",
-				 rt.ifname, c->net_host, ip,
+				 rt.ifname, host, ip,
 				 r == -EBADMSG ? "not a MAC" : strerror(-r));
+	*ret = n;
+	return 0;
+}
+
+int net_resolve(const struct kdump_conf *c, const struct net_paths *np,
+		struct net_plan *ret, struct diag *d)
+{
+	struct net_plan n;
+	struct in_addr collector;
+	int r;
+
+	r = net_resolve_host(c->net_host, &collector, d);
+	if (r < 0)
+		return r;
+	r = net_resolve_addr(np, c->net_host, collector, &n, d);
+	if (r < 0)
+		return r;
 	r = net_host_dir(n.hostdir, sizeof(n.hostdir));
 	if (r < 0)
 		return diag_fail(d, r,
@@ -367,20 +383,35 @@ int net_resolve(const struct kdump_conf *c, const struct net_paths *np,
 	return 0;
 }
 
-int net_chain_format(const struct net_plan *n, char *buf, size_t size)
+int net_link_format(const struct net_plan *n, char *buf, size_t size)
 {
-	char a[INET_ADDRSTRLEN], g[INET_ADDRSTRLEN], c[INET_ADDRSTRLEN];
+	char a[INET_ADDRSTRLEN], g[INET_ADDRSTRLEN];
 	int len;
 
-	len = snprintf(NULL, 0, "net %s %s/%u %s\ncollector %s\nhostdir %s\n",
-		       n->mac, net_addr_text(n->addr, false, a, sizeof(a)),
-		       n->prefix, net_addr_text(n->gateway, true, g, sizeof(g)),
+	len = snprintf(NULL, 0, "net %s %s/%u %s\n", n->mac,
+		       net_addr_text(n->addr, false, a, sizeof(a)), n->prefix,
+		       net_addr_text(n->gateway, true, g, sizeof(g)));
+	if (len < 0 || (size_t)len >= size)
+		return -ENOBUFS;
+	snprintf(buf, size, "net %s %s/%u %s\n", n->mac, a, n->prefix, g);
+	return 0;
+}
+
+int net_chain_format(const struct net_plan *n, char *buf, size_t size)
+{
+	char link[96], c[INET_ADDRSTRLEN];
+	int len, r;
+
+	r = net_link_format(n, link, sizeof(link));
+	if (r < 0)
+		return r;
+	len = snprintf(NULL, 0, "%scollector %s\nhostdir %s\n", link,
 		       net_addr_text(n->collector, false, c, sizeof(c)),
 		       n->hostdir);
 	if (len < 0 || (size_t)len >= size)
 		return -ENOBUFS;
-	snprintf(buf, size, "net %s %s/%u %s\ncollector %s\nhostdir %s\n",
-		 n->mac, a, n->prefix, g, c, n->hostdir);
+	snprintf(buf, size, "%scollector %s\nhostdir %s\n", link, c,
+		 n->hostdir);
 	return 0;
 }
 

@@ -89,11 +89,25 @@ int net_resolve(const struct kdump_conf *c, const struct net_paths *np,
 		struct net_plan *ret, struct diag *d);
 
 /*
+ * The way to IPv4 address dest (named host in messages: a collector's
+ * name, an iSCSI portal) on this system into *ret, as net_resolve() finds
+ * the collector's, without the host dir; ret->collector is dest.
+ */
+int net_resolve_addr(const struct net_paths *np, const char *host,
+		     struct in_addr dest, struct net_plan *ret, struct diag *d);
+
+/*
  * The chain lines of n: "net MAC ADDR/PREFIX GATEWAY" ("-" on-link),
  * "collector IPV4", "hostdir NAME".  -ENOBUFS, buf untouched, when they do
  * not fit in size.
  */
 int net_chain_format(const struct net_plan *n, char *buf, size_t size);
+
+/*
+ * The "net MAC ADDR/PREFIX GATEWAY" line alone (an iSCSI portal's way):
+ * -ENOBUFS, buf untouched, when it does not fit in size.
+ */
+int net_link_format(const struct net_plan *n, char *buf, size_t size);
 
 /*
  * For an ssh target, what the capture needs from 'kdump-file propagate':

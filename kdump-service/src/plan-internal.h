@@ -45,6 +45,14 @@ int plan_crypt(struct plan *p, struct modload *km, struct devchain *c,
 
 /* plan-net.c: a network target's plan; the files the fingerprint covers. */
 int plan_target_net(struct plan *p, bool create);
+/*
+ * A chain with an iSCSI session: the initiator name when sysfs has none,
+ * CHAP refused, the way to the portal (p->iscsi_net) and its NIC's
+ * drivers added to p->chain, the chain's net line written first in
+ * p->chain_text.  0 for a chain without one; on failure the diag says
+ * what for the dump target what.
+ */
+int plan_iscsi(struct plan *p, struct modload *km, const char *what);
 int plan_net_files(struct plan *p);
 
 #endif

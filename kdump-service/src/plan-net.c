@@ -2,11 +2,13 @@
 /*
  * plan_make()'s part for a network target (see plan.h): the route and
  * interface to the collector (netplan.h), the drivers on the way, the
- * fallback directory, the files the fingerprint covers.
+ * fallback directory, the files the fingerprint covers; and for a local
+ * target on an iSCSI disk, the way to its portal.
  */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <arpa/inet.h>
 
@@ -15,6 +17,10 @@
 #include "plan-internal.h"
 #include "target-mount.h"
 #include "util.h"
+
+/* open-iscsi's initiator name and node records. */
+#define ISCSI_INITIATOR_FILE "/etc/iscsi/initiatorname.iscsi"
+#define ISCSI_NODES_DIR "/etc/iscsi/nodes"
 
 /*
  * A network target's fallback directory: resolved as a local 'path' is,
@@ -59,6 +65,11 @@ static int plan_fallback(struct plan *p, struct modload *km, bool create)
 				p->conf.fallback, fs.devnode, strerror(-r));
 	if (r < 0)
 		return r;
+	if (c->n_iscsis)
+		return diag_fail(&p->diag, -EMEDIUMTYPE,
+				 "cannot use fallback directory %s for the capture: it is on iSCSI target %s, a second network the capture does not bring up: set 'fallback' to a directory on a local disk in %s",
+				 p->conf.fallback, c->iscsis[0].target,
+				 p->config);
 	r = devchain_merge(&p->chain, c);
 	if (r < 0)
 		(void)diag_fail(&p->diag, r,
@@ -163,5 +174,133 @@ int plan_net_files(struct plan *p)
 		     fl ? " " : "", p->conf.ssh_key, known) >=
 	    (int)(sizeof(p->fingerprint_files) - fl))
 		return -ENOBUFS;
+	return 0;
+}
+
+/*
+ * This initiator's name from open-iscsi's file ("InitiatorName=iqn..."),
+ * for a session whose sysfs attribute is empty.
+ */
+static int iscsi_initiator_file(const char *file, char *buf, size_t size)
+{
+	_cleanup_free_ char *text = NULL;
+	char *save = NULL;
+	int r;
+
+	r = read_file_max(file, &text, 64 * 1024);
+	if (r < 0)
+		return r;
+	for (char *l = strtok_r(text, "\n", &save); l;
+	     l = strtok_r(NULL, "\n", &save)) {
+		const char *v = l + strspn(l, " \t");
+		size_t n;
+
+		if (strncmp(v, "InitiatorName=", 14) != 0)
+			continue;
+		v += 14;
+		n = strcspn(v, " \t\r");
+		if (!n || v[n] || n >= size)
+			return -EBADMSG;
+		memcpy(buf, v, n + 1);
+		return 0;
+	}
+	return -ENOENT;
+}
+
+/*
+ * Whether open-iscsi's node record of the session (NODES/TARGET/ADDR,PORT,
+ * TPGT/default) says CHAP: 1, 0, or -errno when it cannot be read.
+ */
+static int iscsi_node_chap(const struct devchain_iscsi *is)
+{
+	_cleanup_free_ char *text = NULL;
+	char p[PATH_MAX];
+	char *save = NULL;
+	int r;
+
+	if (path_format(p, sizeof(p), "%s/%s/%s,%u,%u/default",
+			ISCSI_NODES_DIR, is->target, is->addr, is->port,
+			is->tpgt) < 0)
+		return -ENAMETOOLONG;
+	r = read_file_max(p, &text, 1 << 20);
+	if (r < 0)
+		return r;
+	for (char *l = strtok_r(text, "\n", &save); l;
+	     l = strtok_r(NULL, "\n", &save)) {
+		char key[64], value[32];
+
+		if (sscanf(l, " %63[^= ] = %31s", key, value) == 2 &&
+		    (strcmp(key, "node.session.auth.authmethod") == 0 ||
+		     strcmp(key, "discovery.sendtargets.auth.authmethod") == 0) &&
+		    strcmp(value, "CHAP") == 0)
+			return 1;
+	}
+	return 0;
+}
+
+int plan_iscsi(struct plan *p, struct modload *km, const char *what)
+{
+	_cleanup_free_ struct devchain *nic = NULL;
+	struct devchain_iscsi *is = &p->chain.iscsis[0];
+	char host[96], link[96];
+	struct net_paths np;
+	struct in_addr a;
+	size_t tl;
+	int r;
+
+	if (!p->chain.n_iscsis)
+		return 0;
+	if (!is->initiator[0]) {
+		r = iscsi_initiator_file(ISCSI_INITIATOR_FILE, is->initiator,
+					 sizeof(is->initiator));
+		if (r < 0)
+			return diag_fail(&p->diag, r,
+					 "cannot use dump target %s for the capture: it is on iSCSI %s (target %s), whose initiator name neither sysfs nor %s gives (%s): the capture logs in with that name; set InitiatorName= there",
+					 what, is->session, is->target,
+					 ISCSI_INITIATOR_FILE,
+					 r == -ENOENT ? "no InitiatorName=" : strerror(-r));
+	}
+	r = iscsi_node_chap(is);
+	if (r > 0)
+		return diag_fail(&p->diag, -EMEDIUMTYPE,
+				 "cannot use dump target %s for the capture: it is on iSCSI %s (target %s), which logs in with CHAP, and the capture would have to carry the CHAP secret in its initramfs: allow this initiator (%s) without CHAP on the target, or set 'path' or 'target' to a filesystem on a local disk in %s",
+				 what, is->session, is->target, is->initiator,
+				 p->config);
+	(void)inet_pton(AF_INET, is->addr, &a);
+	snprintf(host, sizeof(host), "iSCSI portal %s", is->addr);
+	net_paths_init(&np);
+	r = net_resolve_addr(&np, host, a, &p->iscsi_net, &p->diag);
+	if (r < 0) {
+		diag_prefix(&p->diag,
+			    "cannot use dump target %s on iSCSI target %s",
+			    what, is->target);
+		return r;
+	}
+	nic = calloc(1, sizeof(*nic));
+	if (!nic)
+		return -ENOMEM;
+	r = devchain_resolve_net(np.sysfs, p->iscsi_net.ifname, NULL, km, nic);
+	if (r == -ENOENT)
+		return diag_fail(&p->diag, r,
+				 "cannot use dump target %s: the route to iSCSI portal %s goes through %s, a virtual interface (no device: a tap, veth or dummy), which the capture cannot bring up: route the portal through a physical Ethernet interface",
+				 what, is->addr, p->iscsi_net.ifname);
+	if (r == -ENOPKG)
+		return diag_fail(&p->diag, r,
+				 "cannot use dump target %s for the capture: kernel %s has no module %s: install that kernel's modules or set 'kernel' in %s",
+				 what, p->release, nic->layer, p->config);
+	if (r == 0)
+		r = devchain_merge(&p->chain, nic);
+	if (r < 0)
+		return diag_fail(&p->diag, r,
+				 "cannot resolve the drivers of interface %s, the way to iSCSI portal %s: %s",
+				 p->iscsi_net.ifname, is->addr, strerror(-r));
+	r = net_link_format(&p->iscsi_net, link, sizeof(link));
+	tl = strlen(p->chain_text);
+	if (r < 0 || tl + strlen(link) >= sizeof(p->chain_text))
+		return diag_fail(&p->diag, -ENOBUFS,
+				 "the capture's chain for dump target %s is longer than %zu bytes",
+				 what, sizeof(p->chain_text) - 1);
+	memcpy(p->chain_text + tl, link, strlen(link) + 1);
+	p->iscsi_known = true;
 	return 0;
 }

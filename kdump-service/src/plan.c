@@ -53,6 +53,8 @@ static int plan_chain(struct plan *p, dev_t devno, const char *fstype,
 	r = devchain_resolve("/sys", devno, fstype, km, &p->chain);
 	if (r == 0)
 		r = plan_crypt(p, km, &p->chain, what);
+	if (r == 0)
+		r = plan_iscsi(p, km, what);
 	modload_free(km);
 	if (r < 0 && diag_failed(&p->diag))
 		return r;
@@ -90,6 +92,12 @@ unsigned long long plan_mpath_bytes(const struct plan *p)
 	return p->chain_known ? p->chain.n_mpaths * estimate_mpath_bytes() : 0;
 }
 
+unsigned long long plan_iscsi_bytes(const struct plan *p)
+{
+	return p->chain_known && p->iscsi_known ?
+	       p->chain.n_iscsis * estimate_iscsi_bytes() : 0;
+}
+
 unsigned long long plan_luks_bytes(const struct plan *p)
 {
 	unsigned long long b = 0;
@@ -113,7 +121,7 @@ int plan_estimate(const struct plan *p, int kernel_fd, int initramfs_fd,
 	return estimate_capture(kernel_fd, initramfs_fd, plan_system_ram(),
 				plan_modules_bytes(p),
 				plan_md_bytes(p) + plan_luks_bytes(p) +
-					plan_mpath_bytes(p),
+					plan_mpath_bytes(p) + plan_iscsi_bytes(p),
 				p->conf.net, ret);
 }
 

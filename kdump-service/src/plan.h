@@ -85,6 +85,12 @@ struct plan {
 	bool net_failed;	/* the collector's address or route not found */
 	char fallback_spec[CONF_VALUE_MAX];	/* "" for no fallback */
 	char fallback_rel[CONF_VALUE_MAX];
+	/*
+	 * A local target on an iSCSI disk: the way to its portal, which the
+	 * capture brings up before it logs in (the chain's net line).
+	 */
+	struct net_plan iscsi_net;
+	bool iscsi_known;
 	/* 'target' names a device not attached now (load goes on without it). */
 	bool target_absent;
 	/*
@@ -94,10 +100,14 @@ struct plan {
 	struct diag diag;
 };
 
-/* What the chain's md arrays, LUKS and multipath devices add to the estimate. */
+/*
+ * What the chain's md arrays, LUKS and multipath devices and iSCSI
+ * sessions add to the estimate.
+ */
 unsigned long long plan_md_bytes(const struct plan *p);
 unsigned long long plan_luks_bytes(const struct plan *p);
 unsigned long long plan_mpath_bytes(const struct plan *p);
+unsigned long long plan_iscsi_bytes(const struct plan *p);
 /* Whether a LUKS device's key slot needs Argon2's memory in the capture. */
 bool plan_luks_kdf(const struct plan *p);
 

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The loading units' sandbox for a network target (see sandbox.h).
+ * The loading units' sandbox for a network target, or a system with iSCSI
+ * disks (see sandbox.h).
  */
 #include <arpa/inet.h>
+#include <dirent.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -72,11 +74,29 @@ static void hosts_lookup(char *text, const char *name, struct sandbox *s)
 	}
 }
 
+bool sandbox_iscsi_sessions(const char *dir)
+{
+	struct dirent *de;
+	bool any = false;
+	DIR *d;
+
+	d = opendir(dir);
+	if (!d)
+		return false;
+	while (!any && (de = readdir(d)))
+		any = de->d_name[0] != '.';
+	closedir(d);
+	return any;
+}
+
 void sandbox_for(const struct kdump_conf *c, const char *hosts_file,
 		 struct sandbox *ret)
 {
 	char canon[INET6_ADDRSTRLEN];
 	struct sandbox s = { .net = c->net };
+
+	if (c->net == CONF_NET_NONE)
+		s.iscsi = sandbox_iscsi_sessions(SANDBOX_ISCSI_SESSIONS);
 
 	if (c->net != CONF_NET_NONE) {
 		if (address_canonical(c->net_host, canon, sizeof(canon))) {
@@ -104,7 +124,8 @@ int sandbox_tag(const struct sandbox *s, char *buf, size_t size)
 	int n;
 
 	if (s->net == CONF_NET_NONE)
-		n = snprintf(buf, size, "%s", SANDBOX_LOCAL);
+		n = snprintf(buf, size, "%s",
+			     s->iscsi ? SANDBOX_ISCSI : SANDBOX_LOCAL);
 	else
 		n = snprintf(buf, size, "%s %s", conf_net_to_string(s->net),
 			     s->allow);
@@ -118,6 +139,21 @@ int sandbox_dropin(const struct sandbox *s, const char *target, char *buf,
 	bool any = strcmp(s->allow, "any") == 0;
 	int n, r;
 
+	if (s->net == CONF_NET_NONE && s->iscsi) {
+		n = snprintf(buf, size,
+			     "# Written by kdump-file-generator: this system has iSCSI sessions,\n"
+			     "# and a dump target on one of their disks is reached by the capture\n"
+			     "# through the portal's interface, which a load reads (the routes,\n"
+			     "# addresses and links) but does not use (kdump-file(8), SANDBOX).\n"
+			     "[Unit]\n"
+			     "After=remote-fs.target iscsid.service open-iscsi.service\n"
+			     "\n"
+			     "[Service]\n"
+			     "Environment=\"" SANDBOX_ENV "=" SANDBOX_ISCSI "\"\n"
+			     "PrivateNetwork=no\n"
+			     "RestrictAddressFamilies=AF_UNIX AF_ALG AF_NETLINK\n");
+		return n < 0 || (size_t)n >= size ? -ENOBUFS : 0;
+	}
 	if (s->net == CONF_NET_NONE) {
 		if (size == 0)
 			return -ENOBUFS;

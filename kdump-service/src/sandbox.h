@@ -13,6 +13,7 @@
 #ifndef KDUMP_FILE_SANDBOX_H
 #define KDUMP_FILE_SANDBOX_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "conf.h"
@@ -29,12 +30,27 @@
 struct sandbox {
 	enum conf_net net;	/* CONF_NET_NONE: the units as they are */
 	/*
+	 * With CONF_NET_NONE: the system has iSCSI sessions, and a local
+	 * target on one of their disks needs the way to its portal read at
+	 * load (the routes, addresses and links: netlink, the system's
+	 * network namespace), though no traffic.
+	 */
+	bool iscsi;
+	/*
 	 * The collector's addresses, blank-separated ("" when net is
 	 * CONF_NET_NONE); "any" when its name is not in the hosts file, so
 	 * that only a resolver knows them.
 	 */
 	char allow[SANDBOX_ADDRS_MAX * 48];
 };
+
+/* The value of SANDBOX_ENV for a system with iSCSI sessions. */
+#define SANDBOX_ISCSI "iscsi"
+/* Where the kernel lists the iSCSI sessions. */
+#define SANDBOX_ISCSI_SESSIONS "/sys/class/iscsi_session"
+
+/* Whether directory dir (SANDBOX_ISCSI_SESSIONS) lists any session. */
+bool sandbox_iscsi_sessions(const char *dir);
 
 /*
  * What configuration c needs, the collector's name looked up in hosts_file
@@ -44,12 +60,14 @@ struct sandbox {
 void sandbox_for(const struct kdump_conf *c, const char *hosts_file,
 		 struct sandbox *ret);
 
-/* "local", "ssh 192.0.2.1", "nfs any": the value of SANDBOX_ENV. */
+/*
+ * "local", "iscsi", "ssh 192.0.2.1", "nfs any": the value of SANDBOX_ENV.
+ */
 int sandbox_tag(const struct sandbox *s, char *buf, size_t size);
 
 /*
  * The drop-in's text for s (target: the URL, for its comment); "" for
- * CONF_NET_NONE, where no drop-in is written.  -ENOBUFS when size is too
+ * CONF_NET_NONE without iSCSI, where no drop-in is written.  -ENOBUFS when size is too
  * small.
  */
 int sandbox_dropin(const struct sandbox *s, const char *target, char *buf,

@@ -46,6 +46,9 @@ static int estimate_json(struct cli *cli, const struct plan *p,
 		m = cli_json_int(j, "multipath_bytes",
 				 (long long)plan_mpath_bytes(p));
 	if (m == 0)
+		m = cli_json_int(j, "iscsi_bytes",
+				 (long long)plan_iscsi_bytes(p));
+	if (m == 0)
 		m = cli_json_int(j, "ram_bytes", (long long)e->ram);
 	if (m == 0)
 		m = cli_json_int(j, "ram_share_bytes", (long long)e->ram_share);
@@ -148,6 +151,9 @@ int verb_estimate(struct cli *cli, int argc _unused_, char *argv[] _unused_)
 	       p->conf.net == CONF_NET_NONE ? "" :
 	       p->conf.net == CONF_NET_NFS ? "; the NIC's drivers and NFS's" :
 	       "; the NIC's drivers");
+	if (plan_iscsi_bytes(p))
+		printf("iSCSI              %7.1f MiB  (1 session: the NIC to its portal, iscsistart, the session's buffers)\n",
+		       mib_f(plan_iscsi_bytes(p)));
 	if (plan_mpath_bytes(p))
 		printf("multipath          %7.1f MiB  (%u device%s: dm-multipath's pools)\n",
 		       mib_f(plan_mpath_bytes(p)), p->chain.n_mpaths,

@@ -270,6 +270,44 @@ static int md_json(const struct plan *p, unsigned int i, struct json_object *o)
 	return r;
 }
 
+/* One iSCSI session of "iscsi_sessions" into o, with the way to it. */
+static int iscsi_json(const struct plan *p, unsigned int i,
+		      struct json_object *o)
+{
+	const struct devchain_iscsi *is = &p->chain.iscsis[i];
+	const struct net_plan *n = &p->iscsi_net;
+	char a[INET_ADDRSTRLEN], g[INET_ADDRSTRLEN];
+	int r;
+
+	r = json_set_text(o, "session", is->session);
+	if (r == 0)
+		r = json_set_text(o, "target", is->target);
+	if (r == 0)
+		r = json_set_text(o, "initiator", is->initiator);
+	if (r == 0)
+		r = json_set_text(o, "address", is->addr);
+	if (r == 0)
+		r = json_set_int(o, "port", is->port);
+	if (r == 0)
+		r = json_set_int(o, "tpgt", is->tpgt);
+	if (r == 0)
+		r = json_set_text(o, "disks", is->disks);
+	if (r == 0)
+		r = json_set_text(o, "interface", n->ifname);
+	if (r == 0)
+		r = json_set_text(o, "mac", n->mac);
+	if (r == 0)
+		r = json_set_text(o, "local_address",
+				  net_addr_text(n->addr, false, a, sizeof(a)));
+	if (r == 0)
+		r = json_set_int(o, "prefix", n->prefix);
+	if (r == 0)
+		r = cli_json_text(o, "gateway", n->gateway.s_addr ?
+				  net_addr_text(n->gateway, false, g, sizeof(g)) :
+				  NULL);
+	return r;
+}
+
 /* One multipath device of "multipath_devices" into o. */
 static int mpath_json(const struct plan *p, unsigned int i,
 		      struct json_object *o)
@@ -376,6 +414,10 @@ static int show_json(struct cli *cli, const struct plan *p,
 		r = show_net_json(p, j);
 	if (r == 0)
 		r = json_set_bool(j, "chain_known", p->chain_known);
+	if (r == 0)
+		r = layers_json(p, j, "iscsi_sessions",
+				p->iscsi_known ? p->chain.n_iscsis : 0,
+				iscsi_json);
 	if (r == 0)
 		r = layers_json(p, j, "multipath_devices", p->chain.n_mpaths,
 				mpath_json);
@@ -486,6 +528,22 @@ static void show_text(struct cli *cli, const struct plan *p)
 		if (p->chain.mods[i].state == MODLOAD_BUILTIN)
 			printf("built-in %-14s %s\n", p->chain.mods[i].name,
 			       p->chain.mods[i].reason);
+	for (unsigned int i = 0; p->iscsi_known && i < p->chain.n_iscsis; i++) {
+		const struct devchain_iscsi *is = &p->chain.iscsis[i];
+		const struct net_plan *n = &p->iscsi_net;
+		char a[INET_ADDRSTRLEN], g[INET_ADDRSTRLEN];
+
+		printf("bring up the NIC with MAC %s (%s now) as %s/%u, %s%s\n",
+		       n->mac, n->ifname,
+		       net_addr_text(n->addr, false, a, sizeof(a)), n->prefix,
+		       n->gateway.s_addr ? "a route to the portal via " :
+		       "the portal on-link",
+		       n->gateway.s_addr ?
+		       net_addr_text(n->gateway, false, g, sizeof(g)) : "");
+		printf("log in to iSCSI target %s at %s:%u (portal group %u) as %s with iscsistart, for %s\n",
+		       is->target, is->addr, is->port, is->tpgt,
+		       is->initiator, is->disks);
+	}
 	for (unsigned int i = 0; i < p->chain.n_mpaths; i++) {
 		const struct devchain_mpath *mp = &p->chain.mpaths[i];
 

@@ -474,6 +474,80 @@ static void test_mpath(struct modload *km)
 	CHECK(strstr(c.layer, "vdo0") && strstr(c.layer, "uuid VDO"));
 }
 
+#define ISCSI_HOST "devices/platform/host5"
+#define ISCSI_SESSION ISCSI_HOST "/session3"
+#define ISCSI_LUN ISCSI_SESSION "/target5:0:0/5:0:0:1"
+#define ISCSI_IQN "iqn.2026-12.test.kdump-file:dumps"
+
+/*
+ * iSCSI: a disk of a software-initiator session recorded with the
+ * session's target, portal, portal group and initiator, iscsi_tcp added
+ * before the disk's driver; an empty initiator left for the plan.
+ * Refused: an offload adapter, an IPv6 portal; an unreadable session is
+ * an error.
+ */
+static void test_iscsi(struct modload *km)
+{
+	struct devchain c, m;
+	char buf[1024];
+
+	put("bus/scsi/drivers/sd/bind", "");
+	link_to(ISCSI_LUN "/driver", "../../../../../../bus/scsi/drivers/sd");
+	put(ISCSI_LUN "/block/sdx/dev", "65:112\n");
+	put(ISCSI_LUN "/block/sdx/sdx1/dev", "65:113\n");
+	put(ISCSI_LUN "/block/sdx/sdx1/partition", "1\n");
+	link_to("dev/block/65:113", "../../" ISCSI_LUN "/block/sdx/sdx1");
+	put(ISCSI_HOST "/scsi_host/host5/proc_name", "iscsi_tcp\n");
+	put(ISCSI_SESSION "/iscsi_session/session3/targetname", ISCSI_IQN "\n");
+	put(ISCSI_SESSION "/iscsi_session/session3/tpgt", "1\n");
+	put(ISCSI_SESSION "/iscsi_session/session3/initiatorname",
+	    "iqn.1993-08.org.debian:01:abc\n");
+	put(ISCSI_SESSION "/connection3:0/iscsi_connection/connection3:0/persistent_address",
+	    "10.0.43.1\n");
+	put(ISCSI_SESSION "/connection3:0/iscsi_connection/connection3:0/persistent_port",
+	    "3260\n");
+	CHECK(devchain_resolve(sys, makedev(65, 113), "ext4", km, &c) == 0);
+	CHECK(c.n_iscsis == 1);
+	CHECK(strcmp(c.iscsis[0].session, "session3") == 0);
+	CHECK(strcmp(c.iscsis[0].target, ISCSI_IQN) == 0);
+	CHECK(strcmp(c.iscsis[0].initiator, "iqn.1993-08.org.debian:01:abc") == 0);
+	CHECK(strcmp(c.iscsis[0].addr, "10.0.43.1") == 0);
+	CHECK(c.iscsis[0].port == 3260 && c.iscsis[0].tpgt == 1);
+	CHECK(strcmp(c.iscsis[0].disks, "sdx") == 0);
+	CHECK(find(&c, "iscsi_tcp") >= 0 && find(&c, "sd") > find(&c, "iscsi_tcp"));
+	CHECK(strstr(c.mods[find(&c, "iscsi_tcp")].reason, "session3 (" ISCSI_IQN ")") != NULL);
+	CHECK(devchain_format(&c, buf, sizeof(buf)) == 0);
+	CHECK(strstr(buf, "iscsi 1 10.0.43.1 3260 " ISCSI_IQN " iqn.1993-08.org.debian:01:abc\n") != NULL);
+	format_too_small(&c, strlen(buf) + 1);
+	memset(&m, 0, sizeof(m));
+	CHECK(devchain_merge(&m, &c) == 0 && devchain_merge(&m, &c) == 0);
+	CHECK(m.n_iscsis == 1);
+
+	/* No initiator in sysfs: "-", for the plan to fill in. */
+	put(ISCSI_SESSION "/iscsi_session/session3/initiatorname", "(null)\n");
+	CHECK(devchain_resolve(sys, makedev(65, 113), "ext4", km, &c) == 0);
+	CHECK(c.iscsis[0].initiator[0] == '\0');
+	CHECK(devchain_format(&c, buf, sizeof(buf)) == 0);
+	CHECK(strstr(buf, " " ISCSI_IQN " -\n") != NULL);
+
+	/* An IPv6 portal; no port; an offload adapter. */
+	put(ISCSI_SESSION "/connection3:0/iscsi_connection/connection3:0/persistent_address",
+	    "fd00::1\n");
+	CHECK(resolve_fails(km, makedev(65, 113), &c) == -EMEDIUMTYPE);
+	CHECK(strstr(c.layer, "portal fd00::1") && strstr(c.fix, "IPv4"));
+	put(ISCSI_SESSION "/connection3:0/iscsi_connection/connection3:0/persistent_address",
+	    "10.0.43.1\n");
+	put(ISCSI_SESSION "/connection3:0/iscsi_connection/connection3:0/persistent_port",
+	    "\n");
+	CHECK(resolve_fails(km, makedev(65, 113), &c) == -EIO);
+	put(ISCSI_SESSION "/connection3:0/iscsi_connection/connection3:0/persistent_port",
+	    "3260\n");
+	put(ISCSI_HOST "/scsi_host/host5/proc_name", "qla4xxx\n");
+	CHECK(resolve_fails(km, makedev(65, 113), &c) == -EMEDIUMTYPE);
+	CHECK(strstr(c.layer, "adapter host5 (qla4xxx)") && strstr(c.fix, "iscsi_tcp"));
+	put(ISCSI_HOST "/scsi_host/host5/proc_name", "iscsi_tcp\n");
+}
+
 int main(void)
 {
 	struct modload *km;
@@ -524,6 +598,7 @@ int main(void)
 
 	test_luks(km);
 	test_mpath(km);
+	test_iscsi(km);
 	/* An LVM name without its separator. */
 	make_dm(4, "LVM-q", "novg");
 	CHECK(resolve_fails(km, makedev(253, 4), &c) == -EMEDIUMTYPE);

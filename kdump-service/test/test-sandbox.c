@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "sandbox.h"
 #include "tests.h"
@@ -81,8 +82,26 @@ static void test_dropin(void)
 
 	conf_init(&c);
 	sandbox_for(&c, hosts, &s);
+	/* A local target: no drop-in, unless the system has iSCSI disks. */
+	s.iscsi = false;
 	CHECK(sandbox_dropin(&s, "", text, sizeof(text)) == 0);
 	CHECK(text[0] == '\0');
+	s.iscsi = true;
+	CHECK(sandbox_dropin(&s, "", text, sizeof(text)) == 0);
+	CHECK(strstr(text, "\nEnvironment=\"KDUMP_FILE_SANDBOX=iscsi\"\n") != NULL);
+	CHECK(strstr(text, "\nPrivateNetwork=no\n") != NULL);
+	CHECK(strstr(text, "\nRestrictAddressFamilies=AF_UNIX AF_ALG AF_NETLINK\n") != NULL);
+	CHECK(strstr(text, "\nAfter=remote-fs.target ") != NULL);
+	/* Read, not reached: no address allowed, no IP socket. */
+	CHECK(strstr(text, "IPAddressAllow") == NULL);
+	CHECK(strstr(text, "AF_INET") == NULL);
+	CHECK(sandbox_dropin(&s, "", text, 64) == -ENOBUFS);
+	{
+		char tag[16];
+
+		CHECK(sandbox_tag(&s, tag, sizeof(tag)) == 0);
+		CHECK(strcmp(tag, "iscsi") == 0);
+	}
 
 	conf_net(&c, CONF_NET_SSH, "collector");
 	sandbox_for(&c, hosts, &s);
@@ -112,6 +131,21 @@ static void test_dropin(void)
 	CHECK(sandbox_dropin(&s, c.target, text, 64) == -ENOBUFS);
 }
 
+/* The sessions' directory: none, empty, or with a session. */
+static void test_iscsi_sessions(void)
+{
+	char dir[] = "/tmp/test-sandbox-XXXXXX", sub[64];
+
+	CHECK(mkdtemp(dir) != NULL);
+	CHECK(!sandbox_iscsi_sessions("/nonexistent/iscsi_session"));
+	CHECK(!sandbox_iscsi_sessions(dir));
+	snprintf(sub, sizeof(sub), "%s/session1", dir);
+	CHECK(mkdir(sub, 0700) == 0);
+	CHECK(sandbox_iscsi_sessions(dir));
+	CHECK(rmdir(sub) == 0);
+	CHECK(rmdir(dir) == 0);
+}
+
 int main(void)
 {
 	static const char text[] =
@@ -128,6 +162,7 @@ int main(void)
 	CHECK(write(fd, text, sizeof(text) - 1) == (ssize_t)sizeof(text) - 1);
 	close(fd);
 	test_tags();
+	test_iscsi_sessions();
 	test_dropin();
 	unlink(hosts);
 	return tests_done();
