@@ -8,7 +8,7 @@
 # the target (MAC 52:54:00:00:43:01, 10.0.43.1/24) serves its /dev/vdb as
 # LUN 1 of one iSCSI target with tgtd; the client (MAC 52:54:00:00:43:02,
 # 10.0.43.2/24) logs in with open-iscsi, puts /var/crash on ext4 on that
-# LUN and crashes.
+# LUN and crashes; at its next boot it logs in and mounts it by itself.
 #
 # The target's kernel command line has kdump_file_iscsi_limit=SECONDS: it
 # serves that long at most, then stops by itself (the host stops it sooner
@@ -169,4 +169,38 @@ step_layout_iscsi() {
     run mount /var/crash || return 1
     say "iscsi: /var/crash on $(findmnt -n -o SOURCE,FSTYPE --target /var/crash)"
     step_layout_crash iscsi_unit_log
+}
+
+# The client's next boot, after the capture: open-iscsi.service logs in by
+# itself (node.startup = automatic) once systemd-networkd gave the NIC its
+# address, fstab mounts /var/crash from the LUN (_netdev); kdump-file.service,
+# enabled, loads at boot: whether it started after that mount (both units'
+# monotonic start times, in microseconds), what it said, what is loaded,
+# and the dump the product sees.  No crash.
+step_layout_iscsi_after() {
+    i=0
+    while ! findmnt /var/crash > /dev/null 2>&1 && [ "$i" -lt 120 ]; do
+        sleep 1
+        i=$((i + 1))
+    done
+    if findmnt /var/crash > /dev/null 2>&1; then
+        say "iscsi after: /var/crash mounted after $i s"
+    else
+        say "iscsi after: /var/crash not mounted after $i s"
+    fi
+    say "iscsi after: open-iscsi.service $(systemctl is-active open-iscsi), networkd-wait-online $(systemctl is-active systemd-networkd-wait-online)"
+    run iscsiadm -m session
+    say "iscsi after: /var/crash on $(findmnt -n -o SOURCE,FSTYPE --target /var/crash)"
+    # A oneshot unit still activating has no end time yet: wait for it.
+    i=0
+    while [ "$(systemctl is-active kdump-file)" = activating ] && [ "$i" -lt 300 ]; do
+        sleep 1
+        i=$((i + 1))
+    done
+    say "iscsi after: var-crash.mount active at $(systemctl show -p ActiveEnterTimestampMonotonic --value var-crash.mount), kdump-file.service started at $(systemctl show -p InactiveExitTimestampMonotonic --value kdump-file)"
+    say "is-active: $(systemctl is-active kdump-file)"
+    iscsi_unit_log
+    say "iscsi after: kexec_crash_loaded: $(cat /sys/kernel/kexec_crash_loaded)"
+    run kdump-file status
+    run kdump-file list
 }
