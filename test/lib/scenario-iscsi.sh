@@ -10,8 +10,11 @@
 # systemd-networkd, logs in with open-iscsi, puts /var/crash on ext4 on
 # the LUN (fstab: _netdev,nofail), enables kdump-file and crashes; the
 # capture kernel brings the NIC up, logs in with iscsistart and saves to
-# the LUN, and reboots (QEMU ends).  The host then stops the target with
-# its power button and reads the dump out of the LUN's image.
+# the LUN, and reboots (QEMU ends).  The client boots once more:
+# open-iscsi logs in by itself, fstab mounts /var/crash, kdump-file.service
+# loads at boot, after that mount, and lists the dump.  The host then
+# stops the target with its power button and reads the dump out of the
+# LUN's image.
 #
 #   scenario-iscsi.sh NAME NUMBER
 #
@@ -80,6 +83,19 @@ iscsi_target_stop() {
 	return "${how:-$rc}"
 }
 
+# client_boot LOG STEP: one boot of the client running STEP, its NIC on
+# the target's link; the check that it ended by itself.
+client_boot() {
+	local rc=0
+	qemu_boot "$1" "${KDUMP_FILE_BOOT_TIMEOUT:-1500}" bios 1024 "$kernel" \
+		"root=/dev/vda rw console=ttyS0 crashkernel=256M panic=-1 $NET_APPEND kdump_file_test=$2" \
+		"$cdisk" "${initrd[@]}" \
+		-netdev "stream,id=n0,server=off,addr.type=inet,addr.host=127.0.0.1,addr.port=$((ports + 1))" \
+		-device "virtio-net-pci,netdev=n0,mac=52:54:00:00:43:02" || rc=$?
+	check_ended "$rc" "the client's boot $2 ended by itself (no timeout)"
+	log "the client's boot $2 ended after $(($(date +%s) - t0)) s"
+}
+
 t0=$(date +%s)
 if ! iscsi_target_start; then
 	fail "the iSCSI target said it is ready"
@@ -89,14 +105,9 @@ if ! iscsi_target_start; then
 fi
 pass "the iSCSI target is ready after $(($(date +%s) - t0)) s"
 
-rc=0
-qemu_boot "$con" "${KDUMP_FILE_BOOT_TIMEOUT:-1500}" bios 1024 "$kernel" \
-	"root=/dev/vda rw console=ttyS0 crashkernel=256M panic=-1 $NET_APPEND kdump_file_test=layout-iscsi" \
-	"$cdisk" "${initrd[@]}" \
-	-netdev "stream,id=n0,server=off,addr.type=inet,addr.host=127.0.0.1,addr.port=$((ports + 1))" \
-	-device "virtio-net-pci,netdev=n0,mac=52:54:00:00:43:02" || rc=$?
-check_ended "$rc" "the client's boot ended by itself (no timeout)"
-log "the client ended after $(($(date +%s) - t0)) s"
+after=$out/after.log
+client_boot "$con" layout-iscsi
+client_boot "$after" layout-iscsi-after
 rc=0
 iscsi_target_stop || rc=$?
 log "the target ended after $(($(date +%s) - t0)) s"
@@ -136,6 +147,28 @@ check "capture: ext4 mounted from the LUN's disk" \
 check "capture completed" grep -q "kdump-file: .* capture complete" "$b"
 modules=$(sed -n 's/.*kdump-file: .* modules loaded: //p' "$b" | tail -n 1)
 log "the capture loaded: ${modules:-nothing}"
+# The crash boot's login, the capture's and the next boot's: the target
+# lists each as a new I_T nexus.
+check "the target saw three logins" \
+	grep -qE "KDUMP-FILE-TEST: iscsi target: after [0-9]+ s, initiators: nexus 3 " "$tlog"
+
+# The next boot: the login and the mount by themselves, the load at boot
+# after that mount, the dump listed.
+f=$after
+log "next boot: $(grep -m1 -oE 'iscsi after: /var/crash (mounted|not mounted) after [0-9]+ s' "$f" || echo 'no /var/crash line')"
+check "next boot: open-iscsi.service logged in by itself" \
+	grep -qE "KDUMP-FILE-TEST:   tcp: \[[0-9]+\] 10\.0\.43\.1:3260,1 ${iqn//./\\.} " "$f"
+check "next boot: /var/crash mounted from the LUN by its fstab line" \
+	grep -qE "KDUMP-FILE-TEST: iscsi after: /var/crash on /dev/sd[a-z]+ +ext4" "$f"
+times=$(sed -n 's/.*KDUMP-FILE-TEST: iscsi after: var-crash.mount active at \([0-9]*\), kdump-file.service started at \([0-9]*\)$/\1 \2/p' "$f" | head -n 1)
+log "next boot: /var/crash mounted, kdump-file.service started (monotonic us): ${times:-unknown}"
+# shellcheck disable=SC2016 # awk's fields
+check "next boot: kdump-file.service started after /var/crash was mounted" \
+	awk '{ exit !($1 > 0 && $2 >= $1) }' <<<"${times:-0 0}"
+check "next boot: kdump-file.service active" grep -q "KDUMP-FILE-TEST: is-active: active" "$f"
+check "next boot: a capture kernel loaded" grep -q "KDUMP-FILE-TEST: iscsi after: kexec_crash_loaded: 1" "$f"
+check "next boot: list shows the dump, complete" \
+	bash -c "run_output '$f' 'kdump-file list' | grep -q complete"
 
 # The dump, read out of the LUN's image (the LUN's filesystem is
 # /var/crash).
