@@ -8,8 +8,12 @@
  *
  *   kdump-file-generator NORMAL_DIR [EARLY_DIR LATE_DIR]
  *
- * The loading units: with a local or raw target, no drop-in (they keep
- * their own sandbox: no network); with a network target,
+ * The loading units: with a local target, on a system with iSCSI sessions,
+ * the drop-in of sandbox_dropin() (the network read, not reached); with a
+ * local target whose dump directory is on filesystems fstab mounts,
+ * NORMAL_DIR/UNIT.d/40-dump-mounts.conf orders them after those mounts;
+ * else no drop-in (they keep their own sandbox: no network); with a
+ * network target,
  * NORMAL_DIR/UNIT.d/50-network-target.conf from sandbox_dropin(): ordered
  * after network-online.target, the address families, the collector's
  * addresses and for NFS the mount (see sandbox.h).  A configuration that
@@ -45,6 +49,7 @@
  * KDUMP_FILE_CONF, KDUMP_FILE_FSTAB and KDUMP_FILE_HOSTS name another
  * configuration, fstab and hosts file (the tests').
  */
+#include <ctype.h>
 #include <errno.h>
 #include <libmount/libmount.h>
 #include <limits.h>
@@ -64,6 +69,8 @@
 #define UNIT "kdump-file-report.service"
 #define DROPIN "50-dump-store.conf"
 #define DROPIN_MAX 16384
+/* The loading units' ordering after the dump directory's mounts. */
+#define MOUNTS_DROPIN "40-dump-mounts.conf"
 
 /* The [Service] lines of the drop-in being built. */
 struct dropin {
@@ -286,6 +293,145 @@ static void generate_report(const char *normal_dir, const char *conf_path,
 }
 
 /*
+ * The mount unit's name of mount point mnt, as systemd spells it
+ * (systemd.unit(5), "String Escaping"): without the outer slashes, each
+ * '/' a '-', any byte but ASCII letters, digits, ':', '_' and a '.' not
+ * first as \xNN; "-.mount" for the root.
+ */
+static int mount_unit_name(const char *mnt, char *buf, size_t size)
+{
+	size_t n = 0, len;
+
+	while (*mnt == '/')
+		mnt++;
+	len = strlen(mnt);
+	while (len && mnt[len - 1] == '/')
+		len--;
+	if (!len)
+		return snprintf(buf, size, "-.mount") < (int)size ? 0 : -ENOBUFS;
+	for (size_t i = 0; i < len; i++) {
+		unsigned char ch = (unsigned char)mnt[i];
+		int w;
+
+		if (ch == '/')
+			w = snprintf(buf + n, size - n, "-");
+		else if (isalnum(ch) || ch == ':' || ch == '_' ||
+			 (ch == '.' && i))
+			w = snprintf(buf + n, size - n, "%c", ch);
+		else
+			w = snprintf(buf + n, size - n, "\\x%02x", ch);
+		if (w < 0 || (size_t)w >= size - n)
+			return -ENOBUFS;
+		n += w;
+	}
+	return snprintf(buf + n, size - n, ".mount") < (int)(size - n) ?
+	       0 : -ENOBUFS;
+}
+
+/* Whether dir is mnt or below it ("/" holds everything). */
+static bool below(const char *dir, const char *mnt)
+{
+	size_t l = strlen(mnt);
+
+	while (l > 1 && mnt[l - 1] == '/')
+		l--;
+	if (l == 1 && mnt[0] == '/')
+		return true;
+	return strncmp(dir, mnt, l) == 0 && (dir[l] == '/' || !dir[l]);
+}
+
+/*
+ * The fstab mounts a local target's dump directory is on, other than the
+ * root: with target, those of its source (spelt the same); without, those
+ * whose mount point holds path.  One "After=NAME.mount" line each into d,
+ * so that a load at boot sees the dump directory's own filesystem, also
+ * when fstab says nofail (which orders the mount before no target) or
+ * _netdev (an iSCSI disk, mounted once the network and the login are up).
+ * Returns how many, or a negative errno.
+ */
+static int add_mount_order(struct dropin *d, const char *fstab,
+			   const struct kdump_conf *c)
+{
+	struct libmnt_table *tb;
+	struct libmnt_iter *it;
+	struct libmnt_fs *fs;
+	int r, n = 0;
+
+	if (c->net != CONF_NET_NONE || c->raw[0] || c->path[0] != '/')
+		return 0;
+	if (access(fstab, F_OK) < 0 && errno == ENOENT)
+		return 0;
+	tb = mnt_new_table();
+	it = mnt_new_iter(MNT_ITER_FORWARD);
+	if (!tb || !it) {
+		r = -ENOMEM;
+		goto out;
+	}
+	r = mnt_table_parse_fstab(tb, fstab);
+	if (r < 0)
+		goto out;
+	while (mnt_table_next_fs(tb, it, &fs) == 0) {
+		const char *src = mnt_fs_get_source(fs);
+		const char *mnt = mnt_fs_get_target(fs);
+		char unit[3 * PATH_MAX];
+
+		if (!src || !mnt || mnt[0] != '/' || strcmp(mnt, "/") == 0 ||
+		    mnt_fs_is_swaparea(fs))
+			continue;
+		if (c->target[0] ? strcmp(src, c->target) != 0 :
+		    !below(c->path, mnt))
+			continue;
+		r = mount_unit_name(mnt, unit, sizeof(unit));
+		if (r == 0)
+			r = dropin_add(d, "After=%s\n", unit);
+		if (r < 0)
+			goto out;
+		n++;
+	}
+	r = n;
+out:
+	mnt_free_iter(it);
+	mnt_unref_table(tb);
+	return r;
+}
+
+/*
+ * The loading units' ordering after the dump directory's mounts
+ * (MOUNTS_DROPIN); none when fstab mounts none of it.
+ */
+static void generate_mounts(const char *normal_dir, const struct kdump_conf *c,
+			    int conf_r, const char *fstab)
+{
+	static const char *const units[] = {
+		"kdump-file.service", "kdump-file-hotplug.service",
+	};
+	static struct dropin d;
+	int r = 0;
+
+	d.len = 0;
+	d.text[0] = '\0';
+	if (conf_r >= 0)
+		r = dropin_add(&d, "# Written by kdump-file-generator: the dump directory's filesystems,\n"
+			       "# mounted before a load looks for it (fstab's nofail and _netdev\n"
+			       "# mounts are ordered before no target).\n"
+			       "[Unit]\n");
+	if (r == 0 && conf_r >= 0)
+		r = add_mount_order(&d, fstab, c);
+	if (r <= 0) {
+		if (r < 0)
+			fprintf(stderr, "kdump-file-generator: cannot order the loading units after the dump directory's mounts in %s: %s\n",
+				fstab, strerror(-r));
+		d.text[0] = '\0';
+	}
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		r = write_dropin(normal_dir, units[i], MOUNTS_DROPIN, d.text);
+		if (r < 0)
+			fprintf(stderr, "kdump-file-generator: cannot write %s/%s.d/" MOUNTS_DROPIN ": %s\n",
+				normal_dir, units[i], strerror(-r));
+	}
+}
+
+/*
  * The loading units' drop-in: for a network target, the way to the
  * collector; none otherwise, nor for a configuration that cannot be read
  * (load says what is wrong with it).
@@ -341,5 +487,6 @@ int main(int argc, char *argv[])
 	r = conf_load_or_default(&c, conf_path, &err);
 	generate_report(argv[1], conf_path, &c, r, &err, fstab, hosts);
 	generate_load(argv[1], &c, r, hosts);
+	generate_mounts(argv[1], &c, r, fstab);
 	return 0;
 }

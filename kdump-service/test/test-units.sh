@@ -286,6 +286,45 @@ net_sandbox "ssh target by DNS" "ssh any" any no
 cp -r "$t/gen/nfs target" "$t/gen/local again"
 generate "local again" "$t/gen/path.in"
 local_sandbox "local again"
+# mounts NAME [UNIT...]: both loading units are ordered after exactly
+# UNIT... (none: no 40-dump-mounts.conf).
+mounts() {
+	local name=$1 u f want got ok=1
+	shift
+	want=$(printf 'After=%s\n' "$@")
+	for u in kdump-file.service kdump-file-hotplug.service; do
+		f="$t/gen/$name/$u.d/40-dump-mounts.conf"
+		got=$(grep '^After=' "$f" 2>/dev/null || true)
+		if [ "$#" -eq 0 ]; then
+			[ ! -e "$f" ] || ok=0
+		else
+			[ "$got" = "$want" ] && grep -qx '\[Unit\]' "$f" || ok=0
+		fi
+	done
+	if [ "$ok" = 1 ]; then
+		pass "generator: $name: loads after ${*:-no mount}"
+	else
+		fail "generator: $name: not ordered after exactly '${*:-nothing}'"
+	fi
+}
+mounts "path only"
+mounts "raw"
+mounts "target in fstab" srv-dumps.mount
+mounts "target mounted on the root"
+mounts "ssh target"
+# The dump directory on a disk of the network (an iSCSI LUN, nofail):
+# mounted before the load, at a mount point systemd escapes.
+printf '%s\n' '/dev/sdz9 / ext4 defaults 0 1' \
+	'UUID=0a1b2c3d-0000-4000-8000-000000000002 /var/crash ext4 _netdev,nofail 0 2' \
+	'UUID=0a1b2c3d-0000-4000-8000-000000000003 /var/crash-test/dumps ext4 nofail 0 2' \
+	'LABEL=elsewhere /var/crash-other ext4 nofail 0 2' \
+	'/dev/sdz2 none swap sw 0 0' >"$t/gen/fstab-netdev"
+printf '%s\n' 'path = /var/crash' >"$t/gen/var-crash.in"
+generate "path on a _netdev mount" "$t/gen/var-crash.in" "$t/gen/fstab-netdev"
+mounts "path on a _netdev mount" var-crash.mount
+printf '%s\n' 'path = /var/crash-test/dumps/x' >"$t/gen/escaped.in"
+generate "path below an escaped mount point" "$t/gen/escaped.in" "$t/gen/fstab-netdev"
+mounts "path below an escaped mount point" 'var-crash\x2dtest-dumps.mount'
 # A configuration that cannot be read: no network opened.
 generate "bad for the loader" "$t/gen/bad.in"
 local_sandbox "bad for the loader"

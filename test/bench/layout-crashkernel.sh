@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The reservation a disk layout needs: scenario-layout.sh's LAYOUT (Debian's
-# stock kernel; FLAVOUR ours for this project's) run with the guest's
+# stock kernel; FLAVOUR ours for this project's), or for LAYOUT iscsi
+# scenario-iscsi.sh (stock), run with the guest's
 # crashkernel= set to each SIZE in turn, two at a time, and whether its
 # capture completed, with the capture initramfs's size.  Prints one line
 # per size; figures, no verdict.
@@ -27,14 +28,24 @@ fi
 SCENARIO=bench-layout
 
 pids=()
+n=0
 for size in "$@"; do
 	while [ "${#pids[@]}" -ge 2 ]; do
 		wait "${pids[0]}" || true
 		pids=("${pids[@]:1}")
 	done
-	KDUMP_FILE_LAYOUT_CRASHKERNEL=$size \
-		"$KDUMP_FILE_LIB/scenario-layout.sh" "bench-layout-$layout-$flavour-$size" "$layout" "$flavour" \
-		>"$KDUMP_FILE_OUT/bench-layout-$layout-$flavour-$size.log" 2>&1 &
+	name=bench-layout-$layout-$flavour-$size
+	if [ "$layout" = iscsi ]; then
+		# Two guests each (scenario-iscsi.sh), on ports of their own.
+		n=$((n + 1))
+		KDUMP_FILE_LAYOUT_CRASHKERNEL=$size \
+			"$KDUMP_FILE_LIB/scenario-iscsi.sh" "$name" $((80 + n)) \
+			>"$KDUMP_FILE_OUT/$name.log" 2>&1 &
+	else
+		KDUMP_FILE_LAYOUT_CRASHKERNEL=$size \
+			"$KDUMP_FILE_LIB/scenario-layout.sh" "$name" "$layout" "$flavour" \
+			>"$KDUMP_FILE_OUT/$name.log" 2>&1 &
+	fi
 	pids+=($!)
 done
 for p in "${pids[@]}"; do
@@ -44,7 +55,8 @@ done
 for size in "$@"; do
 	d=$KDUMP_FILE_OUT/bench-layout-$layout-$flavour-$size
 	con=$d/console.log
-	img=$(sed -n 's/.*KDUMP-FILE-TEST: capture initramfs: \([0-9]*\) bytes.*/\1/p' "$con" 2>/dev/null | tail -n 1)
+	# scenario-iscsi.sh says the size in the boot after the crash.
+	img=$(sed -n 's/.*KDUMP-FILE-TEST: capture initramfs: \([0-9]*\) bytes.*/\1/p' "$con" "$d/after.log" 2>/dev/null | tail -n 1)
 	if grep -q "kdump-file: .*capture complete" "$con" 2>/dev/null; then
 		what="capture complete ($(sed -n 's/.*kdump-file: \[ *\([0-9.]*\)s\] capture complete.*/\1/p' "$con" | head -n 1) s)"
 	elif [ -n "$(capture_fault "$con")" ]; then

@@ -203,4 +203,8 @@ step_layout_iscsi_after() {
     say "iscsi after: kexec_crash_loaded: $(cat /sys/kernel/kexec_crash_loaded)"
     run kdump-file status
     run kdump-file list
+    run kdump-file show
+    img=/var/lib/kdump-file/initramfs-$(uname -r).img
+    say "capture initramfs: $(stat -c %s "$img") bytes, $(zcat "$img" | cpio -t 2> /dev/null | grep -c '\.ko') modules"
+    run kdump-file estimate
 }
