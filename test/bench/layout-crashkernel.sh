@@ -56,7 +56,8 @@ for size in "$@"; do
 	d=$KDUMP_FILE_OUT/bench-layout-$layout-$flavour-$size
 	con=$d/console.log
 	# scenario-iscsi.sh says the size in the boot after the crash.
-	img=$(sed -n 's/.*KDUMP-FILE-TEST: capture initramfs: \([0-9]*\) bytes.*/\1/p' "$con" "$d/after.log" 2>/dev/null | tail -n 1)
+	img=$({ cat "$con" "$d/after.log" 2>/dev/null || true; } |
+		sed -n 's/.*KDUMP-FILE-TEST: capture initramfs: \([0-9]*\) bytes.*/\1/p' | tail -n 1)
 	if grep -q "kdump-file: .*capture complete" "$con" 2>/dev/null; then
 		what="capture complete ($(sed -n 's/.*kdump-file: \[ *\([0-9.]*\)s\] capture complete.*/\1/p' "$con" | head -n 1) s)"
 	elif [ -n "$(capture_fault "$con")" ]; then
