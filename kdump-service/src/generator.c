@@ -134,12 +134,15 @@ static int join(const char *mnt, const char *path, char *buf, size_t size)
 }
 
 /*
- * The mount points fstab gives target (its source spelt the same),
- * joined with path, added to d.  Returns how many, or a negative errno
- * (fstab unreadable; a missing fstab has none).
+ * one(d, mnt, src, fs, arg) for each fstab entry with a source and an
+ * absolute mount point, until one fails.  Returns how many said 1, or a
+ * negative errno (fstab unreadable; a missing fstab has none).
  */
-static int add_fstab_mounts(struct dropin *d, const char *fstab,
-			    const char *target, const char *path)
+static int fstab_each(struct dropin *d, const char *fstab,
+		      int (*one)(struct dropin *d, const char *mnt,
+				 const char *src, struct libmnt_fs *fs,
+				 const void *arg),
+		      const void *arg)
 {
 	struct libmnt_table *tb;
 	struct libmnt_iter *it;
@@ -163,22 +166,55 @@ static int add_fstab_mounts(struct dropin *d, const char *fstab,
 	while (mnt_table_next_fs(tb, it, &fs) == 0) {
 		const char *src = mnt_fs_get_source(fs);
 		const char *mnt = mnt_fs_get_target(fs);
-		char dir[PATH_MAX];
 
-		if (!src || !mnt || strcmp(src, target) != 0 || mnt[0] != '/')
+		if (!src || !mnt || mnt[0] != '/')
 			continue;
-		r = join(mnt, path, dir, sizeof(dir));
-		if (r >= 0)
-			r = dropin_add_path(d, dir);
+		r = one(d, mnt, src, fs, arg);
 		if (r < 0)
 			goto out;
-		n++;
+		n += r;
 	}
 	r = n;
 out:
 	mnt_free_iter(it);
 	mnt_unref_table(tb);
 	return r;
+}
+
+/* The dump directory the report writes, for a mount of the target. */
+struct report_target {
+	const char *target;
+	const char *path;
+};
+
+static int add_fstab_mount(struct dropin *d, const char *mnt,
+			   const char *src,
+			   struct libmnt_fs *fs __attribute__((unused)),
+			   const void *arg)
+{
+	const struct report_target *t = arg;
+	char dir[PATH_MAX];
+	int r;
+
+	if (strcmp(src, t->target) != 0)
+		return 0;
+	r = join(mnt, t->path, dir, sizeof(dir));
+	if (r >= 0)
+		r = dropin_add_path(d, dir);
+	return r < 0 ? r : 1;
+}
+
+/*
+ * The mount points fstab gives target (its source spelt the same),
+ * joined with path, added to d.  Returns how many, or a negative errno
+ * (fstab unreadable; a missing fstab has none).
+ */
+static int add_fstab_mounts(struct dropin *d, const char *fstab,
+			    const char *target, const char *path)
+{
+	const struct report_target t = { .target = target, .path = path };
+
+	return fstab_each(d, fstab, add_fstab_mount, &t);
 }
 
 /*
@@ -340,6 +376,24 @@ static bool below(const char *dir, const char *mnt)
 	return strncmp(dir, mnt, l) == 0 && (dir[l] == '/' || !dir[l]);
 }
 
+static int add_mount_after(struct dropin *d, const char *mnt,
+			   const char *src, struct libmnt_fs *fs,
+			   const void *arg)
+{
+	const struct kdump_conf *c = arg;
+	char unit[3 * PATH_MAX];
+	int r;
+
+	if (strcmp(mnt, "/") == 0 || mnt_fs_is_swaparea(fs))
+		return 0;
+	if (c->target[0] ? strcmp(src, c->target) != 0 : !below(c->path, mnt))
+		return 0;
+	r = mount_unit_name(mnt, unit, sizeof(unit));
+	if (r == 0)
+		r = dropin_add(d, "After=%s\n", unit);
+	return r < 0 ? r : 1;
+}
+
 /*
  * The fstab mounts a local target's dump directory is on, other than the
  * root: with target, those of its source (spelt the same); without, those
@@ -352,47 +406,9 @@ static bool below(const char *dir, const char *mnt)
 static int add_mount_order(struct dropin *d, const char *fstab,
 			   const struct kdump_conf *c)
 {
-	struct libmnt_table *tb;
-	struct libmnt_iter *it;
-	struct libmnt_fs *fs;
-	int r, n = 0;
-
 	if (c->net != CONF_NET_NONE || c->raw[0] || c->path[0] != '/')
 		return 0;
-	if (access(fstab, F_OK) < 0 && errno == ENOENT)
-		return 0;
-	tb = mnt_new_table();
-	it = mnt_new_iter(MNT_ITER_FORWARD);
-	if (!tb || !it) {
-		r = -ENOMEM;
-		goto out;
-	}
-	r = mnt_table_parse_fstab(tb, fstab);
-	if (r < 0)
-		goto out;
-	while (mnt_table_next_fs(tb, it, &fs) == 0) {
-		const char *src = mnt_fs_get_source(fs);
-		const char *mnt = mnt_fs_get_target(fs);
-		char unit[3 * PATH_MAX];
-
-		if (!src || !mnt || mnt[0] != '/' || strcmp(mnt, "/") == 0 ||
-		    mnt_fs_is_swaparea(fs))
-			continue;
-		if (c->target[0] ? strcmp(src, c->target) != 0 :
-		    !below(c->path, mnt))
-			continue;
-		r = mount_unit_name(mnt, unit, sizeof(unit));
-		if (r == 0)
-			r = dropin_add(d, "After=%s\n", unit);
-		if (r < 0)
-			goto out;
-		n++;
-	}
-	r = n;
-out:
-	mnt_free_iter(it);
-	mnt_unref_table(tb);
-	return r;
+	return fstab_each(d, fstab, add_mount_after, c);
 }
 
 /*
