@@ -94,6 +94,13 @@ install() {
     if [ -n "${KDUMP_FILE_CHAIN:-}" ] && grep -q '^iscsi ' "$KDUMP_FILE_CHAIN"; then
         inst_binary iscsistart
     fi
+    # A way with a bond, a VLAN or IPv6 (a collector's or an iSCSI
+    # portal's): ip(8) builds those links; a plain NIC with IPv4 is set up
+    # by the capture itself.
+    if [ -n "${KDUMP_FILE_CHAIN:-}" ] &&
+        grep -q -e '^bond ' -e '^vlan ' -e '^net [^ ]* [^ ]*:' "$KDUMP_FILE_CHAIN"; then
+        inst_binary ip
+    fi
     if [ "${KDUMP_FILE_NET:-}" = ssh ]; then
         install_ssh
     fi

@@ -62,12 +62,34 @@ struct capture_paths {
  * A network target: what the chain says (kdump-file(8) resolved it at
  * load time: the capture has no DNS and no udev) and what was set up.
  */
+/* The most NICs the chain names (a bond's members). */
+#define CAPTURE_NIC_MAX 4
+
+/* A NIC of the chain's "nic MAC DRIVER DEVPATH" lines. */
+struct capture_nic {
+	char mac[18];
+	char driver[64];		/* "-": not recorded */
+	char devpath[192];		/* under /sys/devices; "-": none */
+	char ifname[16];		/* found in this kernel; "": not */
+};
+
 struct capture_net {
-	char mac[18];			/* the NIC's, as in "address" */
-	char addr[16];			/* our IPv4 address */
+	char mac[18];			/* of the interface addressed */
+	char addr[46];			/* our IPv4 or IPv6 address */
 	unsigned int prefix;
-	char gateway[16];		/* "-": the collector is on-link */
-	char collector[16];		/* the collector's IPv4 address */
+	char gateway[46];		/* "-": the collector is on-link */
+	char collector[46];		/* the collector's address */
+	int family;			/* AF_INET or AF_INET6, of addr */
+	/* The links under the address, as the chain names them. */
+	struct capture_nic nics[CAPTURE_NIC_MAX];
+	unsigned int n_nics;
+	char bond[16];			/* "": none */
+	char bond_mode[32];
+	unsigned int bond_miimon;
+	char bond_mac[18];
+	char vlan[16];			/* "": none */
+	unsigned int vlan_id;
+	unsigned int mtu;		/* 0: as the NIC comes */
 	char hostdir[256];		/* this machine's dir on the collector */
 	char fallback_spec[CONF_VALUE_MAX];	/* fallback's filesystem */
 	char fallback_path[CONF_VALUE_MAX];	/* its directory in it */
@@ -240,6 +262,11 @@ struct capture {
 	struct capture_net net;
 	/* ioctl(2) on an AF_INET socket, replaced in tests. */
 	int (*net_ioctl)(unsigned long req, void *arg);
+	/*
+	 * ip(8) with argv (argv[0] "ip"): 0, or a negative errno with what
+	 * it said in d; replaced in tests.
+	 */
+	int (*net_ip)(struct capture *cap, char *const argv[], struct diag *d);
 	/* mount(2) of the NFS export, replaced in tests. */
 	int (*mount)(const char *src, const char *target, const char *fstype,
 		     unsigned long flags, const void *data);
@@ -378,8 +405,10 @@ int capture_makedumpfile_text(struct capture *cap, const char *out,
 /* net.c */
 int phase_network(struct capture *cap);
 /*
- * A chain's "net MAC ADDR/PREFIX GATEWAY" line into n: 1, 0 when its
- * values are not valid, -ENOENT for another line.
+ * A chain's line of the network way into n: "nic MAC DRIVER DEVPATH",
+ * "bond NAME MODE MIIMON MAC", "vlan NAME ID", "mtu N" (0 when its values
+ * are not valid, else 2), or "net MAC ADDR/PREFIX GATEWAY" (1, or 0 when
+ * its values are not valid); -ENOENT for another line.
  */
 int capture_net_link_line(const char *line, struct capture_net *n);
 /*
@@ -402,6 +431,9 @@ int phase_ssh_vmcore(struct capture *cap);
 int phase_ssh_record(struct capture *cap);
 /* The real net_ioctl: req on a socket of its own. */
 int capture_net_ioctl(unsigned long req, void *arg);
+
+/* The real net_ip: ip(8) run, its output said. */
+int capture_net_ip(struct capture *cap, char *const argv[], struct diag *d);
 /* The mount(2) options of the NFS export (nfs_version's). */
 int capture_nfs_options(const struct capture *cap, unsigned int minor,
 			char *buf, size_t size);
@@ -409,7 +441,7 @@ int capture_nfs_options(const struct capture *cap, unsigned int minor,
 #define CAPTURE_SSH_ARGV_MAX 32
 struct capture_ssh {
 	char key[CONF_VALUE_MAX], known[CONF_VALUE_MAX + 32];
-	char alias[300], timeout[48], port[16], dest[96], request[300];
+	char alias[300], timeout[48], port[16], dest[128], request[300];
 	char *argv[CAPTURE_SSH_ARGV_MAX];
 };
 int capture_ssh_argv(const struct capture *cap, const char *request,

@@ -26,7 +26,7 @@
 
 struct iscsi_session {
 	char tpgt[8];
-	char addr[16];
+	char addr[46];
 	char port[8];
 	char target[224];
 	char initiator[224];
@@ -73,7 +73,7 @@ static int iscsi_chain_read(struct capture *cap, struct iscsi_session *s,
 		}
 		l = capture_net_link_line(line, &cap->net);
 		if (l >= 0) {
-			have_net = l > 0;
+			have_net |= l == 1;
 			bad |= l == 0;
 		}
 	}

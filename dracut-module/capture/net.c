@@ -16,6 +16,7 @@
 #include <net/route.h>
 #include <netinet/in.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,15 +86,82 @@ static bool ipv4_valid(const char *s)
 	return inet_pton(AF_INET, s, &a) == 1;
 }
 
+/* AF_INET or AF_INET6 for an address in text, 0 for neither. */
+static int ip_family(const char *s)
+{
+	struct in6_addr a;
+
+	if (ipv4_valid(s))
+		return AF_INET;
+	return inet_pton(AF_INET6, s, &a) == 1 ? AF_INET6 : 0;
+}
+
+static bool mac_valid(const char *s)
+{
+	unsigned int b[6];
+	char end;
+
+	return strlen(s) == 17 &&
+	       sscanf(s, "%2x:%2x:%2x:%2x:%2x:%2x%c", &b[0], &b[1], &b[2],
+		      &b[3], &b[4], &b[5], &end) == 6;
+}
+
+/* A link name ip(8) takes: 1 to 15 of [A-Za-z0-9_.-]. */
+static bool ifname_valid(const char *s)
+{
+	size_t n = strlen(s);
+
+	return n > 0 && n < 16 && s[0] != '-' && s[0] != '.' &&
+	       strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") == n;
+}
+
 int capture_net_link_line(const char *line, struct capture_net *n)
 {
-	char addr[40];
+	char addr[64];
 
-	if (sscanf(line, "net %17s %39s %15s", n->mac, addr, n->gateway) != 3)
+	if (strncmp(line, "nic ", 4) == 0) {
+		struct capture_nic *nic = &n->nics[n->n_nics];
+
+		if (n->n_nics >= CAPTURE_NIC_MAX ||
+		    sscanf(line, "nic %17s %63s %191s", nic->mac, nic->driver,
+			   nic->devpath) != 3 || !mac_valid(nic->mac))
+			return 0;
+		nic->ifname[0] = '\0';
+		n->n_nics++;
+		return 2;
+	}
+	if (strncmp(line, "bond ", 5) == 0)
+		return sscanf(line, "bond %15s %31s %u %17s", n->bond,
+			      n->bond_mode, &n->bond_miimon, n->bond_mac) == 4 &&
+		       ifname_valid(n->bond) && ifname_valid(n->bond_mode) &&
+		       n->bond_miimon > 0 && n->bond_miimon <= 60000 &&
+		       mac_valid(n->bond_mac) ? 2 : 0;
+	if (strncmp(line, "vlan ", 5) == 0)
+		return sscanf(line, "vlan %15s %u", n->vlan, &n->vlan_id) == 2 &&
+		       ifname_valid(n->vlan) && n->vlan_id > 0 &&
+		       n->vlan_id < 4095 ? 2 : 0;
+	if (strncmp(line, "mtu ", 4) == 0)
+		return sscanf(line, "mtu %u", &n->mtu) == 1 && n->mtu >= 576 &&
+		       n->mtu <= 65535 ? 2 : 0;
+	if (sscanf(line, "net %17s %63s %45s", n->mac, addr, n->gateway) != 3)
 		return -ENOENT;
-	return sscanf(addr, "%15[0-9.]/%u", n->addr, &n->prefix) == 2 &&
-	       n->prefix <= 32 && ipv4_valid(n->addr) &&
-	       (strcmp(n->gateway, "-") == 0 || ipv4_valid(n->gateway));
+	if (sscanf(addr, "%45[0-9a-fA-F.:]/%u", n->addr, &n->prefix) != 2)
+		return 0;
+	n->family = ip_family(n->addr);
+	return n->family && mac_valid(n->mac) &&
+	       n->prefix <= (n->family == AF_INET ? 32U : 128U) &&
+	       (strcmp(n->gateway, "-") == 0 ||
+		ip_family(n->gateway) == n->family);
+}
+
+/* The path of a device under /sys/devices ends in rel ("-": any). */
+static bool devpath_is(const char *real, const char *rel)
+{
+	size_t a = strlen(real), b = strlen(rel);
+
+	if (strcmp(rel, "-") == 0)
+		return true;
+	return a > b && strcmp(real + a - b, rel) == 0 && real[a - b - 1] == '/';
 }
 
 /* The chain's net, collector, hostdir and fallback lines. */
@@ -102,7 +170,7 @@ static int net_chain_read(struct capture *cap, struct diag *d)
 	struct capture_net *n = &cap->net;
 	char line[2 * CONF_VALUE_MAX + 32];
 	char a[CONF_VALUE_MAX], b[CONF_VALUE_MAX];
-	bool have_net = false;
+	bool have_net = false, bad = false;
 	FILE *f;
 	int r;
 
@@ -116,8 +184,9 @@ static int net_chain_read(struct capture *cap, struct diag *d)
 		int l = capture_net_link_line(line, n);
 
 		if (l >= 0) {
-			have_net = l > 0;
-		} else if (sscanf(line, "collector %15s", n->collector) == 1) {
+			have_net |= l == 1;
+			bad |= l == 0;
+		} else if (sscanf(line, "collector %45s", n->collector) == 1) {
 			continue;
 		} else if (sscanf(line, "hostdir %255s", n->hostdir) == 1) {
 			continue;
@@ -129,52 +198,119 @@ static int net_chain_read(struct capture *cap, struct diag *d)
 		}
 	}
 	fclose(f);
-	if (!have_net || !ipv4_valid(n->collector) || !n->hostdir[0] ||
+	if (bad || !have_net || ip_family(n->collector) != n->family ||
+	    !n->hostdir[0] ||
 	    strchr(n->hostdir, '/') || n->hostdir[0] == '.')
-		return diag_fail(d, -EINVAL, "%s has no usable net, collector and hostdir lines: run kdump-file load again",
+		return diag_fail(d, -EINVAL, "%s has no usable nic, bond, vlan, net, collector and hostdir lines: run kdump-file load again",
 				 cap->paths.chain);
 	return 0;
 }
 
-/* The interface whose address is the chain's MAC, into n->ifname. */
-static bool nic_find(struct capture *cap)
+/*
+ * The NICs the chain names.  Without "nic" lines (an older chain), the
+ * one NIC is the net line's MAC, with no device path.
+ */
+static void nics_default(struct capture_net *n)
 {
-	struct capture_net *n = &cap->net;
-	struct dirent *de;
-	bool found = false;
-	DIR *d;
-
-	d = opendir(cap->paths.sys_class_net);
-	if (!d)
-		return false;
-	while (!found && (de = readdir(d))) {
-		char p[PATH_MAX], mac[64];
-
-		if (de->d_name[0] == '.' || strlen(de->d_name) >= sizeof(n->ifname))
-			continue;
-		snprintf(p, sizeof(p), "%s/%s/address", cap->paths.sys_class_net,
-			 de->d_name);
-		if (strlen(de->d_name) < sizeof(n->ifname) &&
-		    read_line_file(p, mac, sizeof(mac)) == 0 &&
-		    strcasecmp(mac, n->mac) == 0) {
-			memcpy(n->ifname, de->d_name, strlen(de->d_name) + 1);
-			found = true;
-		}
-	}
-	closedir(d);
-	return found;
+	if (n->n_nics)
+		return;
+	memset(&n->nics[0], 0, sizeof(n->nics[0]));
+	snprintf(n->nics[0].mac, sizeof(n->nics[0].mac), "%s", n->mac);
+	snprintf(n->nics[0].driver, sizeof(n->nics[0].driver), "-");
+	snprintf(n->nics[0].devpath, sizeof(n->nics[0].devpath), "-");
+	n->n_nics = 1;
 }
 
 /*
- * The NIC appears once its driver (the chain's module lines, loaded by
- * drivers_step()) has bound; its name is the kernel's, not the running
- * system's, as nothing renames it here.
+ * Find nic among the interfaces: by its MAC and its device's path, or by
+ * its MAC alone when the path no longer matches (a renumbered bus).  1
+ * when found (its ifname set), 0 when not yet, -ENOTUNIQ when more than
+ * one interface has that identity (why in d).
  */
+static int nic_find(struct capture *cap, struct capture_nic *nic,
+		    struct diag *d)
+{
+	char by_mac[4][16] = { "", "" }, full[16] = "";
+	unsigned int n_mac = 0, n_full = 0;
+	struct dirent *de;
+	DIR *dir;
+
+	dir = opendir(cap->paths.sys_class_net);
+	if (!dir)
+		return 0;
+	while ((de = readdir(dir))) {
+		char p[PATH_MAX], mac[64], real[PATH_MAX];
+
+		if (de->d_name[0] == '.' || strlen(de->d_name) >= 16)
+			continue;
+		snprintf(p, sizeof(p), "%s/%s/address", cap->paths.sys_class_net,
+			 de->d_name);
+		if (read_line_file(p, mac, sizeof(mac)) < 0 ||
+		    strcasecmp(mac, nic->mac) != 0)
+			continue;
+		/* A bond or VLAN of ours shares the MAC: not a NIC. */
+		snprintf(p, sizeof(p), "%s/%s/device", cap->paths.sys_class_net,
+			 de->d_name);
+		if (!realpath(p, real))
+			continue;
+		/* Shorter than 16: checked above. */
+		if (n_mac < 4)
+			memcpy(by_mac[n_mac], de->d_name, strlen(de->d_name) + 1);
+		n_mac++;
+		if (strcmp(nic->devpath, "-") != 0 && devpath_is(real, nic->devpath)) {
+			memcpy(full, de->d_name, strlen(de->d_name) + 1);
+			n_full++;
+		}
+	}
+	closedir(dir);
+	if (n_full == 1 || (n_full == 0 && n_mac == 1)) {
+		snprintf(nic->ifname, sizeof(nic->ifname), "%s",
+			 n_full ? full : by_mac[0]);
+		if (!n_full && strcmp(nic->devpath, "-") != 0)
+			capture_say(cap, "%s has MAC %s but not device %s: taken by its MAC alone",
+				    nic->ifname, nic->mac, nic->devpath);
+		return 1;
+	}
+	if (n_mac > 1)
+		return diag_fail(d, -ENOTUNIQ,
+				 "%u interfaces have MAC %s (%s, %s%s) and %s device %s: the capture cannot tell which to bring up; give them distinct MACs, or run kdump-file load again so that it records their devices",
+				 n_mac, nic->mac, by_mac[0], by_mac[1],
+				 n_mac > 2 ? ", ..." : "",
+				 n_full ? "several have" : "none has",
+				 nic->devpath);
+	return 0;
+}
+
+/*
+ * The chain's NICs appear once their drivers (the chain's module lines,
+ * loaded by drivers_step()) have bound; their names are the kernel's, as
+ * nothing renames them here.  A bond goes on with the members found: once
+ * one is there, the others get NIC_MEMBER_MS more.
+ */
+#define NIC_MEMBER_MS 5000
+
 static int nic_wait(struct capture *cap, unsigned long long end,
 		    struct diag *d)
 {
+	struct capture_net *n = &cap->net;
+	unsigned long long first = 0;
+
 	for (;;) {
-		if (nic_find(cap))
+		unsigned int found = 0;
+
+		for (unsigned int i = 0; i < n->n_nics; i++) {
+			int r = n->nics[i].ifname[0] ? 1 :
+				nic_find(cap, &n->nics[i], d);
+
+			if (r < 0)
+				return r;
+			found += (unsigned int)r;
+		}
+		if (found && !first)
+			first = now_ms();
+		if (found == n->n_nics ||
+		    (found && n->bond[0] && (now_ms() >= first + NIC_MEMBER_MS ||
+					     now_ms() >= end)))
 			return 0;
 		if (now_ms() >= end)
 			break;
@@ -182,8 +318,13 @@ static int nic_wait(struct capture *cap, unsigned long long end,
 		usleep(100 * 1000);
 	}
 	drivers_summary(cap);
+	if (n->bond[0])
+		return diag_fail(d, -ENODEV, "no member of bond %s (MACs %s%s%s...) within net_timeout (%us)",
+				 n->bond, n->nics[0].mac, n->n_nics > 1 ? ", " : "",
+				 n->n_nics > 1 ? n->nics[1].mac : "",
+				 cap->conf.net_timeout);
 	return diag_fail(d, -ENODEV, "no network interface with MAC %s within net_timeout (%us)",
-			 cap->net.mac, cap->conf.net_timeout);
+			 n->nics[0].mac, cap->conf.net_timeout);
 }
 
 static void sin_set(struct sockaddr *sa, in_addr_t a)
@@ -212,7 +353,7 @@ static in_addr_t prefix_mask(unsigned int prefix)
 	return prefix ? htonl(~0U << (32 - prefix)) : 0;
 }
 
-/* lo and the NIC up, the NIC's address and netmask set. */
+/* A plain NIC with IPv4: lo and the NIC up, its address and netmask set. */
 static int nic_configure(struct capture *cap, struct diag *d)
 {
 	struct capture_net *n = &cap->net;
@@ -225,6 +366,13 @@ static int nic_configure(struct capture *cap, struct diag *d)
 		capture_say(cap, "warning: cannot bring up lo: %s", strerror(-r));
 	(void)inet_pton(AF_INET, n->addr, &a);
 	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", n->ifname);
+	if (n->mtu) {
+		ifr.ifr_mtu = (int)n->mtu;
+		r = cap->net_ioctl(SIOCSIFMTU, &ifr);
+		if (r < 0)
+			return diag_fail(d, r, "cannot set MTU %u on %s: %s",
+					 n->mtu, n->ifname, strerror(-r));
+	}
 	sin_set(&ifr.ifr_addr, a);
 	r = cap->net_ioctl(SIOCSIFADDR, &ifr);
 	if (r == 0) {
@@ -239,6 +387,112 @@ static int nic_configure(struct capture *cap, struct diag *d)
 		return diag_fail(d, r, "cannot bring up %s: %s", n->ifname,
 				 strerror(-r));
 	return 0;
+}
+
+/* ip(8) with the words of fmt (each a %s or a literal, space-separated). */
+static int ip_run(struct capture *cap, struct diag *d, const char *a0, ...)
+{
+	char *argv[24];
+	unsigned int n = 0;
+	const char *w;
+	va_list ap;
+
+	argv[n++] = "ip";
+	va_start(ap, a0);
+	for (w = a0; w && n < 23; w = va_arg(ap, const char *))
+		argv[n++] = (char *)w;
+	va_end(ap);
+	argv[n] = NULL;
+	return cap->net_ip(cap, argv, d);
+}
+
+/*
+ * A bond, a VLAN or IPv6: the links built with ip(8) as the chain names
+ * them, from the NICs up; n->ifname is the one the address goes on.
+ */
+static int links_build(struct capture *cap, struct diag *d)
+{
+	struct capture_net *n = &cap->net;
+	char mtu[16], id[16], miimon[16], addr[64];
+	const char *six = n->family == AF_INET6 ? "-6" : "-4";
+	const char *lower;
+	int r;
+
+	snprintf(mtu, sizeof(mtu), "%u", n->mtu);
+	r = ip_run(cap, d, "link", "set", "dev", "lo", "up", NULL);
+	if (r < 0)
+		capture_say(cap, "warning: cannot bring up lo: %s", diag_text(d));
+	diag_clear(d);
+	if (n->bond[0]) {
+		unsigned int members = 0;
+
+		snprintf(miimon, sizeof(miimon), "%u", n->bond_miimon);
+		r = ip_run(cap, d, "link", "add", "name", n->bond, "type",
+			   "bond", "mode", n->bond_mode, "miimon", miimon, NULL);
+		if (r < 0)
+			return r;
+		for (unsigned int i = 0; i < n->n_nics; i++) {
+			const char *m = n->nics[i].ifname;
+
+			if (!m[0]) {
+				capture_say(cap, "bond %s: member with MAC %s not found: going on without it",
+					    n->bond, n->nics[i].mac);
+				continue;
+			}
+			r = ip_run(cap, d, "link", "set", "dev", m, "down", NULL);
+			if (r == 0)
+				r = ip_run(cap, d, "link", "set", "dev", m,
+					   "master", n->bond, NULL);
+			if (r < 0)
+				return r;
+			members++;
+		}
+		r = ip_run(cap, d, "link", "set", "dev", n->bond, "address",
+			   n->bond_mac, NULL);
+		if (r == 0 && n->mtu)
+			r = ip_run(cap, d, "link", "set", "dev", n->bond, "mtu",
+				   mtu, NULL);
+		if (r == 0)
+			r = ip_run(cap, d, "link", "set", "dev", n->bond, "up",
+				   NULL);
+		if (r < 0)
+			return r;
+		capture_say(cap, "bond %s (%s, miimon %u ms) of %u of its %u members",
+			    n->bond, n->bond_mode, n->bond_miimon, members,
+			    n->n_nics);
+		lower = n->bond;
+	} else {
+		lower = n->nics[0].ifname;
+		if (n->mtu)
+			r = ip_run(cap, d, "link", "set", "dev", lower, "mtu",
+				   mtu, NULL);
+		if (r == 0)
+			r = ip_run(cap, d, "link", "set", "dev", lower, "up",
+				   NULL);
+		if (r < 0)
+			return r;
+	}
+	if (n->vlan_id) {
+		snprintf(id, sizeof(id), "%u", n->vlan_id);
+		r = ip_run(cap, d, "link", "add", "link", lower, "name", n->vlan,
+			   "type", "vlan", "id", id, NULL);
+		if (r == 0 && n->mtu)
+			r = ip_run(cap, d, "link", "set", "dev", n->vlan, "mtu",
+				   mtu, NULL);
+		if (r == 0)
+			r = ip_run(cap, d, "link", "set", "dev", n->vlan, "up",
+				   NULL);
+		if (r < 0)
+			return r;
+		capture_say(cap, "VLAN %s (id %u) on %s", n->vlan, n->vlan_id,
+			    lower);
+		lower = n->vlan;
+	}
+	snprintf(n->ifname, sizeof(n->ifname), "%s", lower);
+	snprintf(addr, sizeof(addr), "%s/%u", n->addr, n->prefix);
+	/* No duplicate address detection: the address is ours already. */
+	return ip_run(cap, d, six, "addr", "add", addr, "dev", n->ifname,
+		      n->family == AF_INET6 ? "nodad" : NULL, NULL);
 }
 
 static bool sys_is(struct capture *cap, const char *attr, const char *a,
@@ -277,14 +531,23 @@ static int route_add(struct capture *cap, struct diag *d)
 {
 	struct capture_net *n = &cap->net;
 	struct rtentry rt = { 0 };
-	in_addr_t dst, gw;
+	char dst[64];
+	in_addr_t a, gw;
 	int r;
 
 	if (strcmp(n->gateway, "-") == 0)
 		return 0;
-	(void)inet_pton(AF_INET, n->collector, &dst);
+	if (n->family == AF_INET6 || n->bond[0] || n->vlan_id) {
+		snprintf(dst, sizeof(dst), "%s/%u", n->collector,
+			 n->family == AF_INET6 ? 128 : 32);
+		r = ip_run(cap, d, n->family == AF_INET6 ? "-6" : "-4", "route",
+			   "replace", dst, "via", n->gateway, "dev", n->ifname,
+			   NULL);
+		return r;
+	}
+	(void)inet_pton(AF_INET, n->collector, &a);
 	(void)inet_pton(AF_INET, n->gateway, &gw);
-	sin_set(&rt.rt_dst, dst);
+	sin_set(&rt.rt_dst, a);
 	sin_set(&rt.rt_gateway, gw);
 	sin_set(&rt.rt_genmask, 0xffffffff);
 	rt.rt_flags = RTF_UP | RTF_GATEWAY | RTF_HOST;
@@ -297,26 +560,69 @@ static int route_add(struct capture *cap, struct diag *d)
 	return 0;
 }
 
+/* ip(8)'s lines, said as they come. */
+static void ip_line(const char *line, size_t len, void *userdata)
+{
+	struct capture *cap = userdata;
+
+	if (len)
+		capture_say(cap, "ip: %s", line);
+}
+
+int capture_net_ip(struct capture *cap, char *const argv[], struct diag *d)
+{
+	struct process_opts o = PROCESS_OPTS_INIT;
+	struct process_result res;
+	char how[64], cmd[256] = "";
+	int r;
+
+	for (unsigned int i = 0; argv[i]; i++)
+		snprintf(cmd + strlen(cmd), sizeof(cmd) - strlen(cmd), "%s%s",
+			 i ? " " : "", argv[i]);
+	o.on_line = ip_line;
+	o.userdata = cap;
+	o.timeout_ms = 10 * 1000;
+	r = process_run(argv, &o, &res);
+	if (r < 0)
+		return diag_fail(d, r, "cannot run '%s': %s", cmd, strerror(-r));
+	if (process_succeeded(&res))
+		return 0;
+	process_result_text(&res, how, sizeof(how));
+	return diag_fail(d, -EIO, "'%s' failed: %s", cmd, how);
+}
+
 /*
- * The NIC with the chain's MAC, up with the chain's address, and a route
- * to the collector, all within net_timeout.
+ * The chain's NICs found, the links under the address built (a plain NIC
+ * by hand, a bond, a VLAN or IPv6 with ip(8)), the address set, and a
+ * route to the peer, all within net_timeout.
  */
 int capture_net_up(struct capture *cap, const char *peer, struct diag *why)
 {
 	struct capture_net *n = &cap->net;
 	unsigned long long t0 = now_ms(), t;
 	unsigned long long end = t0 + cap->conf.net_timeout * 1000ULL;
+	bool by_ip = n->bond[0] || n->vlan_id || n->family == AF_INET6;
 	int r;
 
-	capture_say(cap, "waiting up to %us for the network interface with MAC %s",
-		    cap->conf.net_timeout, n->mac);
+	nics_default(n);
+	capture_say(cap, "waiting up to %us for the network interface%s with MAC %s%s",
+		    cap->conf.net_timeout, n->n_nics > 1 ? "s" : "",
+		    n->nics[0].mac, n->n_nics > 1 ? ", ..." : "");
 	r = nic_wait(cap, end, why);
 	if (r < 0)
 		return r;
-	capture_say(cap, "found %s (MAC %s) in %.1fs", n->ifname, n->mac,
-		    (now_ms() - t0) / 1000.0);
+	for (unsigned int i = 0; i < n->n_nics; i++)
+		if (n->nics[i].ifname[0])
+			capture_say(cap, "found %s (MAC %s) in %.1fs",
+				    n->nics[i].ifname, n->nics[i].mac,
+				    (now_ms() - t0) / 1000.0);
 	t = now_ms();
-	r = nic_configure(cap, why);
+	if (by_ip) {
+		r = links_build(cap, why);
+	} else {
+		snprintf(n->ifname, sizeof(n->ifname), "%s", n->nics[0].ifname);
+		r = nic_configure(cap, why);
+	}
 	if (r == 0)
 		r = link_wait(cap, end, why);
 	if (r < 0)
@@ -406,8 +712,9 @@ int phase_nfs_mount(struct capture *cap)
 	unsigned long long t = now_ms();
 	int r;
 
-	snprintf(src, sizeof(src), "%s:%s", cap->net.collector,
-		 cap->conf.net_path);
+	/* An IPv6 address in brackets, as nfs(5) writes it. */
+	snprintf(src, sizeof(src), cap->net.family == AF_INET6 ? "[%s]:%s" :
+		 "%s:%s", cap->net.collector, cap->conf.net_path);
 	if (mkdir(mnt, 0700) < 0 && errno != EEXIST)
 		return -errno;
 	capture_step(cap, "mounting the NFS export");

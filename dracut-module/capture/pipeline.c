@@ -155,6 +155,7 @@ void capture_init(struct capture *cap)
 	cap->free_bytes = statvfs_free_bytes;
 	cap->net.vmcore_bytes = -1;
 	cap->net_ioctl = capture_net_ioctl;
+	cap->net_ip = capture_net_ip;
 	cap->mount = mount;
 }
 

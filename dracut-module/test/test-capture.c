@@ -1244,6 +1244,33 @@ static void nic(const char *name, const char *mac, const char *carrier,
 	if (carrier)
 		test_put(d, "carrier", carrier);
 	test_put(d, "operstate", operstate);
+	/* NICs have a device (T/devices/pci0/NAME); bonds and VLANs none. */
+	if (strncmp(name, "eth", 3) == 0) {
+		char dev[256], link[300];
+
+		snprintf(dev, sizeof(dev), "%s/devices/pci0/%s", T, name);
+		CHECK(mkdir_p(dev, 0755) == 0);
+		snprintf(link, sizeof(link), "%s/device", d);
+		(void)unlink(link);
+		CHECK(symlink(dev, link) == 0);
+	}
+}
+
+/* ip(8) for the tests: each run logged, "fail" in ip_fail fails. */
+static char ip_fail[64];
+
+static int fake_ip(struct capture *cap, char *const argv[], struct diag *d)
+{
+	char cmd[256] = "";
+
+	(void)cap;
+	for (unsigned int i = 0; argv[i]; i++)
+		snprintf(cmd + strlen(cmd), sizeof(cmd) - strlen(cmd), "%s%s",
+			 i ? " " : "", argv[i]);
+	ioctl_log("%s\n", cmd);
+	if (ip_fail[0] && strstr(cmd, ip_fail))
+		return diag_fail(d, -EIO, "'%s' failed: exit status 2", cmd);
+	return 0;
 }
 
 static void write_ssh(void)
@@ -1291,8 +1318,10 @@ static void net_setup(struct capture *cap, const char *conf, const char *chain)
 	cap->paths.ssh = p_ssh;
 	cap->paths.net_stage = strdup(stage);
 	cap->net_ioctl = fake_ioctl;
+	cap->net_ip = fake_ip;
 	cap->mount = fake_mount;
 	ioctls[0] = mount_src[0] = mount_fstype[0] = mount_opts[0] = '\0';
+	ip_fail[0] = '\0';
 	mount_errno = 0;
 }
 
@@ -1419,7 +1448,7 @@ static void test_network(void)
 	net_setup(&cap, CONF_NFS, "module virtio_net\n");
 	CHECK(phase_config(&cap) == 0);
 	CHECK(phase_network(&cap) == -EINVAL);
-	CHECK(log_has("has no usable net, collector and hostdir lines"));
+	CHECK(log_has("has no usable nic, bond, vlan, net, collector and hostdir lines"));
 	net_teardown(&cap);
 }
 
@@ -1779,6 +1808,135 @@ static void test_module_plan(void)
 	teardown(&cap);
 }
 
+/*
+ * The links the chain names: a bond of two NICs found by MAC and device
+ * (one missing: the bond goes on), a VLAN on it, IPv6, the MTU; an
+ * ambiguous MAC refused.
+ */
+static void test_network_links(void)
+{
+	struct capture cap;
+
+	/* Both members: enslaved, the bond up with the MAC, then the VLAN. */
+	net_setup(&cap, CONF_NFS,
+		  "module bonding\nnic " MAC " virtio_net pci0/eth7\n"
+		  "nic 52:54:00:12:34:57 virtio_net pci0/eth8\n"
+		  "bond bond0 active-backup 100 " MAC "\nvlan vlan43 43\nmtu 9000\n"
+		  "net " MAC " 10.0.0.5/24 10.0.0.1\n"
+		  "collector 192.168.1.9\nhostdir host-0123456789ab\n");
+	nic("eth8", "52:54:00:12:34:57", "0", "down");
+	nic("bond0", MAC, "1", "up");
+	nic("vlan43", MAC, "1", "up");
+	CHECK(phase_config(&cap) == 0);
+	CHECK(phase_network(&cap) == 0);
+	CHECK(strcmp(cap.net.ifname, "vlan43") == 0);
+	CHECK(strcmp(ioctls,
+		     "ip link set dev lo up\n"
+		     "ip link add name bond0 type bond mode active-backup miimon 100\n"
+		     "ip link set dev eth7 down\n"
+		     "ip link set dev eth7 master bond0\n"
+		     "ip link set dev eth8 down\n"
+		     "ip link set dev eth8 master bond0\n"
+		     "ip link set dev bond0 address " MAC "\n"
+		     "ip link set dev bond0 mtu 9000\n"
+		     "ip link set dev bond0 up\n"
+		     "ip link add link bond0 name vlan43 type vlan id 43\n"
+		     "ip link set dev vlan43 mtu 9000\n"
+		     "ip link set dev vlan43 up\n"
+		     "ip -4 addr add 10.0.0.5/24 dev vlan43\n"
+		     "ip -4 route replace 192.168.1.9/32 via 10.0.0.1 dev vlan43\n") == 0);
+	CHECK(log_has("bond bond0 (active-backup, miimon 100 ms) of 2 of its 2 members"));
+	CHECK(log_has("VLAN vlan43 (id 43) on bond0"));
+	CHECK(log_has("link up on vlan43 in "));
+	net_teardown(&cap);
+
+	/* One member missing: the bond goes on with the other. */
+	net_setup(&cap, CONF_NFS,
+		  "nic 52:54:00:12:34:99 virtio_net pci0/eth9\n"
+		  "nic " MAC " virtio_net pci0/eth7\n"
+		  "bond bond0 802.3ad 100 " MAC "\n"
+		  "net " MAC " 10.0.0.5/24 -\n"
+		  "collector 10.0.0.9\nhostdir host-0123456789ab\n");
+	nic("bond0", MAC, "1", "up");
+	CHECK(phase_config(&cap) == 0);
+	CHECK(phase_network(&cap) == 0);
+	CHECK(log_has("bond bond0: member with MAC 52:54:00:12:34:99 not found: going on without it"));
+	CHECK(log_has("of 1 of its 2 members"));
+	CHECK(strstr(ioctls, "master bond0") && !strstr(ioctls, "route"));
+	net_teardown(&cap);
+
+	/* IPv6 on a plain NIC: ip, no duplicate address detection. */
+	net_setup(&cap, CONF_NFS,
+		  "nic " MAC " virtio_net pci0/eth7\n"
+		  "net " MAC " fd00:1::2/64 fe80::1\n"
+		  "collector fd00:99::1\nhostdir host-0123456789ab\n");
+	CHECK(phase_config(&cap) == 0);
+	CHECK(phase_network(&cap) == 0);
+	CHECK(strcmp(ioctls,
+		     "ip link set dev lo up\n"
+		     "ip link set dev eth7 up\n"
+		     "ip -6 addr add fd00:1::2/64 dev eth7 nodad\n"
+		     "ip -6 route replace fd00:99::1/128 via fe80::1 dev eth7\n") == 0);
+	CHECK(phase_nfs_mount(&cap) == 0);
+	CHECK(strcmp(mount_src, "[fd00:99::1]:/export/crash") == 0);
+	CHECK(strstr(mount_opts, "addr=fd00:99::1,clientaddr=fd00:1::2") != NULL);
+	net_teardown(&cap);
+
+	/* ip fails: said, with the command. */
+	net_setup(&cap, CONF_NFS,
+		  "nic " MAC " virtio_net pci0/eth7\nvlan vlan43 43\n"
+		  "net " MAC " 10.0.0.5/24 -\n"
+		  "collector 10.0.0.9\nhostdir host-0123456789ab\n");
+	snprintf(ip_fail, sizeof(ip_fail), "type vlan");
+	CHECK(phase_config(&cap) == 0);
+	CHECK(phase_network(&cap) == -EIO);
+	CHECK(log_has("'ip link add link eth7 name vlan43 type vlan id 43' failed: exit status 2"));
+	net_teardown(&cap);
+
+	/* Two NICs with the MAC and no device recorded: refused at once. */
+	net_setup(&cap, CONF_NFS,
+		  "nic " MAC " virtio_net -\n"
+		  "net " MAC " 10.0.0.5/24 -\n"
+		  "collector 10.0.0.9\nhostdir host-0123456789ab\n");
+	nic("eth8", MAC, "1", "up");
+	CHECK(phase_config(&cap) == 0);
+	CHECK(phase_network(&cap) == -ENOTUNIQ);
+	CHECK(log_has("2 interfaces have MAC " MAC " (eth"));
+	CHECK(ioctls[0] == '\0');
+	net_teardown(&cap);
+
+	/* The same two, the device recorded: the one on it is taken. */
+	net_setup(&cap, CONF_NFS,
+		  "nic " MAC " virtio_net pci0/eth8\n"
+		  "net " MAC " 10.0.0.5/24 -\n"
+		  "collector 10.0.0.9\nhostdir host-0123456789ab\n");
+	nic("eth8", MAC, "1", "up");
+	CHECK(phase_config(&cap) == 0);
+	CHECK(phase_network(&cap) == 0);
+	CHECK(strcmp(cap.net.ifname, "eth8") == 0);
+	net_teardown(&cap);
+
+	/* The device moved: found by its MAC alone, said. */
+	net_setup(&cap, CONF_NFS,
+		  "nic " MAC " virtio_net pci1/eth7\n"
+		  "net " MAC " 10.0.0.5/24 -\n"
+		  "collector 10.0.0.9\nhostdir host-0123456789ab\n");
+	CHECK(phase_config(&cap) == 0);
+	CHECK(phase_network(&cap) == 0);
+	CHECK(log_has("eth7 has MAC " MAC " but not device pci1/eth7: taken by its MAC alone"));
+	net_teardown(&cap);
+
+	/* Lines that are not valid: refused before anything. */
+	net_setup(&cap, CONF_NFS,
+		  "nic " MAC " virtio_net -\nbond bond0 active-backup 0 " MAC "\n"
+		  "net " MAC " 10.0.0.5/24 -\n"
+		  "collector 10.0.0.9\nhostdir host-0123456789ab\n");
+	CHECK(phase_config(&cap) == 0);
+	CHECK(phase_network(&cap) < 0);
+	CHECK(log_has("has no usable nic, bond, vlan, net, collector and hostdir lines"));
+	net_teardown(&cap);
+}
+
 int main(void)
 {
 	/* The deadline process ends before the capture's last steps. */
@@ -1802,6 +1960,7 @@ int main(void)
 	test_actions();
 	test_phase_table();
 	test_network();
+	test_network_links();
 	test_nfs();
 	test_ssh();
 	test_ssh_argv();

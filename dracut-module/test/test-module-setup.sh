@@ -74,6 +74,14 @@ printf 'module dm_multipath\nmpath mpath-3500 mpatha 8 2 naa.500\nmd 3b1c2d4e-5f
     > "$work/chain-mpath-md"
 printf 'net 52:54:00:00:43:02 10.0.43.2/24 -\nmodule iscsi_tcp\niscsi 1 10.0.43.1 3260 iqn.2026-12.test:dumps iqn.1993-08.org.debian:01:abc\n' \
     > "$work/chain-iscsi"
+printf 'nic 52:54:00:00:44:02 virtio_net pci0000:00/0000:00:03.0/virtio0\nnic 52:54:00:00:44:12 virtio_net pci0000:00/0000:00:04.0/virtio1\nbond bond0 active-backup 100 52:54:00:00:44:02\nnet 52:54:00:00:44:02 10.0.1.2/24 -\ncollector 10.0.1.1\nhostdir h-0\n' \
+    > "$work/chain-bond"
+printf 'nic 52:54:00:00:45:02 virtio_net -\nvlan eth0.43 43\nnet 52:54:00:00:45:02 10.0.1.2/24 -\ncollector 10.0.1.1\nhostdir h-0\n' \
+    > "$work/chain-vlan"
+printf 'nic 52:54:00:00:46:02 virtio_net -\nnet 52:54:00:00:46:02 fd00:1::2/64 -\ncollector fd00:1::1\nhostdir h-0\n' \
+    > "$work/chain-ipv6"
+printf 'nic 52:54:00:00:30:02 virtio_net -\nnet 52:54:00:00:30:02 10.0.1.2/24 -\ncollector 10.0.1.1\nhostdir h-0\n' \
+    > "$work/chain-net"
 # tools CHAIN EXPECTED: the binaries install() asks for besides the
 # capture's own, blank-separated, sorted.
 tools() {
@@ -95,4 +103,9 @@ tools "$work/chain-luks-lvm" "cryptsetup lvm "
 tools "$work/chain-mpath-md" "mdadm "
 # iSCSI: iscsistart logs in, the capture brings the NIC up itself.
 tools "$work/chain-iscsi" "iscsistart "
+# A bond, a VLAN or IPv6 on the way: ip(8) builds it.
+tools "$work/chain-bond" "ip "
+tools "$work/chain-vlan" "ip "
+tools "$work/chain-ipv6" "ip "
+tools "$work/chain-net" ""
 exit "$failed"

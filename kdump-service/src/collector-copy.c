@@ -215,18 +215,18 @@ static int copy_nfs(const struct kdump_conf *c, int dirfd,
 		    const char *hostdir, char *ret_name, size_t name_size,
 		    struct diag *d)
 {
-	char ip[INET_ADDRSTRLEN], mnt[PATH_MAX], base[PATH_MAX + 128];
+	char ip[NET_IP_TEXT], mnt[PATH_MAX], base[PATH_MAX + 128];
 	char last[PATH_MAX + 256], part[DUMP_NAME_MAX + 8];
 	_cleanup_close_ int fd = -1, dfd = -1;
 	struct dump_info info;
-	struct in_addr a;
+	struct net_ip a;
 	const char *name;
 	int r;
 
 	r = net_resolve_host(c->net_host, &a, d);
 	if (r < 0)
 		return r;
-	net_addr_text(a, false, ip, sizeof(ip));
+	net_ip_text(&a, false, ip, sizeof(ip));
 	r = net_nfs_mount(c, ip, true, true, mnt, sizeof(mnt));
 	if (r < 0)
 		return diag_fail(d, r, "cannot mount %s:%s: %s",

@@ -887,31 +887,44 @@ int devchain_resolve(const char *sysfs, dev_t dev, const char *fstype,
  * A network interface's drivers, from its device up to the bus (a virtio
  * NIC: virtio_net, then virtio_pci), then fsmodule.
  */
-static int resolve_net(const char *sysfs, const char *ifname,
-		       const char *fsmodule, struct modload *km,
+static int resolve_net(const char *sysfs, const char *const *ifnames,
+		       unsigned int n_if, const struct devchain_want *want,
+		       unsigned int n_want, struct modload *km,
 		       struct devchain *c)
 {
-	char link[PATH_MAX], path[PATH_MAX], tmp[PATH_MAX], devices[PATH_MAX];
+	char link[PATH_MAX], path[PATH_MAX], devices[PATH_MAX];
 	int r;
 
-	snprintf(link, sizeof(link), "%s/class/net/%s/device", sysfs, ifname);
-	snprintf(tmp, sizeof(tmp), "%s/devices", sysfs);
-	if (!realpath(link, path) || !realpath(tmp, devices))
+	snprintf(devices, sizeof(devices), "%s/devices", sysfs);
+	if (!realpath(devices, path))
 		return -errno;
-	/* Named for the interface, not for its device's sysfs name. */
-	r = add_drivers(c, devices, path, ifname);
-	if (r < 0)
-		return r;
-	if (fsmodule && fsmodule[0]) {
-		r = add_module(c, fsmodule, "filesystem of the network target");
+	memcpy(devices, path, sizeof(devices));
+	for (unsigned int i = 0; i < n_if; i++) {
+		snprintf(link, sizeof(link), "%s/class/net/%s/device", sysfs,
+			 ifnames[i]);
+		if (!realpath(link, path)) {
+			r = -errno;
+			snprintf(c->layer, sizeof(c->layer), "%s", ifnames[i]);
+			return r;
+		}
+		/* Named for the interface, not for its device's sysfs name. */
+		r = add_drivers(c, devices, path, ifnames[i]);
+		if (r < 0)
+			return r;
+	}
+	for (unsigned int i = 0; i < n_want; i++) {
+		if (!want[i].name || !want[i].name[0])
+			continue;
+		r = add_module(c, want[i].name, "%s", want[i].reason);
 		if (r < 0)
 			return r;
 	}
 	return resolve_states(sysfs, km, c);
 }
 
-int devchain_resolve_net(const char *sysfs, const char *ifname,
-			 const char *fsmodule, struct modload *km,
+int devchain_resolve_net(const char *sysfs, const char *const *ifnames,
+			 unsigned int n_if, const struct devchain_want *want,
+			 unsigned int n_want, struct modload *km,
 			 struct devchain *ret)
 {
 	_cleanup_free_ struct devchain *c = NULL;
@@ -920,8 +933,8 @@ int devchain_resolve_net(const char *sysfs, const char *ifname,
 	c = calloc(1, sizeof(*c));
 	if (!c)
 		return -ENOMEM;
-	r = resolve_net(sysfs, ifname, fsmodule, km, c);
-	if (r == -ENOPKG)
+	r = resolve_net(sysfs, ifnames, n_if, want, n_want, km, c);
+	if (r == -ENOPKG || r == -ENOENT)
 		memcpy(ret->layer, c->layer, sizeof(ret->layer));
 	if (r < 0)
 		return r;

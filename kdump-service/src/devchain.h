@@ -145,16 +145,24 @@ struct devchain {
 int devchain_resolve(const char *sysfs, dev_t dev, const char *fstype,
 		     struct modload *km, struct devchain *ret);
 
+/* A module a network path needs by name, and why. */
+struct devchain_want {
+	const char *name;	/* NULL or "": none */
+	const char *reason;
+};
+
 /*
- * The drivers of network interface ifname (its device's, from the bus
- * down, as devchain_resolve() finds a disk's), then fsmodule when not NULL
- * or "" (nfsv4 or nfsv3 for an NFS target), for the capture kernel whose
- * modules km describes.  -ENOENT for an interface without a device (a
- * virtual one: no sysfs device link); -ENOPKG as devchain_resolve().
- * ret is written as devchain_resolve() writes it.
+ * The drivers of the n_if network interfaces ifnames (each one's device's,
+ * from the bus down, as devchain_resolve() finds a disk's), then the
+ * n_want modules want names (bonding, 8021q; nfsv4 or nfsv3 for an NFS
+ * target), for the capture kernel whose modules km describes.  -ENOENT
+ * for an interface without a device (a virtual one: no sysfs device link;
+ * ret->layer names it); -ENOPKG as devchain_resolve().  ret is written as
+ * devchain_resolve() writes it.
  */
-int devchain_resolve_net(const char *sysfs, const char *ifname,
-			 const char *fsmodule, struct modload *km,
+int devchain_resolve_net(const char *sysfs, const char *const *ifnames,
+			 unsigned int n_if, const struct devchain_want *want,
+			 unsigned int n_want, struct modload *km,
 			 struct devchain *ret);
 
 /*

@@ -227,6 +227,12 @@ static void map_kdump_conf(struct import *im, const struct directive *d,
 		   strcmp(d->name, "force_no_rebuild") == 0) {
 		import_note(im, IMPORT_NOT_CARRIED, n, NULL,
 			    "kdump-file rebuilds its capture initramfs when one of its inputs changes, and kdump-file rebuild forces it");
+	} else if (strcmp(d->name, "dracut_args") == 0 &&
+		   (strstr(d->value, "ip=") || strstr(d->value, "bond=") ||
+		    strstr(d->value, "vlan=") || strstr(d->value, "bridge=") ||
+		    strstr(d->value, "team="))) {
+		import_note(im, IMPORT_NOT_CARRIED, n, NULL,
+			    "kdump-file needs no network options for the capture: kdump-file load records the running system's way to the collector (its NICs, bond, VLAN, bridge, IPv4 or IPv6 address and route) and 'kdump-file show' lists it; a team is not carried: make it a bond");
 	} else if (strcmp(d->name, "dracut_args") == 0) {
 		import_note(im, IMPORT_NOT_CARRIED, n, NULL,
 			    "kdump-file builds the capture initramfs with its own dracut module and options (extra_modules and extra_binaries add to it)");

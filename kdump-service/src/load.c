@@ -540,11 +540,11 @@ static const char *nfs_mount_hint(int r)
 /* An NFS target: the export mounts, the host dir is writable and has room. */
 static int net_check_nfs(struct cli *cli, const struct plan *p)
 {
-	char ip[INET_ADDRSTRLEN], dir[PATH_MAX];
+	char ip[NET_IP_TEXT], dir[PATH_MAX];
 	unsigned long long avail = 0;
 	int r;
 
-	net_addr_text(p->net.collector, false, ip, sizeof(ip));
+	net_ip_text(&p->net.collector, false, ip, sizeof(ip));
 	r = net_nfs_mount(&p->conf, ip, true, false, dir, sizeof(dir));
 	if (r < 0) {
 		log_error(cli, "dump target %s: cannot mount %s:%s (NFSv%u, %s): %s: %s",

@@ -270,7 +270,9 @@ int net_nfs_mount(const struct kdump_conf *c, const char *ip, bool check,
 		return r;
 	if (!mkdtemp(dir))
 		return -errno;
-	snprintf(src, sizeof(src), "%s:%s", c->net_host, c->net_path);
+	/* An IPv6 address in brackets, as nfs(5) writes it. */
+	snprintf(src, sizeof(src), strchr(c->net_host, ':') ? "[%s]:%s" : "%s:%s",
+		 c->net_host, c->net_path);
 	/* A mount of this process alone: nothing else sees or keeps it. */
 	if (unshare(CLONE_NEWNS) < 0 ||
 	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0) {

@@ -78,30 +78,53 @@ static int plan_fallback(struct plan *p, struct modload *km, bool create)
 	return r;
 }
 
-/* The NIC's drivers and NFS's module, for the capture kernel. */
-static int plan_net_chain(struct plan *p, const struct net_paths *np,
-			  struct modload *km)
+/*
+ * The drivers of the NICs of path n and the modules of its links (and of
+ * fsmodule when not NULL), into c; what the way leads to (a dump target,
+ * an iSCSI portal) named by what and peer in messages.
+ */
+static int plan_net_drivers(struct plan *p, const struct net_plan *n,
+			    const char *fsmodule, struct modload *km,
+			    const char *what, const char *peer,
+			    struct devchain *c)
+{
+	const struct net_links *l = &n->links;
+	struct net_paths np;
+	const char *ifnames[NET_NIC_MAX];
+	struct devchain_want want[3] = {
+		{ l->bond[0] ? "bonding" : NULL, "bonds the NICs of the network path" },
+		{ l->vlan_id ? "8021q" : NULL, "tags the VLAN of the network path" },
+		{ fsmodule, "filesystem of the network target" },
+	};
+	int r;
+
+	net_paths_init(&np);
+	for (unsigned int i = 0; i < l->n_nics; i++)
+		ifnames[i] = l->nics[i].ifname;
+	r = devchain_resolve_net(np.sysfs, ifnames, l->n_nics, want, 3, km, c);
+	if (r == -ENOENT)
+		return diag_fail(&p->diag, r,
+				 "cannot use dump target %s: the route to %s goes through %s, a virtual interface (no device: a tap, veth or dummy), which the capture cannot bring up: route it through a physical Ethernet interface, a bond or a VLAN, or set a local 'target' in %s",
+				 what, peer, c->layer, p->config);
+	if (r == -ENOPKG)
+		return diag_fail(&p->diag, r,
+				 "cannot use dump target %s for the capture: kernel %s has no module %s: install that kernel's modules, build it with that driver, or set 'kernel' in %s",
+				 what, p->release, c->layer, p->config);
+	if (r < 0)
+		return diag_fail(&p->diag, r,
+				 "cannot resolve the drivers of interface %s, the way to %s: %s",
+				 n->ifname, peer, strerror(-r));
+	return 0;
+}
+
+/* The NICs' drivers, the links' and NFS's modules, for the capture kernel. */
+static int plan_net_chain(struct plan *p, struct modload *km)
 {
 	const char *nfs = p->conf.net != CONF_NET_NFS ? NULL :
 			  p->conf.nfs_version == 3 ? "nfsv3" : "nfsv4";
-	int r;
 
-	r = devchain_resolve_net(np->sysfs, p->net.ifname, nfs, km, &p->chain);
-	if (r == -ENOENT)
-		return diag_fail(&p->diag, r,
-				 "cannot use dump target %s: the route to %s goes through %s, a virtual interface (no device: a tap, veth or dummy), which the capture cannot bring up: route the collector through a physical Ethernet interface, or set a local 'target' in %s",
-				 p->conf.target, p->conf.net_host,
-				 p->net.ifname, p->config);
-	if (r == -ENOPKG)
-		return diag_fail(&p->diag, r,
-				 "cannot use dump target %s for the capture: kernel %s has no module %s: install that kernel's modules or set 'kernel' in %s",
-				 p->conf.target, p->release, p->chain.layer,
-				 p->config);
-	if (r < 0)
-		return diag_fail(&p->diag, r,
-				 "cannot resolve the drivers of interface %s: %s",
-				 p->net.ifname, strerror(-r));
-	return 0;
+	return plan_net_drivers(p, &p->net, nfs, km, p->conf.target,
+				p->conf.net_host, &p->chain);
 }
 
 /*
@@ -130,7 +153,7 @@ int plan_target_net(struct plan *p, bool create)
 	r = plan_modload(p, &km);
 	if (r < 0)
 		return r;
-	r = plan_net_chain(p, &np, km);
+	r = plan_net_chain(p, km);
 	if (r >= 0 && p->conf.fallback[0])
 		r = plan_fallback(p, km, create);
 	modload_free(km);
@@ -244,7 +267,7 @@ int plan_iscsi(struct plan *p, struct modload *km, const char *what)
 	struct devchain_iscsi *is = &p->chain.iscsis[0];
 	char host[96], link[96];
 	struct net_paths np;
-	struct in_addr a;
+	struct net_ip a;
 	size_t tl;
 	int r;
 
@@ -266,10 +289,13 @@ int plan_iscsi(struct plan *p, struct modload *km, const char *what)
 				 "cannot use dump target %s for the capture: it is on iSCSI %s (target %s), which logs in with CHAP, and the capture would have to carry the CHAP secret in its initramfs: allow this initiator (%s) without CHAP on the target, or set 'path' or 'target' to a filesystem on a local disk in %s",
 				 what, is->session, is->target, is->initiator,
 				 p->config);
-	(void)inet_pton(AF_INET, is->addr, &a);
+	if (net_ip_parse(is->addr, &a) < 0)
+		return diag_fail(&p->diag, -EINVAL,
+				 "cannot use dump target %s for the capture: iSCSI target %s has portal address %s, which is not an IP address",
+				 what, is->target, is->addr);
 	snprintf(host, sizeof(host), "iSCSI portal %s", is->addr);
 	net_paths_init(&np);
-	r = net_resolve_addr(&np, host, a, &p->iscsi_net, &p->diag);
+	r = net_resolve_addr(&np, host, &a, &p->iscsi_net, &p->diag);
 	if (r < 0) {
 		diag_prefix(&p->diag,
 			    "cannot use dump target %s on iSCSI target %s",
@@ -279,21 +305,14 @@ int plan_iscsi(struct plan *p, struct modload *km, const char *what)
 	nic = calloc(1, sizeof(*nic));
 	if (!nic)
 		return -ENOMEM;
-	r = devchain_resolve_net(np.sysfs, p->iscsi_net.ifname, NULL, km, nic);
-	if (r == -ENOENT)
-		return diag_fail(&p->diag, r,
-				 "cannot use dump target %s: the route to iSCSI portal %s goes through %s, a virtual interface (no device: a tap, veth or dummy), which the capture cannot bring up: route the portal through a physical Ethernet interface",
-				 what, is->addr, p->iscsi_net.ifname);
-	if (r == -ENOPKG)
-		return diag_fail(&p->diag, r,
-				 "cannot use dump target %s for the capture: kernel %s has no module %s: install that kernel's modules or set 'kernel' in %s",
-				 what, p->release, nic->layer, p->config);
-	if (r == 0)
-		r = devchain_merge(&p->chain, nic);
+	r = plan_net_drivers(p, &p->iscsi_net, NULL, km, what, host, nic);
+	if (r < 0)
+		return r;
+	r = devchain_merge(&p->chain, nic);
 	if (r < 0)
 		return diag_fail(&p->diag, r,
-				 "cannot resolve the drivers of interface %s, the way to iSCSI portal %s: %s",
-				 p->iscsi_net.ifname, is->addr, strerror(-r));
+				 "the capture would need more than %d modules for dump target %s and the way to iSCSI portal %s",
+				 DEVCHAIN_MAX, what, is->addr);
 	r = net_link_format(&p->iscsi_net, link, sizeof(link));
 	tl = strlen(p->chain_text);
 	if (r < 0 || tl + strlen(link) >= sizeof(p->chain_text))

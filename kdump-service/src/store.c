@@ -22,10 +22,10 @@
 static int store_nfs_base(struct cli *cli, const struct kdump_conf *c,
 			  char *base, size_t size)
 {
-	char ip[INET_ADDRSTRLEN], mnt[PATH_MAX];
+	char ip[NET_IP_TEXT], mnt[PATH_MAX];
 	char hostdir[NET_HOST_DIR_MAX];
 	struct diag why = DIAG_INIT;
-	struct in_addr a;
+	struct net_ip a;
 	int r;
 
 	r = net_host_dir(hostdir, sizeof(hostdir));
@@ -39,7 +39,7 @@ static int store_nfs_base(struct cli *cli, const struct kdump_conf *c,
 		log_error(cli, "%s", diag_text(&why));
 		return r;
 	}
-	net_addr_text(a, false, ip, sizeof(ip));
+	net_ip_text(&a, false, ip, sizeof(ip));
 	r = net_nfs_mount(c, ip, true, !cli->writable, mnt, sizeof(mnt));
 	if (r < 0) {
 		log_error(cli, "cannot mount %s:%s: %s%s", c->net_host, c->net_path,

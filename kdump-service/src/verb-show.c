@@ -105,13 +105,13 @@ static void show_makedumpfile(const struct plan *p, char *dmesg, char *vmcore,
 /* show: where a network target's dumps go, and how the capture gets there. */
 static void show_net(const struct plan *p)
 {
-	char a[INET_ADDRSTRLEN], g[INET_ADDRSTRLEN];
+	char a[NET_IP_TEXT], g[NET_IP_TEXT], path[1024];
 
 	if (p->conf.net == CONF_NET_NONE)
 		return;
 	printf("target:      %s\n", p->conf.target);
-	printf("collector:   %s (%s)", net_addr_text(p->net.collector, false,
-						 a, sizeof(a)),
+	printf("collector:   %s (%s)", net_ip_text(&p->net.collector, false,
+					       a, sizeof(a)),
 	       p->conf.net_host);
 	if (p->conf.net == CONF_NET_SSH)
 		printf(", ssh port %u as %s\n", p->conf.net_port,
@@ -119,12 +119,13 @@ static void show_net(const struct plan *p)
 	else
 		printf(", NFSv%u export %s\n", p->conf.nfs_version,
 		       p->conf.net_path);
-	printf("interface:   %s (%s)\naddress:     %s/%u\n", p->net.ifname,
-	       p->net.mac, net_addr_text(p->net.addr, false, a, sizeof(a)),
-	       p->net.prefix);
-	if (p->net.gateway.s_addr)
+	net_links_describe(&p->net.links, path, sizeof(path));
+	printf("interface:   %s (%s)\nlinks:       %s\naddress:     %s/%u\n",
+	       p->net.ifname, p->net.mac, path,
+	       net_ip_text(&p->net.addr, false, a, sizeof(a)), p->net.prefix);
+	if (p->net.gateway.family)
 		printf("gateway:     %s\n",
-		       net_addr_text(p->net.gateway, false, g, sizeof(g)));
+		       net_ip_text(&p->net.gateway, false, g, sizeof(g)));
 	else
 		printf("gateway:     none: the collector is on-link\n");
 	printf("host dir:    %s\n", p->net.hostdir);
@@ -136,10 +137,81 @@ static void show_net(const struct plan *p)
 		printf("fallback:    none: a crash when the collector cannot be reached is not saved\n");
 }
 
+/*
+ * "links" of a network path into o: "nics" (interface, mac, driver,
+ * device), "bond" (name, mode, miimon_ms, mac) and "vlan" (name, id) or
+ * null, "bridge_left_out" or null, "mtu".
+ */
+static int links_json(const struct net_links *l, struct json_object *o)
+{
+	struct json_object *j = json_object_new_object(), *nics, *x;
+	int r = j ? 0 : -ENOMEM;
+
+	nics = r == 0 ? json_object_new_array() : NULL;
+	if (r == 0 && (!nics || json_object_object_add(j, "nics", nics))) {
+		json_object_put(nics);
+		r = -ENOMEM;
+	}
+	for (unsigned int i = 0; r == 0 && i < l->n_nics; i++) {
+		x = json_object_new_object();
+		if (!x || json_object_array_add(nics, x)) {
+			json_object_put(x);
+			r = -ENOMEM;
+			break;
+		}
+		r = json_set_text(x, "interface", l->nics[i].ifname);
+		if (r == 0)
+			r = json_set_text(x, "mac", l->nics[i].mac);
+		if (r == 0)
+			r = cli_json_text(x, "driver", strcmp(l->nics[i].driver, "-") ?
+					  l->nics[i].driver : NULL);
+		if (r == 0)
+			r = cli_json_text(x, "device", strcmp(l->nics[i].devpath, "-") ?
+					  l->nics[i].devpath : NULL);
+	}
+	x = NULL;
+	if (r == 0 && l->bond[0]) {
+		x = json_object_new_object();
+		r = x ? json_set_text(x, "name", l->bond) : -ENOMEM;
+		if (r == 0)
+			r = json_set_text(x, "mode", l->bond_mode);
+		if (r == 0)
+			r = json_set_int(x, "miimon_ms", l->bond_miimon);
+		if (r == 0)
+			r = json_set_text(x, "mac", l->bond_mac);
+	}
+	if (r == 0 && json_object_object_add(j, "bond", x))
+		r = -ENOMEM;
+	else if (r == 0)
+		x = NULL;
+	json_object_put(x);
+	x = NULL;
+	if (r == 0 && l->vlan_id) {
+		x = json_object_new_object();
+		r = x ? json_set_text(x, "name", l->vlan) : -ENOMEM;
+		if (r == 0)
+			r = json_set_int(x, "id", l->vlan_id);
+	}
+	if (r == 0 && json_object_object_add(j, "vlan", x))
+		r = -ENOMEM;
+	else if (r == 0)
+		x = NULL;
+	json_object_put(x);
+	if (r == 0)
+		r = cli_json_text(j, "bridge_left_out", l->bridge[0] ? l->bridge : NULL);
+	if (r == 0)
+		r = json_set_int(j, "mtu", l->mtu);
+	if (r == 0 && json_object_object_add(o, "links", j))
+		r = -ENOMEM;
+	if (r < 0)
+		json_object_put(j);
+	return r;
+}
+
 /* show --json: the network target, null for a local one. */
 static int show_net_json(const struct plan *p, struct json_object *j)
 {
-	char a[INET_ADDRSTRLEN];
+	char a[NET_IP_TEXT];
 	struct json_object *n;
 	int r;
 
@@ -155,8 +227,8 @@ static int show_net_json(const struct plan *p, struct json_object *j)
 		r = json_set_text(n, "host", p->conf.net_host);
 	if (r == 0)
 		r = json_set_text(n, "collector",
-				  net_addr_text(p->net.collector, false, a,
-						sizeof(a)));
+				  net_ip_text(&p->net.collector, false, a,
+					      sizeof(a)));
 	if (r == 0)
 		r = cli_json_text(n, "user", p->conf.net == CONF_NET_SSH ?
 				  p->conf.net_user : NULL);
@@ -173,18 +245,20 @@ static int show_net_json(const struct plan *p, struct json_object *j)
 	if (r == 0)
 		r = json_set_text(n, "mac", p->net.mac);
 	if (r == 0) {
-		char addr[INET_ADDRSTRLEN + 8];
+		char addr[NET_IP_TEXT + 8];
 
 		snprintf(addr, sizeof(addr), "%s/%u",
-			 net_addr_text(p->net.addr, false, a, sizeof(a)),
+			 net_ip_text(&p->net.addr, false, a, sizeof(a)),
 			 p->net.prefix);
 		r = json_set_text(n, "address", addr);
 	}
 	/* null: the collector is on-link. */
 	if (r == 0)
-		r = cli_json_text(n, "gateway", p->net.gateway.s_addr ?
-				  net_addr_text(p->net.gateway, false, a,
-						sizeof(a)) : NULL);
+		r = cli_json_text(n, "gateway", p->net.gateway.family ?
+				  net_ip_text(&p->net.gateway, false, a,
+					      sizeof(a)) : NULL);
+	if (r == 0)
+		r = links_json(&p->net.links, n);
 	if (r == 0)
 		r = json_set_text(n, "host_dir", p->net.hostdir);
 	if (r == 0)
@@ -276,7 +350,7 @@ static int iscsi_json(const struct plan *p, unsigned int i,
 {
 	const struct devchain_iscsi *is = &p->chain.iscsis[i];
 	const struct net_plan *n = &p->iscsi_net;
-	char a[INET_ADDRSTRLEN], g[INET_ADDRSTRLEN];
+	char a[NET_IP_TEXT], g[NET_IP_TEXT];
 	int r;
 
 	r = json_set_text(o, "session", is->session);
@@ -298,13 +372,15 @@ static int iscsi_json(const struct plan *p, unsigned int i,
 		r = json_set_text(o, "mac", n->mac);
 	if (r == 0)
 		r = json_set_text(o, "local_address",
-				  net_addr_text(n->addr, false, a, sizeof(a)));
+				  net_ip_text(&n->addr, false, a, sizeof(a)));
 	if (r == 0)
 		r = json_set_int(o, "prefix", n->prefix);
 	if (r == 0)
-		r = cli_json_text(o, "gateway", n->gateway.s_addr ?
-				  net_addr_text(n->gateway, false, g, sizeof(g)) :
+		r = cli_json_text(o, "gateway", n->gateway.family ?
+				  net_ip_text(&n->gateway, false, g, sizeof(g)) :
 				  NULL);
+	if (r == 0)
+		r = links_json(&n->links, o);
 	return r;
 }
 
@@ -531,15 +607,16 @@ static void show_text(struct cli *cli, const struct plan *p)
 	for (unsigned int i = 0; p->iscsi_known && i < p->chain.n_iscsis; i++) {
 		const struct devchain_iscsi *is = &p->chain.iscsis[i];
 		const struct net_plan *n = &p->iscsi_net;
-		char a[INET_ADDRSTRLEN], g[INET_ADDRSTRLEN];
+		char a[NET_IP_TEXT], g[NET_IP_TEXT], path[1024];
 
-		printf("bring up the NIC with MAC %s (%s now) as %s/%u, %s%s\n",
-		       n->mac, n->ifname,
-		       net_addr_text(n->addr, false, a, sizeof(a)), n->prefix,
-		       n->gateway.s_addr ? "a route to the portal via " :
+		net_links_describe(&n->links, path, sizeof(path));
+		printf("bring up %s (%s now, MAC %s) as %s/%u, %s%s\n", path,
+		       n->ifname, n->mac,
+		       net_ip_text(&n->addr, false, a, sizeof(a)), n->prefix,
+		       n->gateway.family ? "a route to the portal via " :
 		       "the portal on-link",
-		       n->gateway.s_addr ?
-		       net_addr_text(n->gateway, false, g, sizeof(g)) : "");
+		       n->gateway.family ?
+		       net_ip_text(&n->gateway, false, g, sizeof(g)) : "");
 		printf("log in to iSCSI target %s at %s:%u (portal group %u) as %s with iscsistart, for %s\n",
 		       is->target, is->addr, is->port, is->tpgt,
 		       is->initiator, is->disks);

@@ -413,10 +413,10 @@ static int net_last_ssh(const struct kdump_conf *c, const char *hostdir,
 static int net_last_nfs(const struct kdump_conf *c, const char *hostdir,
 			struct dump_info *d, char *note, size_t size)
 {
-	char ip[INET_ADDRSTRLEN], mnt[PATH_MAX];
+	char ip[NET_IP_TEXT], mnt[PATH_MAX];
 	char base[PATH_MAX + 300], dir[PATH_MAX + 300];
 	struct diag why = DIAG_INIT;
-	struct in_addr a;
+	struct net_ip a;
 	int r;
 
 	r = net_resolve_host(c->net_host, &a, &why);
@@ -424,7 +424,7 @@ static int net_last_nfs(const struct kdump_conf *c, const char *hostdir,
 		snprintf(note, size, "unknown: %s", diag_text(&why));
 		return r;
 	}
-	net_addr_text(a, false, ip, sizeof(ip));
+	net_ip_text(&a, false, ip, sizeof(ip));
 	r = net_nfs_mount(c, ip, true, true, mnt, sizeof(mnt));
 	if (r < 0) {
 		snprintf(note, size, "unknown: cannot mount %s:%s: %s%s",

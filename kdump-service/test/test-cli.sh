@@ -229,7 +229,58 @@ fi
 conf "target = ssh://dumps@198.51.100.9/srv/dumps" "$bz"
 expect "show, a collector behind a bridge" 1 -- \
 	env KDUMP_FILE_NET_ROOT="$nr" "$kf" -c "$t/conf" show
-has "show: the bridge refused" "$t/err" "goes through br0, a bridge"
+has "show: the bridge without an uplink refused" "$t/err" "goes through bridge br0, which has no port off this machine"
+# A VLAN on an active-backup bond of two NICs, behind a bridge: the chain
+# names them all, show lists them, the bridge left out.
+for n in 1 2; do
+	mkdir -p "$nr/sys/class/net/eth$n/bonding_slave" "$pci/virtio$n"
+	echo 1 >"$nr/sys/class/net/eth$n/type"
+	echo 52:54:00:aa:bb:c1 >"$nr/sys/class/net/eth$n/address"
+	echo "52:54:00:aa:bb:c$n" >"$nr/sys/class/net/eth$n/bonding_slave/perm_hwaddr"
+	ln -s "../../../devices/pci0000:00/0000:00:03.0/virtio$n" "$nr/sys/class/net/eth$n/device"
+	ln -s ../../../../bus/virtio/drivers/virtio_net "$pci/virtio$n/driver"
+	ln -s "../eth$n" "$nr/sys/class/net/bond0/lower_eth$n" 2>/dev/null ||
+		{ mkdir -p "$nr/sys/class/net/bond0" && ln -s "../eth$n" "$nr/sys/class/net/bond0/lower_eth$n"; }
+done
+mkdir -p "$nr/sys/class/net/bond0/bonding" "$nr/sys/class/net/bond0.43" "$nr/proc/net/vlan" \
+	"$nr/sys/class/net/br0/brif/bond0.43"
+echo 1 >"$nr/sys/class/net/bond0/type"
+echo 52:54:00:aa:bb:c1 >"$nr/sys/class/net/bond0/address"
+echo "active-backup 1" >"$nr/sys/class/net/bond0/bonding/mode"
+echo 100 >"$nr/sys/class/net/bond0/bonding/miimon"
+echo 1 >"$nr/sys/class/net/bond0.43/type"
+echo 52:54:00:aa:bb:c1 >"$nr/sys/class/net/bond0.43/address"
+ln -s ../bond0 "$nr/sys/class/net/bond0.43/lower_bond0"
+printf 'bond0.43  VID: 43\t REORDER_HDR: 1  dev->priv_flags: 1001\n' >"$nr/proc/net/vlan/bond0.43"
+echo "br0 198.51.100.7/24" >>"$nr/ifaddrs"
+expect "show --json, a collector behind a bridge on a VLAN on a bond" 1 -- \
+	env KDUMP_FILE_NET_ROOT="$nr" "$kf" -c "$t/conf" --json show
+json "show --json: the bond's members, by their own MACs" \
+	'[.network.links.nics[] | .mac] == ["52:54:00:aa:bb:c1", "52:54:00:aa:bb:c2"] and .network.links.nics[1].device == "pci0000:00/0000:00:03.0/virtio2" and .network.links.nics[0].driver == "virtio_net"'
+json "show --json: the bond, the VLAN, the bridge left out" \
+	'.network.links.bond.mode == "active-backup" and .network.links.bond.miimon_ms == 100 and .network.links.vlan.id == 43 and .network.links.vlan.name == "bond0.43" and .network.links.bridge_left_out == "br0" and .network.links.mtu == 1500'
+json "show --json: bonding and 8021q for the capture kernel" \
+	'[.modules[].name] == ["virtio-pci", "virtio_net", "bonding", "8021q"]'
+expect "show, the same way in words" 1 -- \
+	env KDUMP_FILE_NET_ROOT="$nr" "$kf" -c "$t/conf" show
+has "show: the links" "$t/out" "links:       bond bond0 (active-backup, miimon 100 ms, MAC 52:54:00:aa:bb:c1) of NIC eth1 (MAC 52:54:00:aa:bb:c1, driver virtio_net, device pci0000:00/0000:00:03.0/virtio1) and NIC eth2"
+has "show: the VLAN and the bridge" "$t/out" ", VLAN 43 (bond0.43) on bond0, bridge br0 left out: its address goes on bond0.43"
+# A second uplink on the bridge: which one is not known.
+mkdir -p "$nr/sys/class/net/br0/brif/eth0"
+expect "show, a bridge with two uplinks" 1 -- \
+	env KDUMP_FILE_NET_ROOT="$nr" "$kf" -c "$t/conf" show
+has "show: both uplinks named" "$t/err" "goes through bridge br0, which has several ports off this machine (bond0.43, eth0)"
+rmdir "$nr/sys/class/net/br0/brif/eth0"
+# IPv6: the collector in brackets, the route from ipv6_route.
+printf '20010db8000000010000000000000000 40 00000000000000000000000000000000 00 00000000000000000000000000000000 00000100 00000001 00000000 00000001 eth0\n' \
+	>"$nr/proc/net/ipv6_route"
+echo "eth0 2001:db8:0:1::15/64" >>"$nr/ifaddrs"
+conf "target = nfs://[2001:db8:0:1::9]/export/dumps" "$bz"
+expect "show --json, an IPv6 collector" 0 -- \
+	env KDUMP_FILE_NET_ROOT="$nr" "$kf" -c "$t/conf" --json show
+json "show --json: the IPv6 way" \
+	'.network.collector == "2001:db8:0:1::9" and .network.address == "2001:db8:0:1::15/64" and .network.gateway == null and .network.links.bond == null'
+conf "target = ssh://dumps@198.51.100.9/srv/dumps" "$bz"
 conf "target = ssh://dumps@10.1.2.3/srv/dumps" "$bz"
 grep -v '^eth0	00000000' "$nr/proc/net/route" >"$t/route" && cp "$t/route" "$nr/proc/net/route"
 expect "show, no route to the collector" 1 -- \
@@ -1019,9 +1070,8 @@ expect "import --local-instead an NFS target" 0 -- "$kf" import --local-instead 
 has "import --local-instead: nfs changed" "$t/out" "# carried over with a difference: nfs: dumps went to my.server.com:/export/tmp/var/crash over NFS"
 expect "import dump_to_rootfs" 0 -- "$kf" import "$fx/fedora-kdump.conf.ssh-dump-to-rootfs"
 has "import: dump_to_rootfs as fallback" "$t/out" "fallback = /srv/crash"
-expect "import an IPv6 NFS server" 1 -- "$kf" import "$fx/fedora-kdump.conf.nfs-ipv6"
-has "import: IPv6 refused, with what to do" "$t/err" "IPv6 collectors are not supported: name the collector by an IPv4 address or a host name: add --local-instead to dump to /var/crash here instead"
-if [ ! -s "$t/out" ]; then pass "import: nothing written for IPv6"; else fail "import: output for IPv6"; fi
+expect "import an IPv6 NFS server" 0 -- "$kf" import "$fx/fedora-kdump.conf.nfs-ipv6"
+has "import: the IPv6 server in brackets" "$t/out" "target = nfs://[2001:db8::1:2:3:4]/export/tmp/var/crash"
 expect "import a kdump-tools FTP target" 1 -- "$kf" import "$fx/debian12-kdump-tools.ftp"
 has "import: FTP refused" "$t/err" "cannot import '$fx/debian12-kdump-tools.ftp': FTP: dumps go to the FTP server ftp.example.com:/dumps, which kdump-file cannot dump to: kdump-file dumps over SSH or NFS, not FTP"
 expect "import --local-instead an FTP target" 0 -- "$kf" import --local-instead "$fx/debian12-kdump-tools.ftp"

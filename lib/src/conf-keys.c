@@ -6,7 +6,9 @@
  * their ranges, one word of a few, lists of paths or module names.  What
  * a value must not hold is refused with why, the character named.
  */
+#include <arpa/inet.h>
 #include <ctype.h>
+#include <stdbool.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -365,10 +367,17 @@ static bool net_user_valid(const char *u)
 	return true;
 }
 
-/* A host name (RFC 1123 letters, digits, '-', '.') or an IPv4 address. */
+/*
+ * A host name (RFC 1123 letters, digits, '-', '.'), an IPv4 address, or an
+ * IPv6 address (taken out of its brackets).
+ */
 static bool net_host_valid(const char *h)
 {
+	struct in6_addr a6;
 	size_t n = strlen(h);
+
+	if (strchr(h, ':'))
+		return inet_pton(AF_INET6, h, &a6) == 1;
 
 	if (n == 0 || n > 253 || h[0] == '-' || h[0] == '.' || h[n - 1] == '.')
 		return false;
@@ -387,8 +396,9 @@ static int set_net_url(struct kdump_conf *c, const char *v, unsigned int line,
 {
 	static const char key[] = "target";
 	bool ssh = strncmp(v, "ssh://", 6) == 0;
-	const char *auth = v + 6, *slash = strchr(auth, '/'), *at, *colon;
-	char hostport[300];
+	const char *auth = v + 6, *slash = strchr(auth, '/'), *at;
+	char hostport[300], port_text[300], *colon;
+	bool has_port = false;
 	unsigned long long port = 22;
 	size_t n;
 	int r;
@@ -419,26 +429,47 @@ static int set_net_url(struct kdump_conf *c, const char *v, unsigned int line,
 					    v);
 		memmove(hostport, at + 1, strlen(at + 1) + 1);
 	}
-	if (hostport[0] == '[')
-		return diag_fail_at(err, -EAFNOSUPPORT, line, key,
-				    "'%s': IPv6 collectors are not supported: name the collector by an IPv4 address or a host name",
-				    v);
-	colon = strchr(hostport, ':');
-	if (colon) {
+	if (hostport[0] == '[') {
+		/* [IPv6]: the address inside, then the port as ever. */
+		char *close = strchr(hostport, ']');
+		struct in6_addr a6;
+
+		if (!close)
+			return diag_fail_at(err, -EINVAL, line, key,
+					    "'%s': the IPv6 address has no closing bracket: write %s://%s[ADDRESS]/PATH",
+					    v, ssh ? "ssh" : "nfs", ssh ? "USER@" : "");
+		*close = '\0';
+		if (inet_pton(AF_INET6, hostport + 1, &a6) != 1)
+			return diag_fail_at(err, -EINVAL, line, key,
+					    "'%s': %s is not an IPv6 address",
+					    v, hostport + 1);
+		if (close[1] && close[1] != ':')
+			return diag_fail_at(err, -EINVAL, line, key,
+					    "'%s': only a port may follow the IPv6 address",
+					    v);
+		snprintf(port_text, sizeof(port_text), "%s",
+			 close[1] ? close + 2 : "");
+		has_port = close[1] == ':';
+		memmove(hostport, hostport + 1, strlen(hostport + 1) + 1);
+	} else if ((colon = strchr(hostport, ':'))) {
+		snprintf(port_text, sizeof(port_text), "%s", colon + 1);
+		has_port = true;
+		hostport[colon - hostport] = '\0';
+	}
+	if (has_port) {
 		if (!ssh)
 			return diag_fail_at(err, -EINVAL, line, key,
 					    "'%s': an nfs:// target takes no port",
 					    v);
-		r = parse_decimal(colon + 1, 65535, &port);
+		r = parse_decimal(port_text, 65535, &port);
 		if (r < 0 || port == 0)
 			return diag_fail_at(err, -EINVAL, line, key,
 					    "the port in '%s' is not a number from 1 to 65535",
 					    v);
-		hostport[colon - hostport] = '\0';
 	}
 	if (!net_host_valid(hostport))
 		return diag_fail_at(err, -EINVAL, line, key,
-				    "the host in '%s' is not a host name or an IPv4 address",
+				    "the host in '%s' is not a host name, an IPv4 address or an IPv6 address in brackets",
 				    v);
 	r = set_path(c->net_path, slash, false, line, key, err);
 	if (r < 0)

@@ -704,8 +704,22 @@ static void test_net_targets(void)
 	reject("target = ssh://u@/d\n", -EINVAL, 1, "target");
 	reject("target = ssh://U;x@h/d\n", -EINVAL, 1, "target");
 	reject("target = ssh://u@h$(id)/d\n", -EINVAL, 1, "target");
-	reject("target = ssh://u@[::1]/d\n", -EAFNOSUPPORT, 1, "target");
-	CHECK(strstr(e_last.msg, "IPv6") != NULL);
+	/* IPv6 in brackets: the address alone kept, the port after it. */
+	CHECK(parse("target = ssh://u@[fd00:1::1]:2222/d\n", &a, &e) == 0);
+	CHECK(strcmp(a.net_host, "fd00:1::1") == 0 && a.net_port == 2222);
+	CHECK(parse("target = nfs://[2001:db8::5]/export/d\n", &a, &e) == 0);
+	CHECK(strcmp(a.net_host, "2001:db8::5") == 0 &&
+	      strcmp(a.net_path, "/export/d") == 0);
+	CHECK(conf_write(&a, buf, sizeof(buf)) > 0);
+	CHECK(parse(buf, &b, &e) == 0);
+	CHECK(memcmp(&a, &b, sizeof(a)) == 0);
+	reject("target = ssh://u@[fd00::1/d\n", -EINVAL, 1, "target");
+	CHECK(strstr(e_last.msg, "no closing bracket") != NULL);
+	reject("target = ssh://u@[fd00::zz]/d\n", -EINVAL, 1, "target");
+	CHECK(strstr(e_last.msg, "fd00::zz is not an IPv6 address") != NULL);
+	reject("target = ssh://u@[fd00::1]x/d\n", -EINVAL, 1, "target");
+	reject("target = nfs://[fd00::1]:2049/d\n", -EINVAL, 1, "target");
+	reject("target = ssh://u@fd00::1/d\n", -EINVAL, 1, "target");
 	reject("target = ssh://u@h/d/../e\n", -EINVAL, 1, "target");
 	reject("target = ftp://h/d\n", -EINVAL, 1, "target");
 	CHECK(strstr(e_last.msg, "nfs://HOST/EXPORT/PATH") != NULL);
