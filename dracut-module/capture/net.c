@@ -389,7 +389,7 @@ static int nic_configure(struct capture *cap, struct diag *d)
 	return 0;
 }
 
-/* ip(8) with the words of fmt (each a %s or a literal, space-separated). */
+/* ip(8) with the words a0 and those after it, up to a NULL. */
 static int ip_run(struct capture *cap, struct diag *d, const char *a0, ...)
 {
 	char *argv[24];
@@ -406,6 +406,20 @@ static int ip_run(struct capture *cap, struct diag *d, const char *a0, ...)
 	return cap->net_ip(cap, argv, d);
 }
 
+/* dev's MTU set when the chain names one, then dev up. */
+static int link_up(struct capture *cap, const char *dev, struct diag *d)
+{
+	char mtu[16];
+	int r = 0;
+
+	snprintf(mtu, sizeof(mtu), "%u", cap->net.mtu);
+	if (cap->net.mtu)
+		r = ip_run(cap, d, "link", "set", "dev", dev, "mtu", mtu, NULL);
+	if (r == 0)
+		r = ip_run(cap, d, "link", "set", "dev", dev, "up", NULL);
+	return r;
+}
+
 /*
  * A bond, a VLAN or IPv6: the links built with ip(8) as the chain names
  * them, from the NICs up; n->ifname is the one the address goes on.
@@ -413,12 +427,11 @@ static int ip_run(struct capture *cap, struct diag *d, const char *a0, ...)
 static int links_build(struct capture *cap, struct diag *d)
 {
 	struct capture_net *n = &cap->net;
-	char mtu[16], id[16], miimon[16], addr[64];
+	char id[16], miimon[16], addr[64];
 	const char *six = n->family == AF_INET6 ? "-6" : "-4";
 	const char *lower;
 	int r;
 
-	snprintf(mtu, sizeof(mtu), "%u", n->mtu);
 	r = ip_run(cap, d, "link", "set", "dev", "lo", "up", NULL);
 	if (r < 0)
 		capture_say(cap, "warning: cannot bring up lo: %s", diag_text(d));
@@ -449,12 +462,8 @@ static int links_build(struct capture *cap, struct diag *d)
 		}
 		r = ip_run(cap, d, "link", "set", "dev", n->bond, "address",
 			   n->bond_mac, NULL);
-		if (r == 0 && n->mtu)
-			r = ip_run(cap, d, "link", "set", "dev", n->bond, "mtu",
-				   mtu, NULL);
 		if (r == 0)
-			r = ip_run(cap, d, "link", "set", "dev", n->bond, "up",
-				   NULL);
+			r = link_up(cap, n->bond, d);
 		if (r < 0)
 			return r;
 		capture_say(cap, "bond %s (%s, miimon %u ms) of %u of its %u members",
@@ -463,12 +472,7 @@ static int links_build(struct capture *cap, struct diag *d)
 		lower = n->bond;
 	} else {
 		lower = n->nics[0].ifname;
-		if (n->mtu)
-			r = ip_run(cap, d, "link", "set", "dev", lower, "mtu",
-				   mtu, NULL);
-		if (r == 0)
-			r = ip_run(cap, d, "link", "set", "dev", lower, "up",
-				   NULL);
+		r = link_up(cap, lower, d);
 		if (r < 0)
 			return r;
 	}
@@ -476,12 +480,8 @@ static int links_build(struct capture *cap, struct diag *d)
 		snprintf(id, sizeof(id), "%u", n->vlan_id);
 		r = ip_run(cap, d, "link", "add", "link", lower, "name", n->vlan,
 			   "type", "vlan", "id", id, NULL);
-		if (r == 0 && n->mtu)
-			r = ip_run(cap, d, "link", "set", "dev", n->vlan, "mtu",
-				   mtu, NULL);
 		if (r == 0)
-			r = ip_run(cap, d, "link", "set", "dev", n->vlan, "up",
-				   NULL);
+			r = link_up(cap, n->vlan, d);
 		if (r < 0)
 			return r;
 		capture_say(cap, "VLAN %s (id %u) on %s", n->vlan, n->vlan_id,
