@@ -559,6 +559,21 @@ collector_image() {
 	"$KDUMP_FILE_LIB/guest-image.sh" --collector
 }
 
+# net_client_image FLAVOUR: set img, the clients' image on kernel FLAVOUR,
+# and for ours kdir and vmlinux (for stock, stock_vmlinux gives it when the
+# checks need it); 1 for another FLAVOUR.
+net_client_image() {
+	case "$1" in
+	ours)
+		kdir=$(kernel_dir)
+		img=$(guest_image "$kdir")
+		vmlinux=$kdir/vmlinux
+		;;
+	stock) img=$(stock_image) ;;
+	*) return 1 ;;
+	esac
+}
+
 # net_ports NUMBER: the base port of scenario NUMBER (40000 + 100 * NUMBER),
 # so that scenarios running side by side never share a port.
 net_ports() {
@@ -649,6 +664,34 @@ net_collector_start() {
 		sleep 1
 	done
 	return 1
+}
+
+# net_collector_up LOG DISK PORTS CLIENTS EXPECT LIMIT [APPEND]: set t0
+# (the clock of the scenario's log lines), net_collector_start, and the
+# check that the collector is ready; when it is not, the scenario ends.
+net_collector_up() {
+	t0=$(date +%s)
+	if ! net_collector_start "$@"; then
+		fail "the collector said it is ready"
+		net_collector_stop "$1" 0 || true
+		rm -f "$2"
+		finish
+		exit 1
+	fi
+	pass "the collector is ready after $(($(date +%s) - t0)) s"
+}
+
+# net_collector_end LOG: once the clients ended, the collector's end
+# (net_collector_stop) and the checks that it stopped by itself, every
+# client done.
+net_collector_end() {
+	local rc=0
+	log "the clients ended after $(($(date +%s) - t0)) s"
+	net_collector_stop "$1" 300 || rc=$?
+	log "the collector ended after $(($(date +%s) - t0)) s"
+	check_ended "$rc" "the collector stopped by itself"
+	check "the collector saw every client done" \
+		grep -q "KDUMP-FILE-TEST: collector: all clients done" "$1"
 }
 
 # net_collector_stop LOG [SECONDS]: wait (SECONDS, default 300) for the

@@ -27,20 +27,10 @@ flavour=$3
 DECOY=/srv/dumps/decoy-0123456789ab/2026-01-01-00:00:00
 DECOY_META='{"complete": true, "crash_time": "2026-01-01T00:00:00Z"}'
 
-case "$flavour" in
-ours)
-	kdir=$(kernel_dir)
-	img=$(guest_image "$kdir")
-	vmlinux=$kdir/vmlinux
-	;;
-stock)
-	img=$(stock_image)
-	;;
-*)
+net_client_image "$flavour" || {
 	echo "usage: scenario-net-fleet.sh NAME NUMBER ours|stock" >&2
 	exit 2
-	;;
-esac
+}
 cimg=$(collector_image)
 targets=(- ssh nfs4 nfs3)
 log "flavour $flavour, ports $((ports + 1))-$((ports + 3)); output in $out"
@@ -48,15 +38,7 @@ log "flavour $flavour, ports $((ports + 1))-$((ports + 3)); output in $out"
 cdisk=$out/collector.img
 scenario_disk "$cimg" "$cdisk"
 expect=client-1-$flavour,client-2-$flavour,client-3-$flavour
-t0=$(date +%s)
-if ! net_collector_start "$out/collector.log" "$cdisk" "$ports" 3 "$expect" 3000; then
-	fail "the collector said it is ready"
-	net_collector_stop "$out/collector.log" 0 || true
-	rm -f "$cdisk"
-	finish
-	exit 1
-fi
-pass "the collector is ready after $(($(date +%s) - t0)) s"
+net_collector_up "$out/collector.log" "$cdisk" "$ports" 3 "$expect" 3000
 
 pids=()
 for n in 1 2 3; do
@@ -68,13 +50,7 @@ done
 for p in "${pids[@]}"; do
 	wait "$p" || true
 done
-log "the clients ended after $(($(date +%s) - t0)) s"
-rc=0
-net_collector_stop "$out/collector.log" 300 || rc=$?
-log "the collector ended after $(($(date +%s) - t0)) s"
-check_ended "$rc" "the collector stopped by itself"
-check "the collector saw every client done" \
-	grep -q "KDUMP-FILE-TEST: collector: all clients done" "$out/collector.log"
+net_collector_end "$out/collector.log"
 
 [ "$flavour" = ours ] || vmlinux=$(stock_vmlinux) || fail "the stock kernel's vmlinux (stock-kernel.sh failed)"
 for n in 1 2 3; do

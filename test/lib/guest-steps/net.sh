@@ -57,7 +57,9 @@ net_nics() {
         case "$rest" in
         *" permaddr "*) mac=${rest##* permaddr } ;;
         esac
-        echo "$name ${mac%% *}"
+        # ip -o ends a line's part with a backslash: "permaddr MAC\".
+        mac=${mac%% *}
+        echo "$name ${mac%\\}"
     done
 }
 
