@@ -143,11 +143,12 @@ ipv6)
 		bash -c "grep -E 'KDUMP-FILE-TEST: net: IPv6 on ' '$con' | head -n 1 | grep -q ' $address scope global ' &&
 			! grep -E 'KDUMP-FILE-TEST: net: IPv6 on ' '$con' | head -n 1 | grep -q tentative"
 	check "the collector's sshd listens on IPv6" grep -qE "KDUMP-FILE-TEST:   LISTEN .* \[::\]:22 " "$out/collector.log"
-	check "the collector exports to IPv6 clients" grep -qE "KDUMP-FILE-TEST:   /srv/nfs +fd00::/16\(" "$out/collector.log"
+	check "the collector exports to IPv6 clients" grep -qE "KDUMP-FILE-TEST:   /srv/nfs[[:space:]]+fd00::/16\(" "$out/collector.log"
 	;;
 esac
-# The capture's own lines about the network, for its timings.
-grep -E 'kdump-file: .*(network up in|link up on|bond|vlan|VLAN|collector .* on-link|connecting to|saving to)' "$con" |
+# The capture's own lines about the network ("kdump-file: [  2.2s] ..."),
+# for its timings.
+grep -E 'kdump-file: \[ *[0-9.]+s\] .*(network up in|link up on|bond|vlan|VLAN|collector .* on-link|connecting to|saving to)' "$con" |
 	while IFS= read -r line; do log "capture: $line"; done || true
 check "$name: capture: the network up" grep -qE "kdump-file: .* network up in " "$con"
 
