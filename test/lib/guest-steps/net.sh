@@ -245,7 +245,8 @@ net_up() {
     vlan)
         printf '[NetDev]\nName=%s.43\nKind=vlan\n\n[VLAN]\nId=43\n' "$dev" \
             > "$nd/50-kdump-file-test-vlan.netdev"
-        printf '[Match]\nMACAddress=%s\n\n[Network]\nVLAN=%s.43\nLinkLocalAddressing=no\nIPv6AcceptRA=no\n' "$mac" "$dev" \
+        # By name: the VLAN has the NIC's MAC too.
+        printf '[Match]\nName=%s\n\n[Network]\nVLAN=%s.43\nLinkLocalAddressing=no\nIPv6AcceptRA=no\n' "$dev" "$dev" \
             > "$nd/50-kdump-file-test-nic.network"
         printf '[Match]\nName=%s.43\n\n[Network]\nAddress=%s\n' "$dev" "$NET_ADDR" \
             > "$nd/50-kdump-file-test.network"
@@ -273,6 +274,11 @@ net_up() {
         i=$((i + 1))
     done
     say "net: $dev $(ip -o addr show dev "$dev" scope global | awk '{ printf "%s ", $4 }')after $i s"
+    if [ "$i" -ge 60 ]; then
+        run networkctl --no-pager status --all
+        journalctl -b -u systemd-networkd --no-pager -o cat 2> /dev/null | tail -n 30 |
+            while IFS= read -r line; do say "net: networkd: $line"; done
+    fi
     case "$link" in
     bond)
         say "net: bond: $(cat /sys/class/net/bond0/bonding/mode) miimon $(cat /sys/class/net/bond0/bonding/miimon) members $(cat /sys/class/net/bond0/bonding/slaves) ($nic $mac, $dev2 $mac2) active $(cat /sys/class/net/bond0/bonding/active_slave)"
