@@ -137,13 +137,16 @@ step_net_collector() {
         ip addr add 10.0.1.1/24 dev br0
         say "collector: br0 10.0.1.1/24"
     fi
-    # collector-base.sh exports to 10.0.0.0/16 alone.
-    [ "$link" != ipv6 ] ||
-        echo "/srv/nfs fd00::/16(rw,no_root_squash,no_subtree_check,insecure,sync)" >> /etc/exports
     # kdump-file-receive --authorize writes kdump's authorized_keys as kdump.
     chown -R kdump:kdump /home/kdump /srv/dumps
     run modprobe nfsd
     run systemctl start ssh nfs-server
+    if [ "$link" = ipv6 ]; then
+        # collector-base.sh exports to 10.0.0.0/16 alone (the NFS server
+        # may have started at boot: exportfs -r reads the file again).
+        echo "/srv/nfs fd00::/16(rw,no_root_squash,no_subtree_check,insecure,sync)" >> /etc/exports
+        run exportfs -r
+    fi
     i=0
     while [ "$i" -lt 120 ]; do
         if ss -Hltn 'sport = :22' | grep -q . && ss -Hltn 'sport = :2049' | grep -q .; then
