@@ -148,9 +148,21 @@ ipv6)
 esac
 # The capture's own lines about the network ("kdump-file: [  2.2s] ..."),
 # for its timings.
-grep -E 'kdump-file: \[ *[0-9.]+s\] .*(network up in|link up on|bond|vlan|VLAN|collector .* on-link|connecting to|saving to)' "$con" |
-	while IFS= read -r line; do log "capture: $line"; done || true
+grep -E 'kdump-file: \[ *[0-9.]+s\] .*(network up in|link up on|bond|vlan|VLAN|collector .* on-link|connecting to|mounted|saving to)' "$con" |
+	grep -v 'command line:' | while IFS= read -r line; do log "capture: $line"; done || true
 check "$name: capture: the network up" grep -qE "kdump-file: .* network up in " "$con"
+case "$kind" in
+bond)
+	# Both members enslaved, the one whose link is down among them.
+	check "$name: capture: a bond of both members" \
+		grep -qE "kdump-file: \[ *[0-9.]+s\] bond [^ ]+ \(active-backup, miimon 100 ms\) of 2 of its 2 members" "$con"
+	check "$name: capture: the bond's link up" grep -qE "kdump-file: \[ *[0-9.]+s\] link up on bond" "$con"
+	;;
+vlan)
+	check "$name: capture: VLAN 43 on the NIC" \
+		grep -qE "kdump-file: \[ *[0-9.]+s\] VLAN [^ ]+ \(id 43\) on " "$con"
+	;;
+esac
 
 [ "$flavour" = ours ] || vmlinux=$(stock_vmlinux) || fail "the stock kernel's vmlinux (stock-kernel.sh failed)"
 net_client_checks 1 "$flavour" "$target" "$collector" "$address" "$cdisk" "$vmlinux"
