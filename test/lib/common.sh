@@ -559,6 +559,21 @@ collector_image() {
 	"$KDUMP_FILE_LIB/guest-image.sh" --collector
 }
 
+# net_client_image FLAVOUR: set img, the clients' image on kernel FLAVOUR,
+# and for ours kdir and vmlinux (for stock, stock_vmlinux gives it when the
+# checks need it); 1 for another FLAVOUR.
+net_client_image() {
+	case "$1" in
+	ours)
+		kdir=$(kernel_dir)
+		img=$(guest_image "$kdir")
+		vmlinux=$kdir/vmlinux
+		;;
+	stock) img=$(stock_image) ;;
+	*) return 1 ;;
+	esac
+}
+
 # net_ports NUMBER: the base port of scenario NUMBER (40000 + 100 * NUMBER),
 # so that scenarios running side by side never share a port.
 net_ports() {
@@ -596,18 +611,19 @@ EOC
 	debugfs -R "cat $path" "$disk" 2>/dev/null | cmp -s - "$local"
 }
 
-# net_client_disk IMAGE DISK N FLAVOUR: client N's own copy of IMAGE, with
-# its host name (client-N-FLAVOUR), machine ID, /etc/hosts naming the
-# collector, and the administrator's key as /root/.ssh/id_ed25519.
+# net_client_disk IMAGE DISK N FLAVOUR [COLLECTOR]: client N's own copy of
+# IMAGE, with its host name (client-N-FLAVOUR), machine ID, /etc/hosts
+# naming the collector (COLLECTOR, its address, default 10.0.N.1), and the
+# administrator's key as /root/.ssh/id_ed25519.
 net_client_disk() {
-	local img=$1 disk=$2 n=$3 flavour=$4 keys tmp name
+	local img=$1 disk=$2 n=$3 flavour=$4 collector=${5:-10.0.$3.1} keys tmp name
 	keys=$("$KDUMP_FILE_LIB/net-keys.sh")
 	name=client-$n-$flavour
 	tmp=$(mktemp -d)
 	scenario_disk "$img" "$disk"
 	echo "$name" >"$tmp/hostname"
 	net_machine_id "$n" "$flavour" >"$tmp/machine-id"
-	printf '127.0.0.1\tlocalhost\n127.0.1.1\t%s\n10.0.%d.1\tcollector\n' "$name" "$n" >"$tmp/hosts"
+	printf '127.0.0.1\tlocalhost\n127.0.1.1\t%s\n%s\tcollector\n' "$name" "$collector" >"$tmp/hosts"
 	if ! { disk_put_file "$disk" "$tmp/hostname" /etc/hostname &&
 		disk_put_file "$disk" "$tmp/machine-id" /etc/machine-id &&
 		disk_put_file "$disk" "$tmp/hosts" /etc/hosts &&
@@ -622,14 +638,15 @@ net_alive() {
 	kill -0 "$1" 2>/dev/null
 }
 
-# net_collector_start LOG DISK PORTS CLIENTS EXPECT LIMIT: boot the
+# net_collector_start LOG DISK PORTS CLIENTS EXPECT LIMIT [APPEND]: boot the
 # collector in the background (QEMU's job in collector_pid, its QMP socket
 # LOG.qmp) with CLIENTS links; it waits for the clients EXPECT names (host
 # names, comma-separated) to say they are done, at most LIMIT seconds.
-# Returns once it said "collector ready"; 1 when it did not within 15
-# minutes or ended before.
+# APPEND adds kernel parameters (kdump_file_net_link=).  Returns once it
+# said "collector ready"; 1 when it did not within 15 minutes or ended
+# before.
 net_collector_start() {
-	local log=$1 disk=$2 ports=$3 clients=$4 expect=$5 limit=$6 base rel n i
+	local log=$1 disk=$2 ports=$3 clients=$4 expect=$5 limit=$6 append=${7:-} base rel n i
 	local -a args=(-qmp "unix:$log.qmp,server=on,wait=off")
 	base=$("$KDUMP_FILE_LIB/collector-base.sh") || return 1
 	rel=$(stock_release) || return 1
@@ -638,7 +655,7 @@ net_collector_start() {
 			-device "virtio-net-pci,netdev=n$n,mac=52:54:00:00:0$n:01")
 	done
 	KDUMP_FILE_QEMU_SMP=1 qemu_boot "$log" $((limit + 900)) bios 768 "$base/boot/vmlinuz-$rel" \
-		"root=/dev/vda rw console=ttyS0 panic=-1 $NET_APPEND kdump_file_test=net-collector kdump_file_net_clients=$clients kdump_file_net_expect=$expect kdump_file_net_limit=$limit" \
+		"root=/dev/vda rw console=ttyS0 panic=-1 $NET_APPEND kdump_file_test=net-collector kdump_file_net_clients=$clients kdump_file_net_expect=$expect kdump_file_net_limit=$limit${append:+ $append}" \
 		"$disk" -initrd "$base/boot/initrd.img-$rel" "${args[@]}" &
 	collector_pid=$!
 	for ((i = 0; i < 900; i++)); do
@@ -647,6 +664,34 @@ net_collector_start() {
 		sleep 1
 	done
 	return 1
+}
+
+# net_collector_up LOG DISK PORTS CLIENTS EXPECT LIMIT [APPEND]: set t0
+# (the clock of the scenario's log lines), net_collector_start, and the
+# check that the collector is ready; when it is not, the scenario ends.
+net_collector_up() {
+	t0=$(date +%s)
+	if ! net_collector_start "$@"; then
+		fail "the collector said it is ready"
+		net_collector_stop "$1" 0 || true
+		rm -f "$2"
+		finish
+		exit 1
+	fi
+	pass "the collector is ready after $(($(date +%s) - t0)) s"
+}
+
+# net_collector_end LOG: once the clients ended, the collector's end
+# (net_collector_stop) and the checks that it stopped by itself, every
+# client done.
+net_collector_end() {
+	local rc=0
+	log "the clients ended after $(($(date +%s) - t0)) s"
+	net_collector_stop "$1" 300 || rc=$?
+	log "the collector ended after $(($(date +%s) - t0)) s"
+	check_ended "$rc" "the collector stopped by itself"
+	check "the collector saw every client done" \
+		grep -q "KDUMP-FILE-TEST: collector: all clients done" "$1"
 }
 
 # net_collector_stop LOG [SECONDS]: wait (SECONDS, default 300) for the
@@ -672,7 +717,8 @@ net_collector_stop() {
 	return "${how:-$rc}"
 }
 
-# net_link LOG N up|down: set the collector's link N (QMP set_link): down,
+# net_link LOG N up|down: set the link of netdev nN of the guest whose
+# QMP socket is LOG.qmp (QMP set_link): on the collector's link N, down,
 # the collector is unreachable for client N while both guests run on.
 net_link() {
 	local up=false
@@ -680,15 +726,21 @@ net_link() {
 	qmp_exec "$1.qmp" 30 "{\"execute\": \"set_link\", \"arguments\": {\"name\": \"n$2\", \"up\": $up}}" >/dev/null
 }
 
-# net_client_boot LOG DISK N FLAVOUR PORTS STEP [APPEND]: boot client N
-# (kernel FLAVOUR: ours from kdir, or Debian's stock one), its NIC on the
-# collector's link N, running guest step STEP; APPEND adds kernel
-# parameters (kdump_file_net_*=).  Returns qemu_boot's status.
+# net_client_boot LOG DISK N FLAVOUR PORTS STEP [APPEND [QEMU ARGS...]]:
+# boot client N (kernel FLAVOUR: ours from kdir, or Debian's stock one),
+# running guest step STEP; APPEND adds kernel parameters
+# (kdump_file_net_*=).  Its NICs are QEMU ARGS, or without them one NIC on
+# the collector's link N.  Returns qemu_boot's status.
 # KDUMP_FILE_NET_CRASHKERNEL replaces the clients' crashkernel=256M (the
 # benchmark of the network targets' reservation).
 net_client_boot() {
 	local log=$1 disk=$2 n=$3 flavour=$4 ports=$5 step=$6 append=${7:-}
-	local kernel initrd=()
+	local kernel initrd=() nics
+	shift $(($# < 7 ? $# : 7))
+	nics=("$@")
+	[ "${#nics[@]}" -gt 0 ] ||
+		nics=(-netdev "stream,id=n0,server=off,addr.type=inet,addr.host=127.0.0.1,addr.port=$((ports + n))"
+			-device "virtio-net-pci,netdev=n0,mac=52:54:00:00:0$n:02")
 	if [ "$flavour" = ours ]; then
 		kernel=$kdir/bzImage
 	else
@@ -696,23 +748,23 @@ net_client_boot() {
 	fi
 	KDUMP_FILE_QEMU_SMP=1 qemu_boot "$log" "${KDUMP_FILE_BOOT_TIMEOUT:-1500}" bios 1024 "$kernel" \
 		"root=/dev/vda rw console=ttyS0 crashkernel=${KDUMP_FILE_NET_CRASHKERNEL:-256M} panic=-1 $NET_APPEND kdump_file_test=$step${append:+ $append}" \
-		"$disk" "${initrd[@]}" \
-		-netdev "stream,id=n0,server=off,addr.type=inet,addr.host=127.0.0.1,addr.port=$((ports + n))" \
-		-device "virtio-net-pci,netdev=n0,mac=52:54:00:00:0$n:02"
+		"$disk" "${initrd[@]}" "${nics[@]}"
 }
 
-# net_client_run N FLAVOUR PORTS APPEND: both boots of client N, the crash
-# (guest step net-crash) and the boot after it (net-after), with logs
-# $out/client-N.log and $out/client-N-after.log and their statuses in
-# $out/client-N.rc and client-N-after.rc; for running in the background.
+# net_client_run N FLAVOUR PORTS APPEND [QEMU ARGS...]: both boots of
+# client N, the crash (guest step net-crash) and the boot after it
+# (net-after), with logs $out/client-N.log and $out/client-N-after.log and
+# their statuses in $out/client-N.rc and client-N-after.rc; QEMU ARGS are
+# its NICs (net_client_boot); for running in the background.
 net_client_run() {
 	local n=$1 flavour=$2 ports=$3 append=$4 rc=0
+	shift 4
 	net_client_boot "$out/client-$n.log" "$out/client-$n.img" "$n" "$flavour" "$ports" \
-		net-crash "$append" || rc=$?
+		net-crash "$append" "$@" || rc=$?
 	echo "$rc" >"$out/client-$n.rc"
 	rc=0
 	net_client_boot "$out/client-$n-after.log" "$out/client-$n.img" "$n" "$flavour" "$ports" \
-		net-after "$append" || rc=$?
+		net-after "$append" "$@" || rc=$?
 	echo "$rc" >"$out/client-$n-after.rc"
 }
 
@@ -735,6 +787,106 @@ net_collector_dump() {
 	check "one dump in the collector's $2 (${dirs[*]})" test "${#dirs[@]}" -eq 1
 	[ "${#dirs[@]}" -eq 1 ] || return 1
 	dump_fetch "$1" "$2" "${dirs[0]}" "$3"
+}
+
+# What the network scenarios expect the product to print, in one place: the
+# guest driver's lines ("KDUMP-FILE-TEST: rc=N: COMMAND", "KDUMP-FILE-TEST:   "
+# before each line a command printed) and the capture's own.
+P_PROPAGATE_OK='KDUMP-FILE-TEST: rc=0: kdump-file propagate'
+P_PINNED='KDUMP-FILE-TEST:   collector ssh-ed25519 '
+P_RESTART_OK='KDUMP-FILE-TEST: rc=0: systemctl restart kdump-file'
+P_UNIT_LOADED='KDUMP-FILE-TEST: net: unit: is-active active loaded 1'
+P_CAPTURE_DONE='kdump-file: .*capture complete'
+P_REFUSED='kdump-file-receive: refused'
+P_LIST_LINE='KDUMP-FILE-TEST: net: key: list: [0-9]{4}-[0-9]{2}-[0-9]{2}-[0-9:]{8}(-[0-9]+)? complete [0-9]+ '
+# 0: loaded (the unit loaded at boot).
+P_STATUS_OK='KDUMP-FILE-TEST: rc=0: kdump-file status'
+P_LIST_OK='KDUMP-FILE-TEST: rc=0: kdump-file list'
+
+# net_client_checks N FLAVOUR TARGET COLLECTOR ADDRESS CDISK VMLINUX: the
+# checks of client N on kernel FLAVOUR, dumping to TARGET (ssh, nfs4 or
+# nfs3) on the collector at address COLLECTOR, its own address ADDRESS
+# (with its prefix length, as ip prints it): its consoles
+# $out/client-N.log and client-N-after.log, and its dump on the collector's
+# disk CDISK, opened in crash with VMLINUX.  Removes the client's disk.
+net_client_checks() {
+	local n=$1 flavour=$2 target=$3 collector=$4 address=$5 cdisk=$6 vmlinux=$7
+	local name=client-$n-$flavour con=$out/client-$n.log after=$out/client-$n-after.log
+	local hostdir re host=/32 kind unit id sig loc dir d what
+	hostdir=$(net_hostdir "$n" "$flavour")
+	re=${collector//./[.]}
+	[ "${collector#*:}" = "$collector" ] || host=/128
+	check_ended "$(cat "$out/client-$n.rc" 2>/dev/null || echo 124)" "$name: the crash boot ended by itself"
+	check_ended "$(cat "$out/client-$n-after.rc" 2>/dev/null || echo 124)" "$name: the boot after ended by itself"
+	check "$name: its address $address" grep -q "KDUMP-FILE-TEST: net: .* $address after" "$con"
+	check "$name: the collector answers ping" grep -q "KDUMP-FILE-TEST: net: ping collector: ok" "$con"
+	if [ "$target" = ssh ]; then
+		check "$name: propagate exits 0" grep -q "$P_PROPAGATE_OK" "$con"
+		check "$name: the collector's host key is pinned" grep -q "$P_PINNED" "$con"
+		# Exit 1, kdump-file-receive's refusal; 255 would be ssh's own
+		# failure.
+		for what in "sh -c id" "ls /srv/dumps" "another host's dump" "an absolute path"; do
+			check "$name: the key may not run '$what'" \
+				grep -qx "KDUMP-FILE-TEST: net: key: $what: rc=1" "$con"
+		done
+		check "$name: the key's refusals are the forced command's" \
+			test "$(grep -c "KDUMP-FILE-TEST: net: key: .*$P_REFUSED" "$con")" -ge 2
+		check "$name: the key may list" grep -q "KDUMP-FILE-TEST: net: key: list: rc=0" "$con"
+		check "$name: after the crash the key lists one dump, its own" \
+			test "$(grep -cE "$P_LIST_LINE" "$after")" -eq 1
+		check "$name: the key never lists another machine's dump" \
+			bash -c "! grep -q 'net: key: list: 2026-01-01-00:00:00' '$con' '$after'"
+	fi
+	kind=${target%[34]}
+	check "$name: systemctl restart kdump-file exits 0" grep -q "$P_RESTART_OK" "$con"
+	# The sandbox reload of "systemctl restart" after the target changed.
+	check "$name: restart reloaded the units for the network sandbox" \
+		grep -qE "KDUMP-FILE-TEST: net: unit journal: kdump-file: dump target .* needs the sandbox '$kind $re', and this unit was made with 'local': reloading" "$con"
+	check "$name: loaded through the unit" grep -q "$P_UNIT_LOADED" "$con"
+	unit=$(grep "KDUMP-FILE-TEST: net: unit: .*PrivateNetwork=" "$con" | head -n 1)
+	check "$name: the unit's sandbox reaches the collector alone ($unit)" \
+		bash -c "grep -q 'KDUMP_FILE_SANDBOX=$kind $collector\"' <<<'$unit' && grep -q ' PrivateNetwork=no ' <<<'$unit' &&
+			grep -q ' IPAddressAllow=$collector$host ' <<<'$unit'"
+	check "$name: at the next boot the unit loaded" grep -q "$P_UNIT_LOADED" "$after"
+	# shellcheck disable=SC2016 # awk's fields
+	check "$name: ...before multi-user.target" \
+		awk '/KDUMP-FILE-TEST: net: unit: entered/ { ok = $5 > 0 && $5 <= $9 } END { exit !ok }' "$after"
+	check "$name: status at the next boot: protected" \
+		bash -c "run_output '$after' 'kdump-file status' | grep -q '^loaded: *yes' && ! run_output '$after' 'kdump-file status' | grep -q 'NOT PROTECTED'"
+	check "$name: loaded, crashing" grep -q "KDUMP-FILE-TEST: loaded ok" "$con"
+	check "$name: capture complete" grep -q "$P_CAPTURE_DONE" "$con"
+	check "$name: status after the crash runs" grep -q "$P_STATUS_OK" "$after"
+	check "$name: status shows the dump on the collector, complete" \
+		grep -qE "KDUMP-FILE-TEST:   last dump: +[0-9a-f]{8} (collector:|\[?$re\]?:)?/srv/[a-z]+/$hostdir/.*: complete" "$after"
+	check "$name: list after the crash exits 0" grep -q "$P_LIST_OK" "$after"
+	# The dump on the collector reported here, from the copy of its kernel
+	# log the report unit made: one journal entry naming it there, and
+	# its signature in list and status.
+	id=$(sed -n 's/.*net: crash entry: *KDUMP_FILE_CRASH_ID=\([0-9a-f]\{8\}\)$/\1/p' "$after" | head -n 1)
+	sig=$(sed -n 's/.*net: crash entry: *KDUMP_FILE_SIGNATURE=\([0-9a-f]\{16\}\)$/\1/p' "$after" | head -n 1)
+	case "$target" in
+	ssh) loc=ssh://kdump@collector/srv/dumps/$hostdir/ dir=/srv/dumps/$hostdir ;;
+	*) loc=nfs://collector/srv/nfs/$hostdir/ dir=/srv/nfs/$hostdir ;;
+	esac
+	check "$name: its crash entry in the journal names the dump on the collector (${id:-no ID}, ${sig:-no signature})" \
+		bash -c "[ -n '$id' ] && [ -n '$sig' ] && [ \"\$(grep -c 'net: crash entry: *MESSAGE_ID=' '$after')\" = 1 ] &&
+			grep -q 'net: crash entry: *KDUMP_FILE_DUMP_DIR=$loc' '$after'"
+	check "$name: list shows its signature, with the entry's ID" \
+		bash -c "[ -n '$id' ] && [ -n '$sig' ] && run_output '$after' 'kdump-file list' | grep -qE '^$id  .*  $sig  .*complete'"
+	check "$name: info shows its signature" \
+		bash -c "[ -n '$sig' ] && run_output '$after' 'kdump-file info' | grep -q '^signature: *$sig\$'"
+	check "$name: status shows its report" \
+		bash -c "[ -n '$sig' ] && run_output '$after' 'kdump-file status' | grep -q '^report: *crash $sig: '"
+	check "$name: told the collector it is done" \
+		grep -q "KDUMP-FILE-TEST: net: told the collector this client is done" "$after"
+	check "$name: no local dump" bash -c "! grep -q 'KDUMP-FILE-TEST: net: local dump' '$after'"
+	if net_collector_dump "$cdisk" "$dir" "$out/dump-$n"; then
+		d=$(dump_dirs "$cdisk" "$dir")
+		check "$name: its dump directory on the collector is 0700" \
+			test "$(file_mode "$cdisk" "$dir/$d")" = 0700
+		check_dump "$name" "$vmlinux" "$out/dump-$n"
+	fi
+	rm -f "$out/client-$n.img"
 }
 
 # The analysis tool as built in this tree.

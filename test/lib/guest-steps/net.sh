@@ -1,18 +1,24 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=sh
 #
-# Guest steps of the network scenarios (test/TEST-3[0-2]-NET-*), sourced by
-# the guest driver (which provides say, run and crash_now).  The host wires
-# each client's NIC to one NIC of the collector (a QEMU stream netdev on
-# the host's loopback): link N is 10.0.N.0/24, the collector 10.0.N.1 with
-# MAC 52:54:00:00:0N:01, client N 10.0.N.2 with MAC 52:54:00:00:0N:02.  The
-# host writes the client's /etc/hostname, /etc/machine-id, /etc/hosts
-# ("10.0.N.1 collector") and the administrator's key /root/.ssh/id_ed25519.
+# Guest steps of the network scenarios (test/TEST-3[0-2]-NET-*,
+# test/TEST-4[4-6]-*NET-*), sourced by the guest driver (which provides
+# say, run and crash_now).  The host wires each client's NIC to one NIC of
+# the collector (a QEMU stream netdev on the host's loopback): link N is
+# 10.0.N.0/24, the collector 10.0.N.1 with MAC 52:54:00:00:0N:01, client N
+# (host name client-N-FLAVOUR) 10.0.N.2, its NIC's MAC 52:54:00:00:XX:02
+# (XX is 0N in the fleet) and its second NIC's, if any, 52:54:00:00:XX:12.
+# The host writes the client's /etc/hostname, /etc/machine-id, /etc/hosts
+# ("10.0.N.1 collector", or fd00:N::1 on an IPv6 link) and the
+# administrator's key /root/.ssh/id_ed25519.
 #
 # What a step needs besides its name comes as kdump_file_net_*= words on the
 # kernel command line:
 #   collector: clients=N (its NICs), expect=HOST,HOST... (the clients that
-#              report done), limit=SECONDS (then it stops without them)
+#              report done), limit=SECONDS (then it stops without them),
+#              link= (as the client's, below: bond, its NICs bridged in
+#              br0 with 10.0.1.1/24; vlan, 10.0.N.1/24 on VLAN 43 of each
+#              NIC, nothing untagged; ipv6, fd00:N::1/64 alone)
 #   client:    target=ssh|nfs4|nfs3, fallback=DIR (none without),
 #              barrier=N (crash once N clients are ready to), fail=rekey
 #              (the collector's host key changes after propagate) or
@@ -21,7 +27,11 @@
 #              (net_load_wait), late=1 (after the boot after the crash,
 #              one more boot with the collector's link down until a
 #              minute after kdump-file.service starts; the guest reboots
-#              in place)
+#              in place), link=bond|vlan|ipv6 (the client's link: its
+#              two NICs bonded, active-backup, 10.0.N.2/24 on bond0, the
+#              active member's link taken down by the host before the
+#              crash; 10.0.N.2/24 on VLAN 43 of its NIC, nothing
+#              untagged; fd00:N::2/64 alone, no IPv4 on the link)
 #
 # The capture kernel is loaded the way an administrator does: the unit
 # enabled (as the package does), the target set in /etc/kdump-file.conf,
@@ -36,17 +46,46 @@ net_arg() {
     sed -n "s/.*\\bkdump_file_net_$1=\\([^ ]*\\).*/\\1/p" /proc/cmdline
 }
 
-# net_dev MAC: the interface with this MAC, waiting up to 30 s for it.
+# net_nics: "NAME MAC" of each NIC (a device: no bond, bridge or VLAN),
+# MAC its own one (a bond member takes the bond's address; ip shows its
+# own as permaddr).
+net_nics() {
+    ip -o link show | while read -r _ name rest; do
+        name=${name%:}
+        [ -e "/sys/class/net/$name/device" ] || continue
+        mac=${rest##*link/ether }
+        case "$rest" in
+        *" permaddr "*) mac=${rest##* permaddr } ;;
+        esac
+        # ip -o ends a line's part with a backslash: "permaddr MAC\".
+        mac=${mac%% *}
+        echo "$name ${mac%\\}"
+    done
+}
+
+# net_mac NIC: its own MAC.
+net_mac() {
+    net_nics | awk -v d="$1" '$1 == d { print $2 }'
+}
+
+# net_dev MAC: the NIC whose own MAC matches MAC (a pattern: ? and *
+# match), waiting up to 30 s for it.
 net_dev() {
     i=0
     while [ "$i" -lt 30 ]; do
-        for f in /sys/class/net/*/address; do
-            if [ "$(cat "$f")" = "$1" ]; then
-                f=${f%/address}
-                echo "${f##*/}"
-                return 0
-            fi
-        done
+        dev=$(net_nics | while read -r name mac; do
+            # shellcheck disable=SC2254 # MAC is a pattern
+            case "$mac" in
+            $1)
+                echo "$name"
+                break
+                ;;
+            esac
+        done)
+        if [ -n "$dev" ]; then
+            echo "$dev"
+            return 0
+        fi
         sleep 1
         i=$((i + 1))
     done
@@ -59,21 +98,55 @@ step_net_collector() {
     clients=$(net_arg clients)
     limit=$(net_arg limit)
     expect=$(net_arg expect | tr , ' ')
+    link=$(net_arg link)
+    # The bond's members, on links 1 and 2, meet in one bridge (no STP,
+    # so no forward delay: its ports forward at once).
+    [ "$link" != bond ] || ip link add br0 type bridge forward_delay 0
     n=1
     while [ "$n" -le "${clients:-0}" ]; do
         dev=$(net_dev "52:54:00:00:0$n:01") || {
             say "FAIL: collector: no NIC for link $n"
             return 1
         }
-        ip addr add "10.0.$n.1/24" dev "$dev"
         ip link set dev "$dev" up
-        say "collector: link $n: $dev 10.0.$n.1/24"
+        case "$link" in
+        bond)
+            ip link set dev "$dev" master br0
+            say "collector: link $n: $dev in br0"
+            ;;
+        vlan)
+            ip link add link "$dev" name "$dev.43" type vlan id 43
+            ip link set dev "$dev.43" up
+            ip addr add "10.0.$n.1/24" dev "$dev.43"
+            say "collector: link $n: $dev.43 ($(ip -d -o link show dev "$dev.43" | grep -o 'vlan protocol [^ ]* id [0-9]*')) 10.0.$n.1/24"
+            ;;
+        ipv6)
+            # nodad: the address is not tentative, it answers at once.
+            ip addr add "fd00:$n::1/64" dev "$dev" nodad
+            say "collector: link $n: $dev fd00:$n::1/64"
+            ;;
+        *)
+            ip addr add "10.0.$n.1/24" dev "$dev"
+            say "collector: link $n: $dev 10.0.$n.1/24"
+            ;;
+        esac
         n=$((n + 1))
     done
+    if [ "$link" = bond ]; then
+        ip link set dev br0 up
+        ip addr add 10.0.1.1/24 dev br0
+        say "collector: br0 10.0.1.1/24"
+    fi
     # kdump-file-receive --authorize writes kdump's authorized_keys as kdump.
     chown -R kdump:kdump /home/kdump /srv/dumps
     run modprobe nfsd
     run systemctl start ssh nfs-server
+    if [ "$link" = ipv6 ]; then
+        # collector-base.sh exports to 10.0.0.0/16 alone (the NFS server
+        # may have started at boot: exportfs -r reads the file again).
+        echo "/srv/nfs fd00::/16(rw,no_root_squash,no_subtree_check,insecure,sync)" >> /etc/exports
+        run exportfs -r
+    fi
     i=0
     while [ "$i" -lt 120 ]; do
         if ss -Hltn 'sport = :22' | grep -q . && ss -Hltn 'sport = :2049' | grep -q .; then
@@ -83,6 +156,7 @@ step_net_collector() {
         i=$((i + 1))
     done
     run exportfs -v
+    [ -z "$link" ] || run ss -Hltn 'sport = :22 or sport = :2049'
     run ssh-keygen -lf /etc/ssh/ssh_host_ed25519_key.pub
     if [ "$i" -ge 120 ]; then
         say "FAIL: collector: sshd or nfsd does not listen"
@@ -138,41 +212,90 @@ net_key() {
         -p 22 kdump@collector "$@"
 }
 
-# net_up: this client's address from a systemd-networkd .network file (kept
-# for the next boot), and the collector reachable.
+# net_up: this client's network from systemd-networkd files (kept for the
+# next boot, made anew at each): 10.0.N.2/24 on its NIC (N from its host
+# name, client-N-FLAVOUR), or as kdump_file_net_link= says; then the
+# collector reachable.  Sets NET_ADDR, the address with its prefix length.
 net_up() {
-    dev=
-    i=0
-    while [ -z "$dev" ] && [ "$i" -lt 30 ]; do
-        for f in /sys/class/net/*/address; do
-            case "$(cat "$f")" in
-            52:54:00:00:0?:02)
-                f=${f%/address}
-                dev=${f##*/}
-                ;;
-            esac
-        done
-        [ -n "$dev" ] || sleep 1
-        i=$((i + 1))
-    done
-    if [ -z "$dev" ]; then
+    link=$(net_arg link)
+    NET_N=$(sed -n 's/^client-\([0-9]*\)-.*/\1/p' /etc/hostname)
+    NET_ADDR=10.0.$NET_N.2/24
+    dev=$(net_dev '52:54:00:00:??:02') || {
         say "FAIL: net: no NIC with a client's MAC"
         return 1
-    fi
-    mac=$(cat "/sys/class/net/$dev/address")
-    NET_N=${mac#52:54:00:00:0}
-    NET_N=${NET_N%%:*}
-    mkdir -p /etc/systemd/network
-    printf '[Match]\nMACAddress=%s\n\n[Network]\nAddress=10.0.%s.2/24\n' "$mac" "$NET_N" \
-        > /etc/systemd/network/50-kdump-file-test.network
+    }
+    mac=$(net_mac "$dev")
+    nd=/etc/systemd/network
+    mkdir -p "$nd"
+    rm -f "$nd"/50-kdump-file-test*
+    case "$link" in
+    bond)
+        dev2=$(net_dev '52:54:00:00:??:12') || {
+            say "FAIL: net: no second NIC for the bond"
+            return 1
+        }
+        mac2=$(net_mac "$dev2")
+        printf '[NetDev]\nName=bond0\nKind=bond\n\n[Bond]\nMode=active-backup\nMIIMonitorSec=100ms\n' \
+            > "$nd/50-kdump-file-test-bond0.netdev"
+        # Their own MACs: once in the bond they have its.
+        printf '[Match]\nPermanentMACAddress=%s %s\n\n[Network]\nBond=bond0\n' "$mac" "$mac2" \
+            > "$nd/50-kdump-file-test-members.network"
+        printf '[Match]\nName=bond0\n\n[Network]\nAddress=%s\n' "$NET_ADDR" \
+            > "$nd/50-kdump-file-test.network"
+        nic=$dev
+        dev=bond0
+        ;;
+    vlan)
+        printf '[NetDev]\nName=%s.43\nKind=vlan\n\n[VLAN]\nId=43\n' "$dev" \
+            > "$nd/50-kdump-file-test-vlan.netdev"
+        # By name: the VLAN has the NIC's MAC too.
+        printf '[Match]\nName=%s\n\n[Network]\nVLAN=%s.43\nLinkLocalAddressing=no\nIPv6AcceptRA=no\n' "$dev" "$dev" \
+            > "$nd/50-kdump-file-test-nic.network"
+        printf '[Match]\nName=%s.43\n\n[Network]\nAddress=%s\n' "$dev" "$NET_ADDR" \
+            > "$nd/50-kdump-file-test.network"
+        nic=$dev
+        dev=$dev.43
+        ;;
+    ipv6)
+        # No DAD: the address is never tentative (the collector's
+        # neither).
+        NET_ADDR=fd00:$NET_N::2/64
+        printf '[Match]\nMACAddress=%s\n\n[Network]\nIPv6AcceptRA=no\n\n[Address]\nAddress=%s\nDuplicateAddressDetection=none\n' \
+            "$mac" "$NET_ADDR" > "$nd/50-kdump-file-test.network"
+        ;;
+    *)
+        printf '[Match]\nMACAddress=%s\n\n[Network]\nAddress=%s\n' "$mac" "$NET_ADDR" \
+            > "$nd/50-kdump-file-test.network"
+        ;;
+    esac
     systemctl enable systemd-networkd > /dev/null 2>&1
     systemctl restart systemd-networkd
+    # Up to 60 s for the address, not tentative.
     i=0
-    while ! ip -4 -o addr show dev "$dev" | grep -q "inet 10.0.$NET_N.2/24" && [ "$i" -lt 60 ]; do
+    while ! ip -o addr show dev "$dev" 2> /dev/null | grep " $NET_ADDR " | grep -qv tentative && [ "$i" -lt 60 ]; do
         sleep 1
         i=$((i + 1))
     done
-    say "net: $dev $(ip -4 -o addr show dev "$dev" | awk '{ print $4 }') after $i s"
+    say "net: $dev $(ip -o addr show dev "$dev" scope global | awk '{ printf "%s ", $4 }')after $i s"
+    if [ "$i" -ge 60 ]; then
+        run networkctl --no-pager status --all
+        journalctl -b -u systemd-networkd --no-pager -o cat 2> /dev/null | tail -n 30 |
+            while IFS= read -r line; do say "net: networkd: $line"; done
+    fi
+    case "$link" in
+    bond)
+        say "net: bond: $(cat /sys/class/net/bond0/bonding/mode) miimon $(cat /sys/class/net/bond0/bonding/miimon) members $(cat /sys/class/net/bond0/bonding/slaves) ($nic $mac, $dev2 $mac2) active $(cat /sys/class/net/bond0/bonding/active_slave)"
+        ;;
+    vlan)
+        say "net: vlan: $dev $(ip -d -o link show dev "$dev" | grep -o 'vlan protocol [^ ]* id [0-9]*') on $nic"
+        say "net: untagged $nic: addresses: $(ip -o addr show dev "$nic" | awk '{ printf "%s ", $4 }')"
+        ;;
+    ipv6)
+        say "net: IPv4 on $dev: $(ip -4 -o addr show dev "$dev" | awk '{ printf "%s ", $4 }')"
+        # Each address with its scope and flags (tentative, nodad).
+        say "net: IPv6 on $dev: $(ip -6 -o addr show dev "$dev" | awk '{ for (i = 4; i <= NF && $i != "\\"; i++) printf "%s ", $i; printf "; " }')"
+        ;;
+    esac
     i=0
     while ! ping -c 1 -W 2 collector > /dev/null 2>&1 && [ "$i" -lt 30 ]; do
         i=$((i + 1))
@@ -182,6 +305,57 @@ net_up() {
     else
         say "net: ping collector: no answer"
     fi
+}
+
+# net_reach: the collector reached by hand, besides ping: ssh as the
+# administrator, and an NFSv4.0 mount of its export (mount(2) itself,
+# with the address: the clients have no mount.nfs).
+net_reach() {
+    if net_admin true; then
+        say "net: ssh collector: ok"
+    else
+        say "net: ssh collector: failed"
+    fi
+    ip=$(getent hosts collector | awk '{ print $1; exit }')
+    src=$ip
+    case "$ip" in
+    *:*) src="[$ip]" ;;
+    esac
+    mkdir -p /mnt/net-reach
+    if run timeout 60 mount -t nfs4 -o "vers=4.0,addr=$ip,clientaddr=${NET_ADDR%/*}" "$src:/srv/nfs" /mnt/net-reach; then
+        say "net: nfs mount collector: ok ($src:/srv/nfs)"
+        umount /mnt/net-reach
+    else
+        say "net: nfs mount collector: failed"
+    fi
+}
+
+# net_failover: the host takes the link of the bond's active member down
+# (QMP set_link on the netdev of its MAC); then, within 60 s, the other
+# member is active and the collector answers through it.
+net_failover() {
+    active=$(cat /sys/class/net/bond0/bonding/active_slave)
+    run cat /proc/net/bonding/bond0
+    # The host watches for this line.
+    say "net: bond: take the active member down: $active $(net_mac "$active")"
+    t0=$(date +%s%N)
+    i=0
+    while [ "$(cat /sys/class/net/bond0/bonding/active_slave)" = "$active" ] && [ "$i" -lt 300 ]; do
+        sleep 0.2
+        i=$((i + 1))
+    done
+    now=$(cat /sys/class/net/bond0/bonding/active_slave)
+    if [ -n "$now" ] && [ "$now" != "$active" ]; then
+        say "net: bond: active now $now $(net_mac "$now") after $((($(date +%s%N) - t0) / 1000000)) ms; $active carrier $(cat "/sys/class/net/$active/carrier" 2> /dev/null)"
+    else
+        say "FAIL: net: bond: still '$now' active after 60 s"
+    fi
+    if ping -c 1 -W 5 collector > /dev/null 2>&1; then
+        say "net: ping collector after the failover: ok"
+    else
+        say "net: ping collector after the failover: no answer"
+    fi
+    run cat /proc/net/bonding/bond0
 }
 
 # net_conf: /etc/kdump-file.conf with the network target the command line
@@ -293,6 +467,7 @@ step_net_crash() {
         return
     fi
     net_up || return 1
+    [ -z "$(net_arg link)" ] || net_reach
     run systemctl enable kdump-file
     net_conf
     if [ "$(net_arg target)" = ssh ]; then
@@ -335,6 +510,8 @@ step_net_crash() {
         fi
         ;;
     esac
+    # Loaded or not: the failover is shown either way.
+    [ "$(net_arg link)" != bond ] || net_failover
     [ -z "$(net_arg barrier)" ] || net_barrier "$(net_arg barrier)"
     say "kexec_crash_loaded: $(cat /sys/kernel/kexec_crash_loaded)"
     if [ "$(cat /sys/kernel/kexec_crash_loaded)" = 1 ]; then
