@@ -406,6 +406,22 @@ static int ip_run(struct capture *cap, struct diag *d, const char *a0, ...)
 	return cap->net_ip(cap, argv, d);
 }
 
+/*
+ * A link of the name the chain gives a bond or a VLAN, there before the
+ * capture made one (a bonding driver built in makes bond0 at boot, with
+ * its own mode): deleted, so that the capture's has the chain's settings.
+ */
+static int link_clear(struct capture *cap, const char *name, struct diag *d)
+{
+	char p[PATH_MAX];
+
+	snprintf(p, sizeof(p), "%s/%s", cap->paths.sys_class_net, name);
+	if (access(p, F_OK) < 0)
+		return 0;
+	capture_say(cap, "%s is there already (the driver's own): deleting it", name);
+	return ip_run(cap, d, "link", "delete", "dev", name, NULL);
+}
+
 /* dev's MTU set when the chain names one, then dev up. */
 static int link_up(struct capture *cap, const char *dev, struct diag *d)
 {
@@ -440,8 +456,11 @@ static int links_build(struct capture *cap, struct diag *d)
 		unsigned int members = 0;
 
 		snprintf(miimon, sizeof(miimon), "%u", n->bond_miimon);
-		r = ip_run(cap, d, "link", "add", "name", n->bond, "type",
-			   "bond", "mode", n->bond_mode, "miimon", miimon, NULL);
+		r = link_clear(cap, n->bond, d);
+		if (r == 0)
+			r = ip_run(cap, d, "link", "add", "name", n->bond, "type",
+				   "bond", "mode", n->bond_mode, "miimon", miimon,
+				   NULL);
 		if (r < 0)
 			return r;
 		for (unsigned int i = 0; i < n->n_nics; i++) {
@@ -478,8 +497,10 @@ static int links_build(struct capture *cap, struct diag *d)
 	}
 	if (n->vlan_id) {
 		snprintf(id, sizeof(id), "%u", n->vlan_id);
-		r = ip_run(cap, d, "link", "add", "link", lower, "name", n->vlan,
-			   "type", "vlan", "id", id, NULL);
+		r = link_clear(cap, n->vlan, d);
+		if (r == 0)
+			r = ip_run(cap, d, "link", "add", "link", lower, "name",
+				   n->vlan, "type", "vlan", "id", id, NULL);
 		if (r == 0)
 			r = link_up(cap, n->vlan, d);
 		if (r < 0)

@@ -1270,6 +1270,11 @@ static int fake_ip(struct capture *cap, char *const argv[], struct diag *d)
 	ioctl_log("%s\n", cmd);
 	if (ip_fail[0] && strstr(cmd, ip_fail))
 		return diag_fail(d, -EIO, "'%s' failed: exit status 2", cmd);
+	/* A link made appears, its carrier up, as the kernel's would. */
+	for (unsigned int i = 0; argv[i] && argv[i + 1]; i++)
+		if (strcmp(argv[1], "link") == 0 && strcmp(argv[2], "add") == 0 &&
+		    strcmp(argv[i], "name") == 0)
+			nic(argv[i + 1], MAC, "1", "up");
 	return 0;
 }
 
@@ -1825,8 +1830,6 @@ static void test_network_links(void)
 		  "net " MAC " 10.0.0.5/24 10.0.0.1\n"
 		  "collector 192.168.1.9\nhostdir host-0123456789ab\n");
 	nic("eth8", "52:54:00:12:34:57", "0", "down");
-	nic("bond0", MAC, "1", "up");
-	nic("vlan43", MAC, "1", "up");
 	CHECK(phase_config(&cap) == 0);
 	CHECK(phase_network(&cap) == 0);
 	CHECK(strcmp(cap.net.ifname, "vlan43") == 0);
@@ -1857,9 +1860,12 @@ static void test_network_links(void)
 		  "bond bond0 802.3ad 100 " MAC "\n"
 		  "net " MAC " 10.0.0.5/24 -\n"
 		  "collector 10.0.0.9\nhostdir host-0123456789ab\n");
-	nic("bond0", MAC, "1", "up");
+	/* The driver's own bond0, there before: deleted first. */
+	nic("bond0", "00:00:00:00:00:00", "0", "down");
 	CHECK(phase_config(&cap) == 0);
 	CHECK(phase_network(&cap) == 0);
+	CHECK(log_has("bond0 is there already (the driver's own): deleting it"));
+	CHECK(strstr(ioctls, "ip link delete dev bond0\nip link add name bond0 type bond mode 802.3ad miimon 100\n") != NULL);
 	CHECK(log_has("bond bond0: member with MAC 52:54:00:12:34:99 not found: going on without it"));
 	CHECK(log_has("of 1 of its 2 members"));
 	CHECK(strstr(ioctls, "master bond0") && !strstr(ioctls, "route"));

@@ -139,9 +139,10 @@ vlan)
 	;;
 ipv6)
 	check "$name: no IPv4 address on its link" grep -qE "KDUMP-FILE-TEST: net: IPv4 on [^ ]+: $" "$con"
+	# Its global address, that is; the link-local one may still be.
 	check "$name: its address not tentative" \
 		bash -c "grep -E 'KDUMP-FILE-TEST: net: IPv6 on ' '$con' | head -n 1 | grep -q ' $address scope global ' &&
-			! grep -E 'KDUMP-FILE-TEST: net: IPv6 on ' '$con' | head -n 1 | grep -q tentative"
+			! grep -E 'KDUMP-FILE-TEST: net: IPv6 on ' '$con' | head -n 1 | grep -qE ' $address scope global [^;]*tentative'"
 	check "the collector's sshd listens on IPv6" grep -qE "KDUMP-FILE-TEST:   LISTEN .* \[::\]:22 " "$out/collector.log"
 	check "the collector exports to IPv6 clients" grep -qE "KDUMP-FILE-TEST:   /srv/nfs[[:space:]]+fd00::/16\(" "$out/collector.log"
 	;;

@@ -510,6 +510,11 @@ step_net_crash() {
         fi
         ;;
     esac
+    # The capture initramfs, for the benches' sizes (ip(8) in it or not).
+    img=/var/lib/kdump-file/initramfs-$(uname -r).img
+    if [ -f "$img" ]; then
+        say "capture initramfs: $(stat -c %s "$img") bytes, $(zcat "$img" | cpio -t 2> /dev/null | grep -c '\.ko') modules, ip: $(zcat "$img" | cpio -t 2> /dev/null | grep -c -x -e 'usr/sbin/ip' -e 'sbin/ip' -e 'usr/bin/ip' -e 'bin/ip')"
+    fi
     # Loaded or not: the failover is shown either way.
     [ "$(net_arg link)" != bond ] || net_failover
     [ -z "$(net_arg barrier)" ] || net_barrier "$(net_arg barrier)"
