@@ -283,9 +283,9 @@ static int nic_find(struct capture *cap, struct capture_nic *nic,
 
 /*
  * The chain's NICs appear once their drivers (the chain's module lines,
- * loaded by drivers_step()) have bound; their names are the kernel's, as
- * nothing renames them here.  A bond goes on with the members found: once
- * one is there, the others get NIC_MEMBER_MS more.
+ * loaded by drivers_step() before the first look) have bound; their names
+ * are the kernel's, as nothing renames them here.  A bond goes on with the
+ * members found: once one is there, the others get NIC_MEMBER_MS more.
  */
 #define NIC_MEMBER_MS 5000
 
@@ -298,6 +298,11 @@ static int nic_wait(struct capture *cap, unsigned long long end,
 	for (;;) {
 		unsigned int found = 0;
 
+		/*
+		 * The chain's modules first: the NICs' drivers, and those of
+		 * the links (bonding, 8021q) when the NICs' are built in.
+		 */
+		drivers_step(cap);
 		for (unsigned int i = 0; i < n->n_nics; i++) {
 			int r = n->nics[i].ifname[0] ? 1 :
 				nic_find(cap, &n->nics[i], d);
@@ -314,7 +319,6 @@ static int nic_wait(struct capture *cap, unsigned long long end,
 			return 0;
 		if (now_ms() >= end)
 			break;
-		drivers_step(cap);
 		usleep(100 * 1000);
 	}
 	drivers_summary(cap);
