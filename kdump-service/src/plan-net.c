@@ -265,7 +265,7 @@ int plan_iscsi(struct plan *p, struct modload *km, const char *what)
 {
 	_cleanup_free_ struct devchain *nic = NULL;
 	struct devchain_iscsi *is = &p->chain.iscsis[0];
-	char host[96], link[96];
+	char host[96], link[2048];
 	struct net_paths np;
 	struct net_ip a;
 	size_t tl;
